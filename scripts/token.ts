@@ -1,0 +1,31 @@
+import { sign } from 'hono/jwt'
+import { loadConfig } from '../src/config'
+
+/**
+ * Prints a development token for the demo administrator (or `--admin <id>`), valid for 12 hours,
+ * and the two headers to send with it.
+ */
+const config = loadConfig()
+if (!config.auth.jwtSecret) {
+  console.error('AUTH_JWKS_URL is set: tokens come from your identity provider, not from here')
+  process.exit(1)
+}
+const flag = process.argv.indexOf('--admin')
+const adminId = flag > 0 ? process.argv[flag + 1] : config.demoAdminId
+const token = await sign(
+  {
+    sub: adminId,
+    exp: Math.floor(Date.now() / 1000) + 12 * 3600,
+    iss: config.auth.issuer,
+    aud: config.auth.audience,
+  },
+  config.auth.jwtSecret,
+  'HS256',
+)
+if (process.stdout.isTTY) {
+  console.log(`# administrator ${adminId}; send both headers:`)
+  console.log(`Authorization: Bearer ${token}`)
+  console.log(`X-Admin-Id: ${adminId}`)
+} else {
+  console.log(token)
+}

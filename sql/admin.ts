@@ -1,0 +1,51 @@
+import { z } from 'zod'
+import { many, maybeOne, type Sql } from './db'
+
+const Exists = z.object({ exists: z.literal(true) })
+
+export async function hasPermission(sql: Sql, adminId: string, code: string): Promise<boolean> {
+  const row = await maybeOne(
+    sql`
+      SELECT true AS exists
+      FROM admin_permission p
+      WHERE p.admin_id = ${adminId} AND p.permission_code = ${code} AND p.deleted_at IS NULL
+    `,
+    Exists,
+  )
+  return row !== null
+}
+
+const RoleRow = z.object({ roleCode: z.string() })
+
+export async function rolesOf(sql: Sql, adminId: string): Promise<string[]> {
+  const rows = await many(
+    sql`
+      SELECT r.role_code AS "roleCode"
+      FROM admin_role r
+      WHERE r.admin_id = ${adminId} AND r.deleted_at IS NULL
+      ORDER BY r.role_code
+    `,
+    RoleRow,
+  )
+  return rows.map((r) => r.roleCode)
+}
+
+/** Grants permissions and roles (demo data, tests); granting twice changes nothing. */
+export async function grant(
+  sql: Sql,
+  adminId: string,
+  grants: { permissions?: readonly string[]; roles?: readonly string[] },
+): Promise<void> {
+  for (const code of grants.permissions ?? []) {
+    await sql`
+      INSERT INTO admin_permission (admin_id, permission_code) VALUES (${adminId}, ${code})
+      ON CONFLICT (admin_id, permission_code) WHERE deleted_at IS NULL DO NOTHING
+    `
+  }
+  for (const code of grants.roles ?? []) {
+    await sql`
+      INSERT INTO admin_role (admin_id, role_code) VALUES (${adminId}, ${code})
+      ON CONFLICT (admin_id, role_code) WHERE deleted_at IS NULL DO NOTHING
+    `
+  }
+}

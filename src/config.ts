@@ -1,0 +1,215 @@
+import { z } from 'zod'
+
+/** Development defaults: fine on a laptop, refused when NODE_ENV=production. */
+export const DEV_SECRETS = {
+  AUTH_JWT_SECRET: 'dev-only-jwt-secret-change-me-0123456789abcdef',
+  DATA_ENCRYPTION_KEYS: 'dev1:ZGV2LW9ubHktZGF0YS1rZXktMzItYnl0ZXMtbG9uZyE=',
+  BLIND_INDEX_KEY: 'ZGV2LW9ubHktYmxpbmQtaW5kZXgta2V5LTMyLWJ5dGVzIQ==',
+  INTERNAL_TOKEN: 'dev-only-internal-token',
+} as const
+
+const bool = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1')
+  .optional()
+
+const base64Bytes = (value: string) => {
+  try {
+    return atob(value).length
+  } catch {
+    return -1
+  }
+}
+
+const positiveIdString = z.string().regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer')
+
+const keyList = z
+  .string()
+  .min(1)
+  .transform((value, ctx) => {
+    const keys = new Map<string, string>()
+    for (const part of value.split(',')) {
+      const [id, key] = part.trim().split(':')
+      if (!id || !key || !/^[A-Za-z0-9_-]{1,16}$/.test(id)) {
+        ctx.addIssue({ code: 'custom', message: 'expected "keyId:base64Key[,keyId:base64Key…]"' })
+        return z.NEVER
+      }
+      if (base64Bytes(key) !== 32) {
+        ctx.addIssue({ code: 'custom', message: `key "${id}" must be 32 bytes of base64` })
+        return z.NEVER
+      }
+      keys.set(id, key)
+    }
+    return keys
+  })
+
+const prefixes = z
+  .string()
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.url({ protocol: /^https?$/ })).min(1))
+
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+    DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    DATA_DIR: z.string().min(1).default('./.data'),
+    EMBEDDED_DB_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+    DEMO_DATA: bool,
+    DEMO_ADMIN_ID: positiveIdString.default('10001'),
+    APP_TIMEZONE: z
+      .string()
+      .refine((tz) => {
+        try {
+          new Intl.DateTimeFormat('en', { timeZone: tz })
+          return true
+        } catch {
+          return false
+        }
+      }, 'unknown IANA time zone')
+      .default('Asia/Shanghai'),
+    AUTH_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    AUTH_JWKS_URL: z.url().optional(),
+    AUTH_JWT_ISSUER: z.string().min(1).optional(),
+    AUTH_JWT_AUDIENCE: z.string().min(1).optional(),
+    PERMISSION_SERVICE_URL: z.url().optional(),
+    PERMISSION_SERVICE_TOKEN: z.string().min(1).optional(),
+    PERMISSION_TIMEOUT_MS: z.coerce.number().int().min(50).max(30000).default(2000),
+    DATA_ENCRYPTION_KEYS: keyList.default(keyList.parse(DEV_SECRETS.DATA_ENCRYPTION_KEYS)),
+    DATA_ENCRYPTION_KEY_ID: z.string().optional(),
+    BLIND_INDEX_KEY: z
+      .string()
+      .refine((k) => base64Bytes(k) >= 32, 'must be at least 32 bytes of base64')
+      .default(DEV_SECRETS.BLIND_INDEX_KEY),
+    INTERNAL_TOKEN: z
+      .string()
+      .min(16, 'must be at least 16 characters')
+      .default(DEV_SECRETS.INTERNAL_TOKEN),
+    STORAGE_URL_PREFIXES: prefixes.default(['https://storage.example.com/supplier/']),
+    DUPLICATE_NAME_THRESHOLD: z.coerce.number().gt(0).max(1).default(0.6),
+    DUPLICATE_CONFIRM_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
+    DUPLICATE_SUBMIT_WINDOW_SECONDS: z.coerce.number().int().min(0).max(60).default(3),
+    IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(1).max(168).default(24),
+    BODY_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(48 * 1024 * 1024),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
+  })
+  .superRefine((env, ctx) => {
+    const activeKey = env.DATA_ENCRYPTION_KEY_ID
+    if (activeKey && !env.DATA_ENCRYPTION_KEYS.has(activeKey)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATA_ENCRYPTION_KEY_ID'],
+        message: 'must name one of DATA_ENCRYPTION_KEYS',
+      })
+    }
+    if (env.NODE_ENV !== 'production') return
+    const devValues: [string, boolean][] = [
+      [
+        'AUTH_JWT_SECRET',
+        (env.AUTH_JWT_SECRET ?? DEV_SECRETS.AUTH_JWT_SECRET) === DEV_SECRETS.AUTH_JWT_SECRET &&
+          !env.AUTH_JWKS_URL,
+      ],
+      [
+        'DATA_ENCRYPTION_KEYS',
+        [...env.DATA_ENCRYPTION_KEYS.values()].some((k) =>
+          DEV_SECRETS.DATA_ENCRYPTION_KEYS.endsWith(k),
+        ),
+      ],
+      ['BLIND_INDEX_KEY', env.BLIND_INDEX_KEY === DEV_SECRETS.BLIND_INDEX_KEY],
+      ['INTERNAL_TOKEN', env.INTERNAL_TOKEN === DEV_SECRETS.INTERNAL_TOKEN],
+    ]
+    for (const [name, isDev] of devValues) {
+      if (isDev) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: 'development secret refused in production: set a real value',
+        })
+      }
+    }
+    if (!env.DATABASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_URL'],
+        message: 'required in production (the embedded database is for development)',
+      })
+    }
+  })
+
+export type Config = ReturnType<typeof toConfig>
+
+function toConfig(env: z.output<typeof EnvSchema>) {
+  const embedded = !env.DATABASE_URL
+  const keys = env.DATA_ENCRYPTION_KEYS
+  return {
+    env: env.NODE_ENV,
+    host: env.HOST,
+    port: env.PORT,
+    databaseUrl: env.DATABASE_URL,
+    embedded,
+    dataDir: env.DATA_DIR,
+    embeddedDbPort: env.EMBEDDED_DB_PORT,
+    demoData: env.DEMO_DATA ?? embedded,
+    demoAdminId: env.DEMO_ADMIN_ID,
+    timezone: env.APP_TIMEZONE,
+    auth: {
+      jwtSecret: env.AUTH_JWKS_URL
+        ? env.AUTH_JWT_SECRET
+        : (env.AUTH_JWT_SECRET ?? DEV_SECRETS.AUTH_JWT_SECRET),
+      jwksUrl: env.AUTH_JWKS_URL,
+      issuer: env.AUTH_JWT_ISSUER,
+      audience: env.AUTH_JWT_AUDIENCE,
+    },
+    permissions: {
+      serviceUrl: env.PERMISSION_SERVICE_URL,
+      serviceToken: env.PERMISSION_SERVICE_TOKEN,
+      timeoutMs: env.PERMISSION_TIMEOUT_MS,
+    },
+    crypto: {
+      keys,
+      activeKeyId: env.DATA_ENCRYPTION_KEY_ID ?? [...keys.keys()][0],
+      blindIndexKey: env.BLIND_INDEX_KEY,
+    },
+    internalToken: env.INTERNAL_TOKEN,
+    storageUrlPrefixes: env.STORAGE_URL_PREFIXES,
+    duplicateNameThreshold: env.DUPLICATE_NAME_THRESHOLD,
+    duplicateConfirmTtlSeconds: env.DUPLICATE_CONFIRM_TTL_SECONDS,
+    duplicateSubmitWindowSeconds: env.DUPLICATE_SUBMIT_WINDOW_SECONDS,
+    idempotencyTtlHours: env.IDEMPOTENCY_TTL_HOURS,
+    bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    logLevel: env.LOG_LEVEL,
+  }
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+    this.name = 'ConfigError'
+  }
+}
+
+/** Reads the environment once; every problem names its variable. Empty strings count as unset. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const env = Object.fromEntries(
+    Object.entries(source).filter(([, v]) => v !== undefined && v !== ''),
+  )
+  const parsed = EnvSchema.safeParse(env)
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => `${i.path.join('.') || '(environment)'}: ${i.message}`),
+    )
+  }
+  return toConfig(parsed.data)
+}

@@ -1,0 +1,25 @@
+import { readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import type postgres from 'postgres'
+
+const seedFile = (name: string) =>
+  fileURLToPath(new URL(`../../db/seed/${name}.sql`, import.meta.url))
+
+/** Dictionary items and resource labels every deployment needs; idempotent, run at start-up. */
+export async function loadReferenceData(sql: postgres.Sql): Promise<void> {
+  await sql.unsafe(await readFile(seedFile('reference'), 'utf8'))
+}
+
+/** Loads db/seed/demo.sql once per database (the file itself is idempotent too). */
+export async function loadDemoData(sql: postgres.Sql, demoAdminId: string): Promise<boolean> {
+  const text = await readFile(seedFile('demo'), 'utf8')
+  return sql.begin(async (tx) => {
+    const claimed = await tx`
+      INSERT INTO seed_run (seed_name) VALUES ('demo') ON CONFLICT (seed_name) DO NOTHING RETURNING seed_name
+    `
+    if (claimed.length === 0) return false
+    await tx`SELECT set_config('app.demo_admin_id', ${demoAdminId}, true)`
+    await tx.unsafe(text)
+    return true
+  })
+}

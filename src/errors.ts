@@ -1,0 +1,131 @@
+/**
+ * The one error catalog. Transport-free: the HTTP layer maps an AppError to the envelope.
+ * Protocol codes (400, 401, 404, 500) mirror HTTP; business codes live in 395001..395039.
+ */
+export const PROTOCOL_ERRORS = {
+  BAD_REQUEST: { code: 400, message: 'invalid parameter' },
+  UNAUTHORIZED: { code: 401, message: 'not authenticated or login expired' },
+  NOT_FOUND: { code: 404, message: 'no such route' },
+  INTERNAL: { code: 500, message: 'internal error' },
+} as const
+
+export const SUPPLIER_ERRORS = {
+  SUPPLIER_NOT_FOUND: { code: 395001, message: 'supplier does not exist' },
+  PERMISSION_DENIED: { code: 395002, message: 'permission denied' },
+  VERSION_STALE: {
+    code: 395003,
+    message: 'the record was changed since you loaded it (expectedUpdateTime is stale)',
+  },
+  TAX_NO_DUPLICATE: {
+    code: 395004,
+    message: 'tax number is already used by another supplier (C-02)',
+  },
+  SUPPLIER_STATUS_TRANSITION_INVALID: {
+    code: 395005,
+    message: 'status transition not declared in the state machine',
+  },
+  NEAR_DUPLICATE_CONFIRM_REQUIRED: {
+    code: 395006,
+    message: 'similar suppliers exist: confirm with duplicateConfirmToken',
+  },
+  LICENSE_IMAGE_REQUIRED: { code: 395007, message: 'licence image is required at submit (C-06)' },
+  QUALIFICATIONS_MISSING: {
+    code: 395008,
+    message: 'required qualifications are missing or expired (C-09)',
+  },
+  FIELD_NOT_EDITABLE: { code: 395009, message: 'field cannot be changed in the current status' },
+  SUPPLIER_TYPE_INVALID: { code: 395010, message: 'supplier type is unknown or disabled' },
+  CHILD_NOT_OWNED: { code: 395011, message: 'referenced item does not belong to this supplier' },
+  NO_ACTUAL_CHANGE: { code: 395012, message: 'nothing changed' },
+  DUPLICATE_SUBMIT: { code: 395013, message: 'the same request was just submitted; wait a moment' },
+  CONCURRENT_MODIFICATION: {
+    code: 395014,
+    message: 'concurrent change detected: reload and retry',
+  },
+  ACCOUNT_NO_INVALID: { code: 395015, message: 'account number is malformed (C-03)' },
+  ACCOUNT_DUPLICATED: {
+    code: 395016,
+    message: 'account number is already a valid account of another supplier or repeated (C-19)',
+  },
+  SETTLEMENT_TERMS_INVALID: { code: 395017, message: 'settlement terms are inconsistent' },
+  STORAGE_URL_UNAUTHORIZED: { code: 395018, message: 'URL is not on an authorized storage prefix' },
+  APPROVAL_CONTROL_ID_MISSING: {
+    code: 395019,
+    message: 'a required approval control id is missing from configuration',
+  },
+  ACCOUNT_NOT_FOUND: { code: 395020, message: 'bank account does not exist' },
+  OPERATION_NOT_ALLOWED_IN_STATUS: {
+    code: 395021,
+    message: 'operation not allowed in the current status',
+  },
+  RELATION_CONFLICT: { code: 395022, message: 'resource relation changed or conflicts' },
+  RELATION_NOT_FOUND: { code: 395023, message: 'resource relation does not exist' },
+  SUPPLIER_NOT_ELIGIBLE: {
+    code: 395024,
+    message: 'supplier is not eligible for a new resource relation',
+  },
+  APPROVAL_APPLY_FAILED: { code: 395025, message: 'approval result could not be applied' },
+  APPROVAL_SCHEMA_UNSUPPORTED: {
+    code: 395026,
+    message: 'unsupported approval snapshot schema version',
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    code: 395027,
+    message: 'Idempotency-Key was already used with a different request',
+  },
+  IDEMPOTENCY_IN_PROGRESS: {
+    code: 395028,
+    message: 'a request with this Idempotency-Key is still being processed',
+  },
+  APPROVAL_NOT_FOUND: { code: 395029, message: 'approval record does not exist' },
+  ARCHIVE_CLEARANCE_UNAVAILABLE: {
+    code: 395032,
+    message: 'archive refused: finance clearance provider is not connected',
+  },
+  RESOURCE_MODULE_UNSUPPORTED: { code: 395034, message: 'unsupported resource module' },
+  DEPENDENCY_UNAVAILABLE: {
+    code: 395039,
+    message: 'a dependency is unavailable or answered incompletely; retry later',
+  },
+} as const
+
+export const ERRORS = { ...PROTOCOL_ERRORS, ...SUPPLIER_ERRORS }
+export type ErrorName = keyof typeof ERRORS
+export type CatalogEntry = (typeof ERRORS)[ErrorName]
+
+export const SUPPLIER_CODE_RANGE = { min: 395001, max: 395039 } as const
+
+/** Fails fast (at start-up and in a test) when a supplier code repeats or leaves its range. */
+export function assertCatalog(catalog: Record<string, { code: number }> = SUPPLIER_ERRORS): void {
+  const seen = new Map<number, string>()
+  for (const [name, { code }] of Object.entries(catalog)) {
+    if (code < SUPPLIER_CODE_RANGE.min || code > SUPPLIER_CODE_RANGE.max) {
+      throw new Error(
+        `error ${name} has code ${code} outside ${SUPPLIER_CODE_RANGE.min}..${SUPPLIER_CODE_RANGE.max}`,
+      )
+    }
+    const twin = seen.get(code)
+    if (twin) throw new Error(`errors ${twin} and ${name} share code ${code}`)
+    seen.set(code, name)
+  }
+}
+
+/** A business failure: carries a catalog entry, an optional precise message and optional data. */
+export class AppError extends Error {
+  constructor(
+    readonly entry: CatalogEntry,
+    message?: string,
+    readonly data: unknown = null,
+  ) {
+    super(message ?? entry.message)
+    this.name = 'AppError'
+  }
+
+  get code(): number {
+    return this.entry.code
+  }
+}
+
+export const fail = (name: ErrorName, message?: string, data?: unknown): never => {
+  throw new AppError(ERRORS[name], message, data)
+}

@@ -1,0 +1,80 @@
+import { join } from 'node:path'
+import { serve } from '@hono/node-server'
+import { connect } from '../sql/db'
+import { createApp } from './app'
+import { ConfigError, loadConfig } from './config'
+import { createCipher } from './crypto/sensitive'
+import { loadDemoData, loadReferenceData } from './db/seed'
+import { startEmbedded, type EmbeddedDatabase } from './db/embedded'
+import { migrate } from './db/migrate'
+import { createLogger } from './logger'
+import { httpPermissionLookup, sqlPermissionLookup } from './ports/permission'
+
+let config
+try {
+  config = loadConfig()
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err
+  console.error(err.message)
+  process.exit(78)
+}
+const logger = createLogger({ level: config.logLevel })
+
+let embedded: EmbeddedDatabase | undefined
+if (!config.databaseUrl) {
+  embedded = await startEmbedded({
+    dataDir: join(config.dataDir, 'pgdata'),
+    port: config.embeddedDbPort,
+  })
+  logger.info(
+    { url: embedded.url, dataDir: config.dataDir },
+    'embedded PGlite listening on loopback',
+  )
+}
+const databaseUrl = config.databaseUrl ?? embedded!.url
+
+const migrated = await migrate(databaseUrl, { wait: !embedded })
+logger.info({ applied: migrated.trim() || 'none pending' }, 'migrations')
+const sql = connect({ url: databaseUrl, max: embedded ? 1 : 10, timezone: config.timezone })
+await loadReferenceData(sql)
+if (config.demoData && (await loadDemoData(sql, config.demoAdminId))) {
+  logger.info({ demoAdminId: config.demoAdminId }, 'demo data loaded')
+}
+
+const permissions = config.permissions.serviceUrl
+  ? httpPermissionLookup({
+      baseUrl: config.permissions.serviceUrl,
+      token: config.permissions.serviceToken,
+      timeoutMs: config.permissions.timeoutMs,
+    })
+  : sqlPermissionLookup(sql)
+const cipher = await createCipher(config.crypto)
+const app = createApp({ config, sql, logger, cipher, permissions })
+
+const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
+  logger.info(
+    { url: `http://${info.address}:${info.port}`, embedded: Boolean(embedded) },
+    'supplier-admin serving',
+  )
+})
+
+let stopping = false
+const shutdown = (signal: string) => {
+  if (stopping) return
+  stopping = true
+  logger.info({ signal }, 'draining requests')
+  const force = setTimeout(() => {
+    logger.error('shutdown took longer than 15 s: exiting')
+    process.exit(1)
+  }, 15_000)
+  force.unref()
+  // close() stops accepting and resolves once in-flight requests have finished.
+  server.close(async () => {
+    await sql.end({ timeout: 5 })
+    await embedded?.stop()
+    logger.info('stopped cleanly')
+    process.exit(0)
+  })
+}
+process.on('SIGINT', () => shutdown('SIGINT'))
+process.on('SIGTERM', () => shutdown('SIGTERM'))

@@ -1,0 +1,62 @@
+import type { Sql } from '../../sql/db'
+import { hasPermission, rolesOf } from '../../sql/admin'
+
+/**
+ * Who may do what. Any adapter may throw or time out: callers deny on anything but a clear
+ * `true` (fail closed).
+ */
+export interface PermissionLookup {
+  has(adminId: string, code: string): Promise<boolean>
+  roles(adminId: string): Promise<string[]>
+}
+
+/** Default adapter: the service's own admin_permission / admin_role tables. */
+export const sqlPermissionLookup = (sql: Sql): PermissionLookup => ({
+  has: (adminId, code) => hasPermission(sql, adminId, code),
+  roles: (adminId) => rolesOf(sql, adminId),
+})
+
+/**
+ * Adapter for the platform permission service. Its answers are `Result<T>` envelopes:
+ * `GET {base}/admins/{adminId}/permissions/{code}` → `Result<boolean>`,
+ * `GET {base}/admins/{adminId}/roles` → `Result<string[]>`. Anything else is an error.
+ */
+export function httpPermissionLookup(options: {
+  baseUrl: string
+  token?: string
+  timeoutMs: number
+  fetch?: typeof fetch
+}): PermissionLookup {
+  const doFetch = options.fetch ?? fetch
+  const base = options.baseUrl.replace(/\/+$/, '')
+  const call = async (path: string): Promise<unknown> => {
+    const res = await doFetch(`${base}${path}`, {
+      headers: {
+        accept: 'application/json',
+        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      },
+      signal: AbortSignal.timeout(options.timeoutMs),
+    })
+    if (!res.ok) throw new Error(`permission service answered HTTP ${res.status}`)
+    const body = (await res.json()) as { code?: unknown; success?: unknown; data?: unknown }
+    if (body?.success !== true || body.code !== 200)
+      throw new Error('permission service answered non-success')
+    return body.data
+  }
+  return {
+    async has(adminId, code) {
+      const data = await call(
+        `/admins/${encodeURIComponent(adminId)}/permissions/${encodeURIComponent(code)}`,
+      )
+      if (typeof data !== 'boolean') throw new Error('permission service answered a non-boolean')
+      return data
+    },
+    async roles(adminId) {
+      const data = await call(`/admins/${encodeURIComponent(adminId)}/roles`)
+      if (!Array.isArray(data) || !data.every((r) => typeof r === 'string')) {
+        throw new Error('permission service answered malformed roles')
+      }
+      return data
+    },
+  }
+}

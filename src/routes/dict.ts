@@ -1,0 +1,46 @@
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { enabledItems } from '../../sql/dict'
+import { ok, resultSchema } from '../http/envelope'
+import { doc } from '../http/openapi'
+import type { AppEnv, Deps } from '../http/types'
+
+/** Dictionaries the supplier pages read; labels are display only, clients submit dictValue. */
+export const DICT_TYPES = ['supplier_type', 'supplier_lifecycle_status'] as const
+
+const DictItem = z.object({
+  dictType: z.string(),
+  dictLabel: z.string(),
+  dictValue: z.string(),
+  sortOrder: z.int(),
+  status: z.literal('ACTIVE'),
+})
+
+export const dictRoutes = ({ sql }: Pick<Deps, 'sql'>) => {
+  const app = new Hono<AppEnv>()
+  for (const dictType of DICT_TYPES) {
+    app.get(
+      `/${dictType}`,
+      doc({
+        operationId: `dict-${dictType}`,
+        summary: `Enabled items of dictionary ${dictType}, by sortOrder then dictDataId`,
+        tags: ['dictionary'],
+        response: resultSchema(z.array(DictItem)),
+      }),
+      async (c) => {
+        const items = await enabledItems(sql, dictType)
+        return ok(
+          c,
+          items.map(({ dictType, dictLabel, dictValue, sortOrder, status }) => ({
+            dictType,
+            dictLabel,
+            dictValue,
+            sortOrder,
+            status,
+          })),
+        )
+      },
+    )
+  }
+  return app
+}

@@ -1,0 +1,270 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import {
+  createCipher,
+  maskAccountNo,
+  maskCertNo,
+  maskPhone,
+  maskTaxNo,
+  maskText,
+  normalizeAccountNo,
+  normalizeName,
+  normalizePhone,
+  normalizeTaxNo,
+  SensitiveCipher,
+  SensitiveCryptoError,
+  toHalfWidth,
+  utf8Bytes,
+  type CryptoConfig,
+} from '../src/crypto/sensitive'
+
+const TAX_NO = '91330106MA2KXYZ12Q'
+const PHONE = '13812345678'
+const ACCOUNT_NO = '6222 0212 3456 7890 123'
+const OPINION = '同意，资质齐全'
+
+function randomKey(bytes = 32): string {
+  let binary = ''
+  for (const b of crypto.getRandomValues(new Uint8Array(bytes))) binary += String.fromCharCode(b)
+  return btoa(binary)
+}
+
+function config(keys: Record<string, string>, activeKeyId: string, blindIndexKey: string) {
+  return { keys: new Map(Object.entries(keys)), activeKeyId, blindIndexKey } satisfies CryptoConfig
+}
+
+describe('SensitiveCipher', () => {
+  const k1 = randomKey()
+  const k2 = randomKey()
+  const blindKey = randomKey()
+  let cipher: SensitiveCipher
+
+  beforeAll(async () => {
+    cipher = await createCipher(config({ k1 }, 'k1', blindKey))
+  })
+
+  it('round-trips real-looking values', async () => {
+    for (const value of [TAX_NO, PHONE, ACCOUNT_NO, OPINION, '😀 emoji', '', 'x'.repeat(100_000)]) {
+      expect(await cipher.decrypt(await cipher.encrypt(value))).toBe(value)
+    }
+  })
+
+  it('produces a self-describing v1 token that never contains the plaintext', async () => {
+    for (const value of [TAX_NO, PHONE, ACCOUNT_NO]) {
+      const token = await cipher.encrypt(value)
+      expect(token).toMatch(/^v1\.k1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]+$/)
+      expect(token).not.toContain(value)
+      expect(token).not.toContain(value.replace(/\s/g, ''))
+    }
+  })
+
+  it('uses a fresh IV per encryption', async () => {
+    const a = await cipher.encrypt(TAX_NO)
+    const b = await cipher.encrypt(TAX_NO)
+    expect(a).not.toBe(b)
+    expect(a.split('.')[2]).not.toBe(b.split('.')[2])
+  })
+
+  it('reads old ciphertext after rotation and writes with the new key', async () => {
+    const old = await cipher.encrypt(TAX_NO)
+    const rotated = await createCipher(config({ k1, k2 }, 'k2', blindKey))
+    expect(await rotated.decrypt(old)).toBe(TAX_NO)
+    const fresh = await rotated.encrypt(TAX_NO)
+    expect(fresh.startsWith('v1.k2.')).toBe(true)
+    expect(await rotated.decrypt(fresh)).toBe(TAX_NO)
+    await expect(cipher.decrypt(fresh)).rejects.toThrow(/unknown encryption key id "k2"/)
+  })
+
+  it('rejects tampered ciphertext without echoing anything secret', async () => {
+    const token = await cipher.encrypt(TAX_NO)
+    const [v, id, iv, data] = token.split('.') as [string, string, string, string]
+    const flip = (s: string, i: number) =>
+      s.slice(0, i) + (s[i] === 'A' ? 'B' : 'A') + s.slice(i + 1)
+    const tampered = [
+      [v, id, iv, flip(data, 0)].join('.'),
+      [v, id, iv, flip(data, data.length - 2)].join('.'),
+      [v, id, flip(iv, 0), data].join('.'),
+    ]
+    for (const t of tampered) {
+      const err = await cipher.decrypt(t).then(
+        () => null,
+        (e: unknown) => e,
+      )
+      expect(err).toBeInstanceOf(SensitiveCryptoError)
+      expect((err as Error).message).toMatch(/failed authentication/)
+      expect((err as Error).message).not.toContain(TAX_NO)
+      expect((err as Error).message).not.toContain(k1)
+    }
+  })
+
+  it('rejects a key id swapped into the header even when that key exists', async () => {
+    const both = await createCipher(config({ k1, k2 }, 'k1', blindKey))
+    const token = await both.encrypt(TAX_NO)
+    await expect(both.decrypt(token.replace('v1.k1.', 'v1.k2.'))).rejects.toThrow(
+      /failed authentication/,
+    )
+  })
+
+  it('rejects unknown key ids and malformed tokens', async () => {
+    const token = await cipher.encrypt(TAX_NO)
+    await expect(cipher.decrypt(token.replace('v1.k1.', 'v1.nope.'))).rejects.toThrow(
+      /unknown encryption key id "nope"/,
+    )
+    for (const bad of ['', TAX_NO, 'v2.k1.a.b', 'v1.k1.a', 'v1.k1.!!!.AAAA', 'v1.k1.AAAA.AAAA']) {
+      await expect(cipher.decrypt(bad)).rejects.toBeInstanceOf(SensitiveCryptoError)
+    }
+  })
+
+  it('validates the configuration', async () => {
+    await expect(createCipher(config({ k1 }, 'k9', blindKey))).rejects.toThrow(/active key id/)
+    await expect(createCipher(config({ k1: randomKey(16) }, 'k1', blindKey))).rejects.toThrow(
+      /32 bytes/,
+    )
+    await expect(createCipher(config({ k1 }, 'k1', randomKey(16)))).rejects.toThrow(/blind index/)
+    await expect(createCipher(config({ 'a.b': k1 }, 'a.b', blindKey))).rejects.toThrow(/key ids/)
+  })
+
+  it('maps absent values to null in the nullable helpers', async () => {
+    expect(await cipher.encryptNullable(null)).toBeNull()
+    expect(await cipher.encryptNullable(undefined)).toBeNull()
+    expect(await cipher.encryptNullable('')).toBeNull()
+    const token = await cipher.encryptNullable(PHONE)
+    expect(token).not.toBeNull()
+    expect(await cipher.decryptNullable(token)).toBe(PHONE)
+    expect(await cipher.decryptNullable(null)).toBeNull()
+  })
+
+  describe('blindIndex', () => {
+    it('is deterministic hex', async () => {
+      const a = await cipher.blindIndex(TAX_NO, 'taxNo')
+      expect(a).toMatch(/^[0-9a-f]{64}$/)
+      expect(await cipher.blindIndex(TAX_NO, 'taxNo')).toBe(a)
+    })
+
+    it('differs per purpose, per value and per key', async () => {
+      const a = await cipher.blindIndex(TAX_NO, 'taxNo')
+      expect(await cipher.blindIndex(TAX_NO, 'accountNo')).not.toBe(a)
+      expect(await cipher.blindIndex(TAX_NO.toLowerCase(), 'taxNo')).not.toBe(a)
+      const other = await createCipher(config({ k1 }, 'k1', randomKey()))
+      expect(await other.blindIndex(TAX_NO, 'taxNo')).not.toBe(a)
+    })
+
+    it('does not let purpose/value boundaries collide', async () => {
+      expect(await cipher.blindIndex('b', 'a')).not.toBe(await cipher.blindIndex('', 'ab'))
+    })
+
+    it('survives key rotation because it only depends on the blind index key', async () => {
+      const rotated = await createCipher(config({ k1, k2 }, 'k2', blindKey))
+      expect(await rotated.blindIndex(TAX_NO, 'taxNo')).toBe(
+        await cipher.blindIndex(TAX_NO, 'taxNo'),
+      )
+    })
+
+    it('rejects an empty purpose', async () => {
+      await expect(cipher.blindIndex(TAX_NO, '')).rejects.toBeInstanceOf(SensitiveCryptoError)
+    })
+  })
+})
+
+describe('masks', () => {
+  const masks = { maskTaxNo, maskCertNo, maskPhone, maskAccountNo, maskText }
+  const edgeInputs = ['a', '12', '1234', '12345', '1234567', '12345678', '1234567890', TAX_NO]
+
+  it.each(Object.entries(masks))('%s never returns the whole input', (_name, mask) => {
+    for (const input of [...edgeInputs, PHONE, ACCOUNT_NO, '汉字汉字汉', '😀😀😀😀😀😀']) {
+      const out = mask(input)
+      expect(out).not.toBeNull()
+      expect(out).not.toContain(input)
+      expect(out).toContain('*')
+    }
+  })
+
+  it.each(Object.entries(masks))('%s maps null, undefined and blank to null', (_name, mask) => {
+    expect(mask(null)).toBeNull()
+    expect(mask(undefined)).toBeNull()
+    expect(mask('')).toBeNull()
+    expect(mask('   ')).toBeNull()
+  })
+
+  it('maskTaxNo keeps first 2 and last 4 of long values', () => {
+    expect(maskTaxNo(TAX_NO)).toBe('91************Z12Q')
+    expect(maskTaxNo('1234567890')).toBe('12****7890')
+    expect(maskTaxNo('123456789')).toBe('****89')
+    expect(maskTaxNo('1234567')).toBe('****67')
+    expect(maskTaxNo('12345')).toBe('****45')
+    expect(maskTaxNo('1234')).toBe('****')
+    expect(maskTaxNo('a')).toBe('****')
+    expect(maskTaxNo(` ${TAX_NO} `)).toBe('91************Z12Q')
+  })
+
+  it('maskCertNo follows the tax number rule', () => {
+    expect(maskCertNo('330106199001011234')).toBe('33************1234')
+    expect(maskCertNo('1234567')).toBe('****67')
+    expect(maskCertNo('1234')).toBe('****')
+  })
+
+  it('maskPhone keeps first 3 and last 4 of long values', () => {
+    expect(maskPhone(PHONE)).toBe('138****5678')
+    expect(maskPhone('057188886666')).toBe('057*****6666')
+    expect(maskPhone('88886666')).toBe('****66')
+    expect(maskPhone('1234567')).toBe('****67')
+    expect(maskPhone('1234')).toBe('****')
+    expect(maskPhone('1')).toBe('****')
+  })
+
+  it('maskAccountNo shows only the last 4 digits', () => {
+    expect(maskAccountNo(ACCOUNT_NO)).toBe('**** **** 0123')
+    expect(maskAccountNo('6222-0212-3456-7890')).toBe('**** **** 7890')
+    expect(maskAccountNo('12345678')).toBe('**** **** 5678')
+    expect(maskAccountNo('1234567')).toBe('****67')
+    expect(maskAccountNo('1234')).toBe('****')
+    expect(maskAccountNo('1')).toBe('****')
+    expect(maskAccountNo(' - ')).toBeNull()
+  })
+
+  it('maskText reveals nothing', () => {
+    expect(maskText(OPINION)).toBe('******')
+    expect(maskText('a')).toBe('******')
+  })
+
+  it('counts code points, never splitting surrogate pairs', () => {
+    expect(maskTaxNo('😀😀😀😀😀😀😀😀😀😀')).toBe('😀😀****😀😀😀😀')
+  })
+})
+
+describe('normalizers', () => {
+  it('toHalfWidth maps full-width ASCII and the ideographic space', () => {
+    expect(toHalfWidth('９１３３０１０６ＭＡ２ＫＸＹＺ１２Ｑ')).toBe(TAX_NO)
+    expect(toHalfWidth('！～ａ\u3000Ｚ')).toBe('!~a Z')
+    expect(toHalfWidth('汉字')).toBe('汉字')
+  })
+
+  it('normalizeTaxNo strips all whitespace and upper-cases', () => {
+    expect(normalizeTaxNo('９１３３０１０６ＭＡ２ＫＸＹＺ１２Ｑ')).toBe(TAX_NO)
+    expect(normalizeTaxNo(' 91330106ma2k xyz12q\u3000')).toBe(TAX_NO)
+    expect(normalizeTaxNo('9133\u30000106\tMA2KXYZ12Q')).toBe(TAX_NO)
+  })
+
+  it('normalizeName trims and collapses whitespace runs', () => {
+    expect(normalizeName('\u3000杭州  某某\u3000\u3000科技\t有限公司 ')).toBe(
+      '杭州 某某 科技 有限公司',
+    )
+    expect(normalizeName('ＡＢＣ　Ｃｏ．，Ｌｔｄ．')).toBe('ABC Co.,Ltd.')
+  })
+
+  it('normalizeAccountNo removes spaces and hyphens', () => {
+    expect(normalizeAccountNo(ACCOUNT_NO)).toBe('6222021234567890123')
+    expect(normalizeAccountNo('６２２２－０２１２\u3000３４５６')).toBe('622202123456')
+  })
+
+  it('normalizePhone converts and trims only', () => {
+    expect(normalizePhone(' １３８１２３４５６７８\u3000')).toBe(PHONE)
+    expect(normalizePhone('0571-8888 6666')).toBe('0571-8888 6666')
+  })
+
+  it('utf8Bytes counts UTF-8 bytes', () => {
+    expect(utf8Bytes('')).toBe(0)
+    expect(utf8Bytes('a')).toBe(1)
+    expect(utf8Bytes('汉')).toBe(3)
+    expect(utf8Bytes('😀')).toBe(4)
+  })
+})

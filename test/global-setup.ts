@@ -1,0 +1,53 @@
+import { writeFile, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import postgres from 'postgres'
+import type { TestProject } from 'vitest/node'
+import { startEmbedded } from '../src/db/embedded'
+import { migrate } from '../src/db/migrate'
+import { loadReferenceData } from '../src/db/seed'
+import { connect } from '../sql/db'
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    database:
+      | { kind: 'embedded'; dumpPath: string }
+      | { kind: 'server'; adminUrl: string; template: string }
+  }
+}
+
+/**
+ * Migrates one template database per run; every test file then gets its own copy: a PGlite
+ * loaded from the template's dump, or `CREATE DATABASE … TEMPLATE` on a real server.
+ */
+export default async function setup(project: TestProject) {
+  const serverUrl = process.env.DATABASE_URL
+  if (serverUrl) {
+    const template = `supplier_test_template_${process.pid}`
+    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${template}`)
+    await admin.unsafe(`CREATE DATABASE ${template}`)
+    const url = new URL(serverUrl)
+    url.pathname = `/${template}`
+    await migrate(url.toString())
+    const sql = connect({ url: url.toString(), max: 1, timezone: 'UTC' })
+    await loadReferenceData(sql)
+    await sql.end()
+    project.provide('database', { kind: 'server', adminUrl: serverUrl, template })
+    return async () => {
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${template}`)
+      await admin.end()
+    }
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'supplier-test-'))
+  const db = await startEmbedded({})
+  await migrate(db.url)
+  const sql = connect({ url: db.url, max: 1, timezone: 'UTC' })
+  await loadReferenceData(sql)
+  await sql.end()
+  const dumpPath = join(dir, 'template.tar.gz')
+  await writeFile(dumpPath, Buffer.from(await (await db.dump()).arrayBuffer()))
+  await db.stop()
+  project.provide('database', { kind: 'embedded', dumpPath })
+  return () => rm(dir, { recursive: true, force: true })
+}

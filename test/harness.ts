@@ -1,0 +1,162 @@
+import { readFile } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { sign } from 'hono/jwt'
+import postgres from 'postgres'
+import { afterAll, beforeAll, inject } from 'vitest'
+import { connect } from '../sql/db'
+import { grant } from '../sql/admin'
+import { createApp } from '../src/app'
+import { loadConfig, type Config } from '../src/config'
+import { createCipher, type SensitiveCipher } from '../src/crypto/sensitive'
+import { startEmbedded } from '../src/db/embedded'
+import { createLogger } from '../src/logger'
+import { sqlPermissionLookup, type PermissionLookup } from '../src/ports/permission'
+
+export const ALL_PERMISSIONS = [
+  'supplier:list',
+  'supplier:view',
+  'supplier:create',
+  'supplier:update',
+  'supplier:delete',
+  'supplier:type:manage',
+  'supplier:type:history',
+  'supplier:approval:submit',
+  'supplier:account:manage',
+  'supplier:status:manage',
+  'supplier:approval:opinion',
+  'supplier:account:proof:read',
+  'supplier:resource:view',
+] as const
+
+export interface TestDatabase {
+  url: string
+  sql: postgres.Sql
+  close(): Promise<void>
+}
+
+/** A database of its own for one test file: a fresh PGlite, or a copy of the template. */
+export async function createTestDatabase(timezone = 'Asia/Shanghai'): Promise<TestDatabase> {
+  const source = inject('database')
+  if (source.kind === 'embedded') {
+    const dump = new Blob([await readFile(source.dumpPath)])
+    const db = await startEmbedded({ loadDataDir: dump })
+    const sql = connect({ url: db.url, max: 1, timezone })
+    return {
+      url: db.url,
+      sql,
+      async close() {
+        await sql.end({ timeout: 5 })
+        await db.stop()
+      },
+    }
+  }
+  const name = `supplier_test_${randomBytes(6).toString('hex')}`
+  const admin = postgres(source.adminUrl, { max: 1, onnotice: () => {} })
+  await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${source.template}`)
+  const url = new URL(source.adminUrl)
+  url.pathname = `/${name}`
+  const sql = connect({ url: url.toString(), max: 10, timezone })
+  return {
+    url: url.toString(),
+    sql,
+    async close() {
+      await sql.end({ timeout: 5 })
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await admin.end()
+    },
+  }
+}
+
+export interface CallOptions {
+  body?: unknown
+  /** Raw body text (bypasses JSON encoding). */
+  raw?: string
+  admin?: string | null
+  token?: string | null
+  headers?: Record<string, string>
+}
+
+export interface Harness {
+  config: Config
+  sql: postgres.Sql
+  cipher: SensitiveCipher
+  logs: string[]
+  db: TestDatabase
+  app: ReturnType<typeof createApp>
+  /** Creates an administrator holding exactly these permissions and roles. */
+  admin(permissions?: readonly string[], roles?: readonly string[]): Promise<string>
+  token(adminId: string, claims?: Record<string, unknown>): Promise<string>
+  call(method: string, path: string, options?: CallOptions): Promise<{ status: number; body: any }>
+}
+
+let nextAdmin = 9007199254740993n + BigInt(Math.floor(Math.random() * 1e6)) * 1000n
+
+/**
+ * Registers beforeAll/afterAll for one test file and returns the harness, filled in once
+ * beforeAll has run. `env` overrides configuration; `permissions` swaps the lookup port.
+ */
+export function useHarness(
+  options: {
+    env?: Record<string, string>
+    permissions?: (sql: postgres.Sql) => PermissionLookup
+  } = {},
+) {
+  const h = {} as Harness
+  beforeAll(async () => {
+    h.db = await createTestDatabase()
+    h.sql = h.db.sql
+    h.logs = []
+    h.config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', ...options.env })
+    h.cipher = await createCipher(h.config.crypto)
+    const logger = createLogger({
+      level: 'info',
+      destination: { write: (line: string) => void h.logs.push(line) },
+    })
+    h.app = createApp({
+      config: h.config,
+      sql: h.sql,
+      logger,
+      cipher: h.cipher,
+      permissions: (options.permissions ?? sqlPermissionLookup)(h.sql),
+    })
+    h.admin = async (permissions = ALL_PERMISSIONS, roles = ['ADMIN']) => {
+      const id = String(nextAdmin++)
+      await grant(h.sql, id, { permissions, roles })
+      return id
+    }
+    h.token = (adminId, claims = {}) =>
+      sign(
+        { sub: adminId, exp: Math.floor(Date.now() / 1000) + 600, ...claims },
+        h.config.auth.jwtSecret as string,
+        'HS256',
+      )
+    h.call = async (method, path, { body, raw, admin, token, headers = {} } = {}) => {
+      const adminId = admin === undefined ? await h.admin() : admin
+      const auth = token === undefined && adminId ? await h.token(adminId) : token
+      const res = await h.app.request(path, {
+        method,
+        headers: {
+          ...(auth ? { authorization: `Bearer ${auth}` } : {}),
+          ...(adminId ? { 'x-admin-id': adminId } : {}),
+          ...(body !== undefined || raw !== undefined
+            ? { 'content-type': 'application/json' }
+            : {}),
+          ...headers,
+        },
+        body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+      })
+      const text = await res.text()
+      let parsed: unknown = text
+      try {
+        parsed = JSON.parse(text)
+      } catch {
+        // not JSON (the docs page): keep the text
+      }
+      return { status: res.status, body: parsed }
+    }
+  })
+  afterAll(async () => {
+    await h.db?.close()
+  })
+  return h
+}

@@ -1,0 +1,157 @@
+import { Hono } from 'hono'
+import { describe, expect, it } from 'vitest'
+import { accessLog, createLogger, REDACT_PATHS, type AccessLogVariables } from '../src/logger'
+
+const TAX_NO = '91330106MA2KXYZ12Q'
+const PHONE = '13812345678'
+const ACCOUNT_NO = '6222021234567890123'
+const OPINION = '同意，资质齐全'
+const BEARER = 'Bearer abc.def.ghi'
+const SECRETS = [TAX_NO, PHONE, ACCOUNT_NO, OPINION, BEARER, 'abc.def.ghi', 'dup-token-xyz']
+
+function memoryLogger(level = 'info') {
+  const lines: string[] = []
+  const logger = createLogger({ level, destination: { write: (line: string) => lines.push(line) } })
+  const records = () => lines.map((l) => JSON.parse(l) as Record<string, unknown>)
+  return { logger, lines, records }
+}
+
+function expectNoSecrets(output: string) {
+  for (const secret of SECRETS) expect(output).not.toContain(secret)
+}
+
+describe('createLogger redaction', () => {
+  it('redacts sensitive keys at every depth, including inside body arrays', () => {
+    const { logger, lines, records } = memoryLogger()
+    logger.info({ taxNo: TAX_NO, contactPhone: PHONE, opinion: OPINION }, 'top')
+    logger.info({ body: { taxNo: TAX_NO, contacts: [{ name: 'Li', contactPhone: PHONE }] } }, 'one')
+    logger.info({
+      contacts: [{ contactPhone: PHONE }],
+      initialAccounts: [{ accountNo: ACCOUNT_NO, confirmAccountNo: ACCOUNT_NO }],
+      accounts: [{ accountNo: ACCOUNT_NO }],
+    })
+    logger.info({
+      req: {
+        headers: { authorization: BEARER, 'x-internal-token': 'dup-token-xyz' },
+        body: {
+          supplier: { taxNo: TAX_NO },
+          accounts: [{ accountNo: ACCOUNT_NO, bankName: 'ICBC' }],
+          duplicateConfirmToken: 'dup-token-xyz',
+        },
+      },
+    })
+    logger.warn({ event: { payload: { after: { approval: { opinion: OPINION } } } } }, 'deep')
+    logger.info({ authorization: BEARER, token: 'dup-token-xyz' })
+
+    expect(lines).toHaveLength(6)
+    expectNoSecrets(lines.join(''))
+    const [top, one, lists, nested] = records()
+    expect(top).toMatchObject({ taxNo: '[REDACTED]', contactPhone: '[REDACTED]', msg: 'top' })
+    expect(one).toMatchObject({
+      body: { taxNo: '[REDACTED]', contacts: [{ name: 'Li', contactPhone: '[REDACTED]' }] },
+    })
+    expect(lists).toMatchObject({
+      initialAccounts: [{ accountNo: '[REDACTED]', confirmAccountNo: '[REDACTED]' }],
+    })
+    // Non-sensitive siblings survive, so logs stay useful.
+    expect(nested).toMatchObject({ req: { body: { accounts: [{ bankName: 'ICBC' }] } } })
+  })
+
+  it('exports paths for the list shapes at top level and one level down', () => {
+    for (const path of [
+      'contacts[*].contactPhone',
+      '*.contacts[*].contactPhone',
+      'initialAccounts[*].accountNo',
+      '*.initialAccounts[*].accountNo',
+      'accounts[*].accountNo',
+      '*.accounts[*].accountNo',
+      '*.*.authorization',
+    ]) {
+      expect(REDACT_PATHS).toContain(path)
+    }
+  })
+
+  it('honours the level', () => {
+    const { logger, lines } = memoryLogger('warn')
+    logger.info('hidden')
+    logger.warn('shown')
+    expect(lines).toHaveLength(1)
+  })
+})
+
+describe('accessLog', () => {
+  function app() {
+    const { logger, lines, records } = memoryLogger()
+    // The app's Env carries more variables than accessLog declares; it must still plug in.
+    const hono = new Hono<{ Variables: AccessLogVariables & { other: boolean } }>()
+    // The default handler prints the error (and so the tax number) to stderr.
+    hono.onError((_err, c) => c.json({ code: 500 }, 500))
+    hono.use(async (c, next) => {
+      c.set('requestId', 'req-1')
+      c.set('adminId', '10001')
+      await next()
+    })
+    hono.use(accessLog(logger))
+    hono.post('/items/:id', async (c) => {
+      const body = await c.req.json<unknown>()
+      logger.debug({ body }, 'not at info level')
+      c.set('resultCode', 0)
+      return c.json({ code: 0, data: { id: c.req.param('id') } })
+    })
+    hono.get('/items/:id', (c) => {
+      c.set('resultCode', 0)
+      return c.json({ code: 0, data: { id: c.req.param('id') } })
+    })
+    hono.get('/boom', () => {
+      throw new Error(`failed for ${TAX_NO}`)
+    })
+    return { hono, lines, records }
+  }
+
+  it('writes one line with the route pattern and nothing from the URL, headers or body', async () => {
+    const { hono, lines, records } = app()
+    const res = await hono.request(`/items/123?taxNo=${TAX_NO}`, {
+      headers: { authorization: BEARER },
+    })
+    expect(res.status).toBe(200)
+    expect(lines).toHaveLength(1)
+    const [record] = records()
+    expect(record).toMatchObject({
+      msg: 'request',
+      requestId: 'req-1',
+      method: 'GET',
+      route: '/items/:id',
+      status: 200,
+      code: 0,
+      adminId: '10001',
+    })
+    expect(typeof record?.durationMs).toBe('number')
+    expectNoSecrets(lines[0] ?? '')
+    expect(lines[0]).not.toContain('/items/123')
+  })
+
+  it('does not log request bodies', async () => {
+    const { hono, lines } = app()
+    const res = await hono.request('/items/9', {
+      method: 'POST',
+      headers: { authorization: BEARER, 'content-type': 'application/json' },
+      body: JSON.stringify({ taxNo: TAX_NO, contacts: [{ contactPhone: PHONE }] }),
+    })
+    expect(res.status).toBe(200)
+    expect(lines).toHaveLength(1)
+    expectNoSecrets(lines[0] ?? '')
+  })
+
+  it('logs unmatched routes without the raw path and errors with their final status', async () => {
+    const { hono, lines, records } = app()
+    await hono.request(`/nowhere/${TAX_NO}`)
+    const errorRes = await hono.request('/boom')
+    expect(errorRes.status).toBe(500)
+    expect(lines).toHaveLength(2)
+    const [missing, failed] = records()
+    expect(missing).toMatchObject({ status: 404, route: '/*' })
+    expect(missing?.code).toBeUndefined()
+    expect(failed).toMatchObject({ status: 500, route: '/boom' })
+    expectNoSecrets(lines.join(''))
+  })
+})
