@@ -349,7 +349,8 @@ CREATE TABLE idempotency_record (
   idempotency_key text NOT NULL CONSTRAINT idempotency_record_key_length CHECK (char_length(idempotency_key) BETWEEN 1 AND 255),
   operation text NOT NULL,
   request_hash text NOT NULL,
-  response jsonb NOT NULL,
+  status text NOT NULL CONSTRAINT idempotency_record_status_check CHECK (status IN ('IN_PROGRESS', 'DONE')),
+  response jsonb,
   expires_at timestamptz NOT NULL,
   create_time timestamptz NOT NULL DEFAULT now()
 );

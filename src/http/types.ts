@@ -1,16 +1,20 @@
 import type { Logger } from 'pino'
-import type { Sql } from '../../sql/db'
+import type postgres from 'postgres'
 import type { Config } from '../config'
 import type { SensitiveCipher } from '../crypto/sensitive'
+import type { ApprovalProvider } from '../ports/approval-provider'
 import type { PermissionLookup } from '../ports/permission'
 
 /** What the domain needs from the outside world; built once by the entry point. */
 export interface Deps {
   config: Config
-  sql: Sql
+  /** The pool; domain verbs open their transactions on it. */
+  sql: postgres.Sql
   logger: Logger
   cipher: SensitiveCipher
   permissions: PermissionLookup
+  /** LOCAL_AUTO unless a test or a later phase supplies another adapter. */
+  approvalProvider?: ApprovalProvider
 }
 
 export interface AppEnv {

@@ -1,0 +1,109 @@
+import { z } from 'zod'
+import { maybeOne, none, one, type Sql } from './db'
+
+const ts = 'YYYY-MM-DD HH24:MI:SS'
+
+export const ApprovalRow = z.object({
+  approvalLogId: z.string(),
+  requestNo: z.string(),
+  provider: z.literal('LOCAL_AUTO'),
+  bizType: z.enum(['PROFILE_CREATE', 'ACCOUNT_CREATE', 'ACCOUNT_CHANGE', 'STATUS_CHANGE']),
+  subType: z.string().nullable(),
+  supplierId: z.string(),
+  targetType: z.string(),
+  targetId: z.string(),
+  applicantAdminId: z.string(),
+  candidateSnapshot: z.unknown(),
+  schemaVersion: z.number().int(),
+  status: z.enum(['SUBMITTED', 'APPROVED', 'REJECTED', 'APPLIED', 'APPLY_FAILED']),
+  syncStatus: z.string(),
+  spNo: z.string().nullable(),
+  spStatus: z.string().nullable(),
+  submittedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+})
+export type ApprovalRow = z.output<typeof ApprovalRow>
+
+const approvalColumns = (sql: Sql) => sql`
+  a.approval_log_id::text AS "approvalLogId", a.request_no AS "requestNo", a.provider, a.biz_type AS "bizType",
+  a.sub_type AS "subType", a.supplier_id::text AS "supplierId", a.target_type AS "targetType",
+  a.target_id::text AS "targetId", a.applicant_admin_id::text AS "applicantAdminId",
+  a.candidate_snapshot AS "candidateSnapshot", a.schema_version AS "schemaVersion", a.status,
+  a.sync_status AS "syncStatus", a.sp_no AS "spNo", a.sp_status AS "spStatus",
+  to_char(a.submitted_at, ${ts}) AS "submittedAt", to_char(a.finished_at, ${ts}) AS "finishedAt"
+`
+
+export interface NewApproval {
+  requestNo: string
+  bizType: ApprovalRow['bizType']
+  subType?: string | null
+  supplierId: string
+  targetType: 'SUPPLIER' | 'ACCOUNT'
+  targetId: string
+  applicantAdminId: string
+  candidateSnapshot: Record<string, unknown>
+  levels: number
+  opinionEnc: string | null
+}
+
+export function insertApproval(sql: Sql, a: NewApproval) {
+  return one(
+    sql`
+      INSERT INTO approval_log AS a (
+        request_no, provider, biz_type, sub_type, supplier_id, target_type, target_id, applicant_admin_id,
+        candidate_snapshot, levels, status, sync_status, opinion_enc
+      ) VALUES (
+        ${a.requestNo}, 'LOCAL_AUTO', ${a.bizType}, ${a.subType ?? null}, ${a.supplierId}, ${a.targetType},
+        ${a.targetId}, ${a.applicantAdminId}, ${sql.json(a.candidateSnapshot as never)}, ${a.levels}, 'SUBMITTED',
+        'NOT_REQUIRED', ${a.opinionEnc}
+      )
+      RETURNING ${approvalColumns(sql)}
+    `,
+    ApprovalRow,
+  )
+}
+
+export function lockApproval(sql: Sql, approvalLogId: string) {
+  return maybeOne(
+    sql`SELECT ${approvalColumns(sql)} FROM approval_log a WHERE a.approval_log_id = ${approvalLogId} FOR UPDATE`,
+    ApprovalRow,
+  )
+}
+
+/** Records the provider's standardized decision (APPROVED or REJECTED) on a SUBMITTED approval. */
+export function recordDecision(sql: Sql, approvalLogId: string, decision: 'APPROVED' | 'REJECTED') {
+  return none(sql`
+    UPDATE approval_log SET status = ${decision}, finished_at = now(), update_time = next_version(update_time)
+    WHERE approval_log_id = ${approvalLogId} AND status = 'SUBMITTED'
+  `)
+}
+
+export function markApplied(sql: Sql, approvalLogId: string) {
+  return none(sql`
+    UPDATE approval_log
+    SET status = 'APPLIED', applied_at = now(), apply_attempts = apply_attempts + 1, failure_code = NULL,
+        failure_reason = NULL, update_time = next_version(update_time)
+    WHERE approval_log_id = ${approvalLogId} AND status IN ('APPROVED', 'APPLY_FAILED')
+  `)
+}
+
+export function markApplyFailed(
+  sql: Sql,
+  approvalLogId: string,
+  failureCode: number,
+  reason: string,
+) {
+  return none(sql`
+    UPDATE approval_log
+    SET status = 'APPLY_FAILED', apply_attempts = apply_attempts + 1, failure_code = ${failureCode},
+        failure_reason = ${reason}, update_time = next_version(update_time)
+    WHERE approval_log_id = ${approvalLogId} AND status IN ('APPROVED', 'APPLY_FAILED')
+  `)
+}
+
+export function findApproval(sql: Sql, approvalLogId: string) {
+  return maybeOne(
+    sql`SELECT ${approvalColumns(sql)} FROM approval_log a WHERE a.approval_log_id = ${approvalLogId}`,
+    ApprovalRow,
+  )
+}

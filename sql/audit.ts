@@ -1,0 +1,144 @@
+import { z } from 'zod'
+import { maybeOne, none, type Sql } from './db'
+
+/** One field-level change; values are already masked by the caller. */
+export interface ChangeLogEntry {
+  supplierId: string
+  approvalLogId?: string | null
+  operationType: string
+  targetType: string
+  targetId?: string | null
+  fieldName: string
+  oldValueMasked: string | null
+  newValueMasked: string | null
+  changeReason?: string | null
+  status?: string | null
+  operatorId: string
+  requestId: string
+}
+
+export function insertChangeLogs(sql: Sql, entries: ChangeLogEntry[]) {
+  if (entries.length === 0) return Promise.resolve(0)
+  const rows = entries.map((e) => ({
+    supplier_id: e.supplierId,
+    approval_log_id: e.approvalLogId ?? null,
+    operation_type: e.operationType,
+    target_type: e.targetType,
+    target_id: e.targetId ?? null,
+    field_name: e.fieldName,
+    old_value_masked: e.oldValueMasked,
+    new_value_masked: e.newValueMasked,
+    change_reason: e.changeReason ?? null,
+    status: e.status ?? null,
+    operator_id: e.operatorId,
+    request_id: e.requestId,
+  }))
+  return none(sql`INSERT INTO change_log ${sql(rows)}`)
+}
+
+export interface DomainEvent {
+  aggregateType: 'SUPPLIER' | 'ACCOUNT' | 'RELATION'
+  aggregateId: string
+  eventType: string
+  /** Ids, codes and field names only: never a sensitive value. */
+  payload: Record<string, unknown>
+}
+
+/** Records a pending event in the caller's transaction (the outbox). */
+export function insertEvent(sql: Sql, event: DomainEvent) {
+  return none(sql`
+    INSERT INTO domain_event (aggregate_type, aggregate_id, event_type, payload)
+    VALUES (${event.aggregateType}, ${event.aggregateId}, ${event.eventType}, ${sql.json(event.payload as never)})
+  `)
+}
+
+const Claimed = z.object({ id: z.string() })
+
+/**
+ * Short-window duplicate-submit guard. Claims (admin, operation, target, fingerprint) until
+ * `windowSeconds` from now; returns false while an earlier claim is still fresh. Runs inside the
+ * business transaction, so a failed write leaves no claim and a concurrent twin waits on the
+ * unique index, then sees the claim.
+ */
+export async function claimSubmitWindow(
+  sql: Sql,
+  key: { adminId: string; operation: string; target: string; fingerprint: string },
+  windowSeconds: number,
+) {
+  const row = await maybeOne(
+    sql`
+      INSERT INTO submit_guard (admin_id, operation, target, fingerprint, expires_at)
+      VALUES (${key.adminId}, ${key.operation}, ${key.target}, ${key.fingerprint},
+              now() + make_interval(secs => ${windowSeconds}))
+      ON CONFLICT (admin_id, operation, target, fingerprint) DO UPDATE
+        SET expires_at = EXCLUDED.expires_at, create_time = now()
+        WHERE submit_guard.expires_at <= now()
+      RETURNING id::text AS id
+    `,
+    Claimed,
+  )
+  return row !== null
+}
+
+export const IdempotencyRow = z.object({
+  requestHash: z.string(),
+  operation: z.string(),
+  status: z.enum(['IN_PROGRESS', 'DONE']),
+  response: z.unknown(),
+  live: z.boolean(),
+})
+export type IdempotencyRow = z.output<typeof IdempotencyRow>
+
+/**
+ * Claims an Idempotency-Key for this administrator, or returns the record that holds it.
+ * An expired record is taken over.
+ */
+export async function claimIdempotencyKey(
+  sql: Sql,
+  key: { adminId: string; idempotencyKey: string; operation: string; requestHash: string },
+  ttlHours: number,
+): Promise<{ claimed: true } | { claimed: false; existing: IdempotencyRow }> {
+  const claimed = await maybeOne(
+    sql`
+      INSERT INTO idempotency_record (admin_id, idempotency_key, operation, request_hash, status, expires_at)
+      VALUES (${key.adminId}, ${key.idempotencyKey}, ${key.operation}, ${key.requestHash}, 'IN_PROGRESS',
+              now() + make_interval(hours => ${ttlHours}))
+      ON CONFLICT (admin_id, idempotency_key) DO UPDATE
+        SET operation = EXCLUDED.operation, request_hash = EXCLUDED.request_hash, status = 'IN_PROGRESS',
+            response = NULL, expires_at = EXCLUDED.expires_at, create_time = now()
+        WHERE idempotency_record.expires_at <= now()
+      RETURNING id::text AS id
+    `,
+    Claimed,
+  )
+  if (claimed) return { claimed: true }
+  const existing = await maybeOne(
+    sql`
+      SELECT request_hash AS "requestHash", operation, status, response, expires_at > now() AS live
+      FROM idempotency_record WHERE admin_id = ${key.adminId} AND idempotency_key = ${key.idempotencyKey}
+    `,
+    IdempotencyRow,
+  )
+  if (!existing) throw new Error('idempotency record vanished between claim and read')
+  return { claimed: false, existing }
+}
+
+export function completeIdempotencyKey(
+  sql: Sql,
+  adminId: string,
+  idempotencyKey: string,
+  response: unknown,
+) {
+  return none(sql`
+    UPDATE idempotency_record SET status = 'DONE', response = ${sql.json(response as never)}
+    WHERE admin_id = ${adminId} AND idempotency_key = ${idempotencyKey} AND status = 'IN_PROGRESS'
+  `)
+}
+
+/** A failed request releases its key: it wrote nothing, so a retry must run for real. */
+export function releaseIdempotencyKey(sql: Sql, adminId: string, idempotencyKey: string) {
+  return none(sql`
+    DELETE FROM idempotency_record
+    WHERE admin_id = ${adminId} AND idempotency_key = ${idempotencyKey} AND status = 'IN_PROGRESS'
+  `)
+}

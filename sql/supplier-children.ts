@@ -1,0 +1,285 @@
+import { z } from 'zod'
+import { many, maybeOne, none, one, type Sql } from './db'
+
+const ts = 'YYYY-MM-DD HH24:MI:SS'
+
+// Types ------------------------------------------------------------------------------------
+
+export const TypeRow = z.object({ id: z.string(), typeCode: z.string(), isPrimary: z.boolean() })
+export type TypeRow = z.output<typeof TypeRow>
+
+export function liveTypes(sql: Sql, supplierId: string) {
+  return many(
+    sql`
+      SELECT t.id::text AS id, t.type_code AS "typeCode", t.is_primary AS "isPrimary"
+      FROM supplier_type t WHERE t.supplier_id = ${supplierId} AND t.deleted_at IS NULL
+      ORDER BY t.id
+    `,
+    TypeRow,
+  )
+}
+
+export function insertType(sql: Sql, supplierId: string, typeCode: string, isPrimary: boolean) {
+  return none(sql`
+    INSERT INTO supplier_type (supplier_id, type_code, is_primary) VALUES (${supplierId}, ${typeCode}, ${isPrimary})
+  `)
+}
+
+export function setTypePrimary(sql: Sql, id: string, isPrimary: boolean) {
+  return none(sql`
+    UPDATE supplier_type SET is_primary = ${isPrimary}, update_time = now() WHERE id = ${id} AND deleted_at IS NULL
+  `)
+}
+
+// Contacts ---------------------------------------------------------------------------------
+
+export const ContactRow = z.object({
+  id: z.string(),
+  contactName: z.string(),
+  contactPhoneEnc: z.string(),
+  contactPhoneMask: z.string(),
+  contactRole: z.string().nullable(),
+  remark: z.string().nullable(),
+  status: z.string(),
+  updateTime: z.string(),
+})
+export type ContactRow = z.output<typeof ContactRow>
+
+const contactColumns = (sql: Sql) => sql`
+  c.contact_id::text AS id, c.contact_name AS "contactName", c.contact_phone_enc AS "contactPhoneEnc",
+  c.contact_phone_mask AS "contactPhoneMask", c.contact_role AS "contactRole", c.remark, c.status,
+  to_char(c.update_time, ${ts}) AS "updateTime"
+`
+
+export function liveContacts(sql: Sql, supplierId: string) {
+  return many(
+    sql`
+      SELECT ${contactColumns(sql)} FROM supplier_contact c
+      WHERE c.supplier_id = ${supplierId} AND c.deleted_at IS NULL ORDER BY c.contact_id
+    `,
+    ContactRow,
+  )
+}
+
+export interface ContactColumns {
+  contact_name: string
+  contact_phone_enc: string
+  contact_phone_mask: string
+  contact_role: string | null
+  remark: string | null
+}
+
+export function insertContact(sql: Sql, supplierId: string, columns: ContactColumns) {
+  return none(sql`INSERT INTO supplier_contact ${sql({ ...columns, supplier_id: supplierId })}`)
+}
+
+/** Guarded by the item's own version; null when someone else changed it meanwhile. */
+export function updateContact(
+  sql: Sql,
+  id: string,
+  expectedUpdateTime: string,
+  columns: ContactColumns,
+) {
+  return maybeOne(
+    sql`
+      UPDATE supplier_contact c SET ${sql(columns as unknown as Record<string, unknown>)},
+        update_time = next_version(c.update_time)
+      WHERE c.contact_id = ${id} AND c.deleted_at IS NULL AND to_char(c.update_time, ${ts}) = ${expectedUpdateTime}
+      RETURNING c.contact_id::text AS id
+    `,
+    z.object({ id: z.string() }),
+  )
+}
+
+// Qualifications ---------------------------------------------------------------------------
+
+export const QualificationRow = z.object({
+  id: z.string(),
+  qualType: z.string(),
+  certNoEnc: z.string().nullable(),
+  certNoMask: z.string().nullable(),
+  imageUrl: z.string().nullable(),
+  expiryDate: z.string().nullable(),
+  updateTime: z.string(),
+})
+export type QualificationRow = z.output<typeof QualificationRow>
+
+export function liveQualifications(sql: Sql, supplierId: string) {
+  return many(
+    sql`
+      SELECT q.qualification_id::text AS id, q.qual_type AS "qualType", q.cert_no_enc AS "certNoEnc",
+             q.cert_no_mask AS "certNoMask", q.image_url AS "imageUrl",
+             to_char(q.expiry_date, 'YYYY-MM-DD') AS "expiryDate", to_char(q.update_time, ${ts}) AS "updateTime"
+      FROM supplier_qualification q
+      WHERE q.supplier_id = ${supplierId} AND q.deleted_at IS NULL ORDER BY q.qualification_id
+    `,
+    QualificationRow,
+  )
+}
+
+export interface QualificationColumns {
+  qual_type: string
+  cert_no_enc: string | null
+  cert_no_mask: string | null
+  image_url: string | null
+  expiry_date: string | null
+}
+
+export function insertQualification(sql: Sql, supplierId: string, columns: QualificationColumns) {
+  return none(
+    sql`INSERT INTO supplier_qualification ${sql({ ...columns, supplier_id: supplierId })}`,
+  )
+}
+
+export function updateQualification(
+  sql: Sql,
+  id: string,
+  expectedUpdateTime: string,
+  columns: QualificationColumns,
+) {
+  return maybeOne(
+    sql`
+      UPDATE supplier_qualification q SET ${sql(columns as unknown as Record<string, unknown>)},
+        update_time = next_version(q.update_time)
+      WHERE q.qualification_id = ${id} AND q.deleted_at IS NULL
+        AND to_char(q.update_time, ${ts}) = ${expectedUpdateTime}
+      RETURNING q.qualification_id::text AS id
+    `,
+    z.object({ id: z.string() }),
+  )
+}
+
+const Valid = z.object({ qualType: z.string() })
+
+/** Qualification types this supplier holds that are live and not expired on `today`. */
+export async function validQualificationTypes(sql: Sql, supplierId: string, today: string) {
+  const rows = await many(
+    sql`
+      SELECT DISTINCT q.qual_type AS "qualType" FROM supplier_qualification q
+      WHERE q.supplier_id = ${supplierId} AND q.deleted_at IS NULL
+        AND (q.expiry_date IS NULL OR q.expiry_date >= ${today}::date)
+    `,
+    Valid,
+  )
+  return new Set(rows.map((r) => r.qualType))
+}
+
+// Contracts and evaluations (merge shape only) --------------------------------------------
+
+export const BareChildRow = z.object({ id: z.string(), updateTime: z.string() })
+export type BareChildRow = z.output<typeof BareChildRow>
+
+type BareTable = 'supplier_contract' | 'supplier_evaluation'
+const bareId = { supplier_contract: 'contract_id', supplier_evaluation: 'evaluation_id' } as const
+
+export function liveBareChildren(sql: Sql, table: BareTable, supplierId: string) {
+  return many(
+    sql`
+      SELECT x.${sql(bareId[table])}::text AS id, to_char(x.update_time, ${ts}) AS "updateTime"
+      FROM ${sql(table)} x WHERE x.supplier_id = ${supplierId} AND x.deleted_at IS NULL ORDER BY 1
+    `,
+    BareChildRow,
+  )
+}
+
+export function insertBareChild(sql: Sql, table: BareTable, supplierId: string) {
+  return none(sql`INSERT INTO ${sql(table)} (supplier_id) VALUES (${supplierId})`)
+}
+
+// Shared soft delete of child rows ------------------------------------------------------------
+
+const childId = {
+  supplier_type: 'id',
+  supplier_contact: 'contact_id',
+  supplier_qualification: 'qualification_id',
+  supplier_contract: 'contract_id',
+  supplier_evaluation: 'evaluation_id',
+  supplier_bank_account: 'account_id',
+} as const
+export type ChildTable = keyof typeof childId
+
+/** Soft-deletes live rows of one child table that belong to this supplier. */
+export function softDeleteChildren(sql: Sql, table: ChildTable, supplierId: string, ids: string[]) {
+  if (ids.length === 0) return Promise.resolve(0)
+  return none(sql`
+    UPDATE ${sql(table)} SET deleted_at = now(), update_time = now()
+    WHERE supplier_id = ${supplierId} AND deleted_at IS NULL AND ${sql(childId[table])} = ANY(${ids}::bigint[])
+  `)
+}
+
+// Bank accounts --------------------------------------------------------------------------------
+
+export const AccountRow = z.object({
+  accountId: z.string(),
+  accountNoBidx: z.string(),
+  accountNoMask: z.string(),
+  status: z.string(),
+  isDefault: z.enum(['YES', 'NO']),
+})
+export type AccountRow = z.output<typeof AccountRow>
+
+export function liveAccounts(sql: Sql, supplierId: string, status?: string) {
+  return many(
+    sql`
+      SELECT a.account_id::text AS "accountId", a.account_no_bidx AS "accountNoBidx",
+             a.account_no_mask AS "accountNoMask", a.status, a.is_default AS "isDefault"
+      FROM supplier_bank_account a
+      WHERE a.supplier_id = ${supplierId} AND a.deleted_at IS NULL
+        ${status ? sql`AND a.status = ${status}` : sql``}
+      ORDER BY a.account_id
+    `,
+    AccountRow,
+  )
+}
+
+export interface AccountColumns {
+  account_name: string
+  account_type: string
+  bank_name: string
+  bank_branch: string | null
+  account_no_enc: string
+  account_no_bidx: string
+  account_no_mask: string
+  proof_file_urls: string[]
+  settle_mode: string | null
+  account_period: number | null
+  invoice_type: string | null
+  tax_rate: number | null
+}
+
+const InsertedAccount = z.object({
+  accountId: z.string(),
+  accountNoMask: z.string(),
+  status: z.string(),
+})
+
+export function insertAccount(
+  sql: Sql,
+  supplierId: string,
+  a: AccountColumns,
+  status: string,
+  adminId: string,
+) {
+  return one(
+    sql`
+      INSERT INTO supplier_bank_account (
+        supplier_id, account_name, account_type, bank_name, bank_branch, account_no_enc, account_no_bidx,
+        account_no_mask, proof_file_urls, settle_mode, account_period, invoice_type, tax_rate, status, created_by
+      ) VALUES (
+        ${supplierId}, ${a.account_name}, ${a.account_type}, ${a.bank_name}, ${a.bank_branch}, ${a.account_no_enc},
+        ${a.account_no_bidx}, ${a.account_no_mask}, ${sql.json(a.proof_file_urls)}, ${a.settle_mode},
+        ${a.account_period}, ${a.invoice_type}, ${a.tax_rate}, ${status}, ${adminId}
+      )
+      RETURNING account_id::text AS "accountId", account_no_mask AS "accountNoMask", status
+    `,
+    InsertedAccount,
+  )
+}
+
+/** Moves this supplier's live accounts from one status to another (registration steps). */
+export function setAccountsStatus(sql: Sql, supplierId: string, from: string, to: string) {
+  return none(sql`
+    UPDATE supplier_bank_account SET status = ${to}, update_time = next_version(update_time)
+    WHERE supplier_id = ${supplierId} AND deleted_at IS NULL AND status = ${from}
+  `)
+}

@@ -1,0 +1,255 @@
+import { z } from 'zod'
+import { many, maybeOne, none, one, type Sql } from './db'
+
+/** Formats a timestamp as the spec's date-time (session time zone = service time zone). */
+const ts = 'YYYY-MM-DD HH24:MI:SS'
+
+export const SupplierRow = z.object({
+  supplierId: z.string(),
+  supplierNo: z.string().nullable(),
+  status: z.enum(['DRAFT', 'VETTING', 'ACTIVE', 'SUSPENDED', 'FROZEN', 'BLACKLIST', 'ARCHIVED']),
+  fullName: z.string(),
+  shortName: z.string().nullable(),
+  taxNoEnc: z.string(),
+  taxNoBidx: z.string(),
+  taxNoMask: z.string(),
+  legalRepresentative: z.string().nullable(),
+  contactPhoneEnc: z.string().nullable(),
+  contactPhoneMask: z.string().nullable(),
+  establishDate: z.string().nullable(),
+  registeredCapital: z.string().nullable(),
+  businessScope: z.string().nullable(),
+  address: z.string().nullable(),
+  staffScale: z.string().nullable(),
+  mainCooperation: z.string(),
+  licenseImageUrl: z.string().nullable(),
+  approveNote: z.string().nullable(),
+  remark: z.string().nullable(),
+  updateTime: z.string(),
+})
+export type SupplierRow = z.output<typeof SupplierRow>
+
+const supplierColumns = (sql: Sql) => sql`
+  s.supplier_id::text AS "supplierId", s.supplier_no AS "supplierNo", s.status,
+  s.full_name AS "fullName", s.short_name AS "shortName",
+  s.tax_no_enc AS "taxNoEnc", s.tax_no_bidx AS "taxNoBidx", s.tax_no_mask AS "taxNoMask",
+  s.legal_representative AS "legalRepresentative",
+  s.contact_phone_enc AS "contactPhoneEnc", s.contact_phone_mask AS "contactPhoneMask",
+  to_char(s.establish_date, 'YYYY-MM-DD') AS "establishDate",
+  s.registered_capital AS "registeredCapital", s.business_scope AS "businessScope", s.address,
+  s.staff_scale AS "staffScale", s.main_cooperation AS "mainCooperation",
+  s.license_image_url AS "licenseImageUrl", s.approve_note AS "approveNote", s.remark,
+  to_char(s.update_time, ${ts}) AS "updateTime"
+`
+
+/** A live supplier, unlocked: the pre-checks of the write order (existence, status). */
+export function findSupplier(sql: Sql, supplierId: string) {
+  return maybeOne(
+    sql`SELECT ${supplierColumns(sql)} FROM supplier s WHERE s.supplier_id = ${supplierId} AND s.deleted_at IS NULL`,
+    SupplierRow,
+  )
+}
+
+/** The same row under FOR UPDATE: the aggregate lock every write re-checks under. */
+export function lockSupplier(sql: Sql, supplierId: string) {
+  return maybeOne(
+    sql`
+      SELECT ${supplierColumns(sql)} FROM supplier s
+      WHERE s.supplier_id = ${supplierId} AND s.deleted_at IS NULL
+      FOR UPDATE
+    `,
+    SupplierRow,
+  )
+}
+
+/** Columns of `supplier` a write may set, in their SQL names. */
+export interface SupplierColumns {
+  full_name?: string
+  short_name?: string | null
+  tax_no_enc?: string
+  tax_no_bidx?: string
+  tax_no_mask?: string
+  legal_representative?: string | null
+  contact_phone_enc?: string | null
+  contact_phone_mask?: string | null
+  establish_date?: string | null
+  registered_capital?: string | null
+  business_scope?: string | null
+  address?: string | null
+  staff_scale?: string | null
+  main_cooperation?: string
+  license_image_url?: string | null
+  approve_note?: string | null
+  remark?: string | null
+}
+
+const Version = z.object({ supplierId: z.string(), updateTime: z.string() })
+
+export function insertSupplier(sql: Sql, columns: Required<SupplierColumns>, adminId: string) {
+  const row = { ...columns, status: 'DRAFT', created_by: adminId, updated_by: adminId }
+  return one(
+    sql`
+      INSERT INTO supplier ${sql(row)}
+      RETURNING supplier_id::text AS "supplierId", to_char(update_time, ${ts}) AS "updateTime"
+    `,
+    Version,
+  )
+}
+
+/**
+ * The guarded write of the aggregate: succeeds only if the row is live, still in `status` and
+ * still at version `expectedUpdateTime`; otherwise null (a compare-and-set miss).
+ */
+export function updateSupplier(
+  sql: Sql,
+  guard: { supplierId: string; status: string; expectedUpdateTime: string; adminId: string },
+  columns: SupplierColumns & {
+    status?: string
+    supplier_no?: string | null
+    submitted_snapshot?: unknown
+  },
+) {
+  const set = { ...columns, updated_by: guard.adminId }
+  return maybeOne(
+    sql`
+      UPDATE supplier s SET ${sql(set as Record<string, unknown>)}, update_time = next_version(s.update_time)
+      WHERE s.supplier_id = ${guard.supplierId} AND s.deleted_at IS NULL AND s.status = ${guard.status}
+        AND to_char(s.update_time, ${ts}) = ${guard.expectedUpdateTime}
+      RETURNING s.supplier_id::text AS "supplierId", to_char(s.update_time, ${ts}) AS "updateTime"
+    `,
+    Version,
+  )
+}
+
+/** Soft-deletes a DRAFT and every live child row, in one statement per table. */
+export async function softDeleteDraft(sql: Sql, supplierId: string, adminId: string) {
+  const deleted = await none(sql`
+    UPDATE supplier s SET deleted_at = now(), updated_by = ${adminId}, update_time = next_version(s.update_time)
+    WHERE s.supplier_id = ${supplierId} AND s.deleted_at IS NULL AND s.status = 'DRAFT'
+  `)
+  if (deleted !== 1) return false
+  for (const table of [
+    'supplier_type',
+    'supplier_contact',
+    'supplier_qualification',
+    'supplier_contract',
+    'supplier_evaluation',
+    'supplier_bank_account',
+  ]) {
+    await sql`UPDATE ${sql(table)} SET deleted_at = now() WHERE supplier_id = ${supplierId} AND deleted_at IS NULL`
+  }
+  return true
+}
+
+// Rules looked up by the checks ----------------------------------------------------------
+
+const Code = z.object({ code: z.string() })
+
+/** Which of these codes are enabled, live values of dictionary supplier_type. */
+export async function enabledTypeCodes(sql: Sql, codes: readonly string[]) {
+  const rows = await many(
+    sql`
+      SELECT d.dict_value AS code FROM dict_data d
+      JOIN dict_type t ON t.dict_type = d.dict_type AND t.deleted_at IS NULL AND t.status = 'ACTIVE'
+      WHERE d.dict_type = 'supplier_type' AND d.status = 'ACTIVE' AND d.deleted_at IS NULL
+        AND d.dict_value = ANY(${codes as string[]})
+    `,
+    Code,
+  )
+  return new Set(rows.map((r) => r.code))
+}
+
+const Owner = z.object({ supplierId: z.string() })
+
+/** C-02: another live supplier holding this tax number (by blind index). */
+export function taxNoHolder(sql: Sql, taxNoBidx: string, exceptSupplierId: string | null) {
+  return maybeOne(
+    sql`
+      SELECT s.supplier_id::text AS "supplierId" FROM supplier s
+      WHERE s.tax_no_bidx = ${taxNoBidx} AND s.deleted_at IS NULL
+        AND s.supplier_id IS DISTINCT FROM ${exceptSupplierId}::bigint
+      LIMIT 1
+    `,
+    Owner,
+  )
+}
+
+const Bidx = z.object({ accountNoBidx: z.string() })
+
+/** C-19: which of these account numbers are valid (ACTIVE) accounts of another live supplier. */
+export async function accountNumbersHeldElsewhere(sql: Sql, bidxs: string[], supplierId: string) {
+  if (bidxs.length === 0) return new Set<string>()
+  const rows = await many(
+    sql`
+      SELECT DISTINCT a.account_no_bidx AS "accountNoBidx"
+      FROM supplier_bank_account a
+      JOIN supplier s ON s.supplier_id = a.supplier_id AND s.deleted_at IS NULL
+      WHERE a.account_no_bidx = ANY(${bidxs}) AND a.deleted_at IS NULL AND a.status = 'ACTIVE'
+        AND a.supplier_id <> ${supplierId}
+    `,
+    Bidx,
+  )
+  return new Set(rows.map((r) => r.accountNoBidx))
+}
+
+export const Candidate = z.object({
+  supplierId: z.string(),
+  supplierNo: z.string().nullable(),
+  fullName: z.string(),
+  status: z.string(),
+  similarity: z.coerce.number(),
+})
+export type Candidate = z.output<typeof Candidate>
+
+/** Live suppliers whose full or short name is trigram-similar to one of `names`. */
+export function similarSuppliers(
+  sql: Sql,
+  names: string[],
+  threshold: number,
+  exceptSupplierId: string | null,
+) {
+  const lowered = names.map((n) => n.toLowerCase())
+  return many(
+    sql`
+      SELECT c."supplierId", c."supplierNo", c."fullName", c.status, round(c.sim::numeric, 4) AS similarity
+      FROM (
+        SELECT s.supplier_id::text AS "supplierId", s.supplier_no AS "supplierNo", s.full_name AS "fullName",
+               s.status, s.supplier_id,
+               (SELECT max(greatest(similarity(lower(s.full_name), n), similarity(lower(coalesce(s.short_name, '')), n)))
+                FROM unnest(${lowered}::text[]) AS n) AS sim
+        FROM supplier s
+        WHERE s.deleted_at IS NULL AND s.supplier_id IS DISTINCT FROM ${exceptSupplierId}::bigint
+      ) c
+      WHERE c.sim >= ${threshold}
+      ORDER BY c.sim DESC, c.supplier_id DESC
+      LIMIT 20
+    `,
+    Candidate,
+  )
+}
+
+const Requirement = z.object({ qualType: z.string(), typeCodes: z.array(z.string()) })
+
+/** C-09: the union of required qualification types of these supplier types. */
+export function requiredQualifications(sql: Sql, typeCodes: string[]) {
+  return many(
+    sql`
+      SELECT r.qual_type AS "qualType", array_agg(r.type_code ORDER BY r.type_code) AS "typeCodes"
+      FROM qualification_rule r
+      WHERE r.type_code = ANY(${typeCodes}) AND r.is_required AND r.deleted_at IS NULL
+      GROUP BY r.qual_type
+      ORDER BY r.qual_type
+    `,
+    Requirement,
+  )
+}
+
+const SupplierNo = z.object({ supplierNo: z.string() })
+
+/** Opaque, unique, server-made: SP + date + sequence. */
+export function nextSupplierNo(sql: Sql) {
+  return one(
+    sql`SELECT 'SP' || to_char(now(), 'YYYYMMDD') || nextval('supplier_no_seq')::text AS "supplierNo"`,
+    SupplierNo,
+  )
+}

@@ -1,0 +1,195 @@
+import { insertEvent } from '../../sql/audit'
+import {
+  findApproval,
+  lockApproval,
+  markApplied,
+  markApplyFailed,
+  recordDecision,
+  type ApprovalRow,
+} from '../../sql/approval'
+import type { Sql } from '../../sql/db'
+import { lockSupplier, nextSupplierNo } from '../../sql/supplier'
+import { liveAccounts, setAccountsStatus } from '../../sql/supplier-children'
+import { AppError, fail } from '../errors'
+import type { ApprovalResult } from '../ports/approval-provider'
+import type { DomainDeps, WriteContext } from './context'
+import { moveStatus } from './lifecycle'
+import { checkRegistration } from './registration'
+import type { FieldChange } from './supplier-form'
+import { logChanges, mapUniqueViolations } from './suppliers'
+
+type ApplierDeps = Pick<DomainDeps, 'sql' | 'config' | 'logger'>
+type Ctx = Pick<WriteContext, 'adminId' | 'requestId'>
+
+/**
+ * The common result applier: the only code that applies an approved change. It takes a
+ * standardized result (whatever provider produced it), locks, re-checks and applies in one
+ * transaction. Applying an APPLIED approval again changes nothing. When the re-check fails,
+ * the approval becomes APPLY_FAILED (retryable) and the business change is undone as the spec
+ * says (a registration goes back to DRAFT), in a transaction of its own.
+ */
+export async function applyApprovalResult(
+  deps: ApplierDeps,
+  ctx: Ctx,
+  result: ApprovalResult,
+): Promise<ApprovalRow> {
+  if (result.schemaVersion !== 1) {
+    fail(
+      'APPROVAL_SCHEMA_UNSUPPORTED',
+      `approval snapshot schemaVersion ${result.schemaVersion} is not supported`,
+    )
+  }
+  try {
+    return await mapUniqueViolations(() =>
+      deps.sql.begin(async (tx) => {
+        const approval = await lockApproval(tx, result.approvalLogId)
+        if (!approval) fail('APPROVAL_NOT_FOUND')
+        if (approval!.status === 'APPLIED' || approval!.status === 'REJECTED') return approval!
+        if (approval!.status === 'SUBMITTED')
+          await recordDecision(tx, approval!.approvalLogId, result.decision)
+        if (result.decision === 'REJECTED') {
+          await undoRegistration(
+            tx,
+            ctx,
+            approval!,
+            'REJECTED',
+            'rejected by the approval provider',
+          )
+        } else {
+          await APPLY[approval!.bizType](tx, deps, ctx, approval!)
+          await markApplied(tx, approval!.approvalLogId)
+        }
+        return (await findApproval(tx, approval!.approvalLogId))!
+      }),
+    )
+  } catch (err) {
+    if (!(err instanceof AppError) || err.entry.code === 395026 || err.entry.code === 395029)
+      throw err
+    deps.logger.warn(
+      { approvalLogId: result.approvalLogId, code: err.code, reason: err.message },
+      'approval not applied',
+    )
+    return deps.sql.begin(async (tx) => {
+      const approval = await lockApproval(tx, result.approvalLogId)
+      if (!approval) fail('APPROVAL_NOT_FOUND')
+      if (approval!.status === 'SUBMITTED')
+        await recordDecision(tx, approval!.approvalLogId, 'APPROVED')
+      await markApplyFailed(tx, approval!.approvalLogId, err.code, err.message)
+      await undoRegistration(tx, ctx, approval!, 'APPLY_FAILED', err.message)
+      return (await findApproval(tx, approval!.approvalLogId))!
+    })
+  }
+}
+
+type Apply = (tx: Sql, deps: ApplierDeps, ctx: Ctx, approval: ApprovalRow) => Promise<void>
+
+const notYet: Apply = async (_tx, _deps, _ctx, approval) =>
+  fail('APPROVAL_APPLY_FAILED', `${approval.bizType} approvals are applied by a later phase`)
+
+/** One applier per business type; a later provider adds none. */
+const APPLY: Record<ApprovalRow['bizType'], Apply> = {
+  PROFILE_CREATE: applyRegistration,
+  ACCOUNT_CREATE: notYet,
+  ACCOUNT_CHANGE: notYet,
+  STATUS_CHANGE: notYet,
+}
+
+/** VETTING → ACTIVE with a new supplierNo; the initial accounts become ACTIVE with it. */
+async function applyRegistration(tx: Sql, deps: ApplierDeps, ctx: Ctx, approval: ApprovalRow) {
+  let supplier = await lockSupplier(tx, approval.supplierId)
+  if (!supplier) fail('SUPPLIER_NOT_FOUND')
+  const changes: FieldChange[] = []
+  if (supplier!.status === 'DRAFT' && approval.status === 'APPLY_FAILED') {
+    // A retry of a failed application: the draft is submitted again under the same approval.
+    const moved = await moveStatus(tx, supplier!, 'SUBMIT_REGISTRATION', ctx.adminId)
+    await setAccountsStatus(tx, supplier!.supplierId, 'DRAFT', 'PENDING')
+    changes.push(statusChange(supplier!.supplierId, moved.from, moved.to))
+    supplier = { ...supplier!, status: moved.to, updateTime: moved.updateTime }
+  }
+  await checkRegistration(tx, deps, supplier!.supplierId)
+  const { supplierNo } = await nextSupplierNo(tx)
+  const moved = await moveStatus(tx, supplier!, 'REGISTRATION_APPROVED', ctx.adminId, {
+    supplier_no: supplierNo,
+  })
+  const accounts = await liveAccounts(tx, supplier!.supplierId, 'PENDING')
+  await setAccountsStatus(tx, supplier!.supplierId, 'PENDING', 'ACTIVE')
+  changes.push(statusChange(supplier!.supplierId, moved.from, moved.to), {
+    targetType: 'SUPPLIER',
+    targetId: supplier!.supplierId,
+    fieldName: 'supplierNo',
+    oldValueMasked: null,
+    newValueMasked: supplierNo,
+  })
+  for (const a of accounts) {
+    changes.push({
+      targetType: 'ACCOUNT',
+      targetId: a.accountId,
+      fieldName: 'status',
+      oldValueMasked: 'PENDING',
+      newValueMasked: 'ACTIVE',
+    })
+  }
+  await logChanges(tx, ctx, supplier!.supplierId, 'REGISTRATION_APPLY', changes, {
+    approvalLogId: approval.approvalLogId,
+    status: 'APPLIED',
+  })
+  await insertEvent(tx, {
+    aggregateType: 'SUPPLIER',
+    aggregateId: supplier!.supplierId,
+    eventType: 'SupplierActivated',
+    payload: {
+      supplierId: supplier!.supplierId,
+      supplierNo,
+      approvalLogId: approval.approvalLogId,
+    },
+  })
+  for (const a of accounts) {
+    await insertEvent(tx, {
+      aggregateType: 'ACCOUNT',
+      aggregateId: a.accountId,
+      eventType: 'BankAccountActivated',
+      payload: {
+        supplierId: supplier!.supplierId,
+        accountId: a.accountId,
+        approvalLogId: approval.approvalLogId,
+      },
+    })
+  }
+}
+
+/** A registration that was rejected or could not be applied goes back to DRAFT, no supplierNo. */
+async function undoRegistration(
+  tx: Sql,
+  ctx: Ctx,
+  approval: ApprovalRow,
+  outcome: string,
+  reason: string,
+) {
+  if (approval.bizType !== 'PROFILE_CREATE') return
+  const supplier = await lockSupplier(tx, approval.supplierId)
+  if (!supplier || supplier.status !== 'VETTING') return
+  const moved = await moveStatus(tx, supplier, 'REGISTRATION_REJECTED', ctx.adminId)
+  await setAccountsStatus(tx, supplier.supplierId, 'PENDING', 'DRAFT')
+  await logChanges(
+    tx,
+    ctx,
+    supplier.supplierId,
+    'REGISTRATION_REJECT',
+    [statusChange(supplier.supplierId, moved.from, moved.to)],
+    { approvalLogId: approval.approvalLogId, status: outcome, changeReason: reason },
+  )
+  await insertEvent(tx, {
+    aggregateType: 'SUPPLIER',
+    aggregateId: supplier.supplierId,
+    eventType: 'SupplierRegistrationRejected',
+    payload: { supplierId: supplier.supplierId, approvalLogId: approval.approvalLogId, outcome },
+  })
+}
+
+const statusChange = (supplierId: string, from: string, to: string): FieldChange => ({
+  targetType: 'SUPPLIER',
+  targetId: supplierId,
+  fieldName: 'status',
+  oldValueMasked: from,
+  newValueMasked: to,
+})

@@ -1,0 +1,38 @@
+import type { Deps } from '../http/types'
+import type { ApprovalProvider } from '../ports/approval-provider'
+
+/** Who is writing, and the identity of the write for the duplicate-submit guard. */
+export interface WriteContext {
+  adminId: string
+  requestId: string
+  /** Operation id of the route (e.g. SUP-ADM-004). */
+  operation: string
+  /** The aggregate written, or '-' for a create. */
+  target: string
+  /** HMAC of the canonical request body: equal bodies, equal fingerprints, no plaintext kept. */
+  fingerprint: string
+}
+
+/** Today's date (yyyy-MM-dd) in the service time zone. */
+export const today = (timezone: string, now = new Date()) =>
+  new Intl.DateTimeFormat('en-CA', {
+    timeZone: timezone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(now)
+
+/** JSON with object keys sorted, so equal bodies serialize equally. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)),
+        )
+      : v,
+  )
+}
+
+export type DomainDeps = Pick<Deps, 'config' | 'sql' | 'cipher' | 'logger'> & {
+  approvalProvider: ApprovalProvider
+}

@@ -1,0 +1,77 @@
+import { similarSuppliers, type Candidate } from '../../sql/supplier'
+import type { Sql } from '../../sql/db'
+import { fail } from '../errors'
+import type { DomainDeps } from './context'
+
+/**
+ * Near-duplicate protection on create and submit. When similar live suppliers exist, the
+ * request must carry a token proving the administrator saw exactly this candidate set for this
+ * name within the last few minutes; otherwise it fails with the candidates and a fresh token.
+ */
+export async function confirmNoNearDuplicates(
+  sql: Sql,
+  deps: Pick<DomainDeps, 'config' | 'cipher'>,
+  input: {
+    adminId: string
+    fullName: string
+    shortName?: string | null
+    supplierId: string | null
+    token?: string
+  },
+) {
+  const names = [input.fullName, input.shortName].filter((n): n is string => Boolean(n && n.trim()))
+  const candidates = await similarSuppliers(
+    sql,
+    names,
+    deps.config.duplicateNameThreshold,
+    input.supplierId,
+  )
+  if (candidates.length === 0) return
+  if (input.token && (await tokenMatches(deps, input, candidates, input.token))) return
+  const expiresAt = Math.floor(Date.now() / 1000) + deps.config.duplicateConfirmTtlSeconds
+  const duplicateConfirmToken = `${expiresAt}.${await sign(deps, input, candidates, expiresAt)}`
+  fail('NEAR_DUPLICATE_CONFIRM_REQUIRED', undefined, {
+    candidates,
+    duplicateConfirmToken,
+    expiresAt: new Date(expiresAt * 1000).toISOString(),
+  })
+}
+
+const sign = (
+  deps: Pick<DomainDeps, 'cipher'>,
+  input: { adminId: string; fullName: string },
+  candidates: Candidate[],
+  expiresAt: number,
+) =>
+  deps.cipher.blindIndex(
+    [
+      input.adminId,
+      input.fullName,
+      candidates
+        .map((c) => c.supplierId)
+        .sort()
+        .join(','),
+      expiresAt,
+    ].join('|'),
+    'duplicateConfirm',
+  )
+
+async function tokenMatches(
+  deps: Pick<DomainDeps, 'cipher'>,
+  input: { adminId: string; fullName: string },
+  candidates: Candidate[],
+  token: string,
+) {
+  const [expires, mac] = token.split('.')
+  const expiresAt = Number(expires)
+  if (!Number.isInteger(expiresAt) || expiresAt < Date.now() / 1000 || !mac) return false
+  const expected = await sign(deps, input, candidates, expiresAt)
+  return timingSafeEqual(expected, mac)
+}
+
+function timingSafeEqual(a: string, b: string) {
+  if (a.length !== b.length) return false
+  let diff = 0
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i)
+  return diff === 0
+}

@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto'
+import { insertEvent } from '../../sql/audit'
+import { insertApproval } from '../../sql/approval'
+import type { Sql } from '../../sql/db'
+import {
+  accountNumbersHeldElsewhere,
+  requiredQualifications,
+  taxNoHolder,
+} from '../../sql/supplier'
+import {
+  liveAccounts,
+  liveTypes,
+  setAccountsStatus,
+  validQualificationTypes,
+} from '../../sql/supplier-children'
+import { fail } from '../errors'
+import type { ApprovalCommandResult, SupplierSubmitRequest } from '../schemas/supplier'
+import { applyApprovalResult } from './approval-applier'
+import { mergeContacts, mergeQualifications, mergeTypes, replaceDraftAccounts } from './children'
+import { today, type DomainDeps, type WriteContext } from './context'
+import { moveStatus } from './lifecycle'
+import { confirmNoNearDuplicates } from './near-duplicate'
+import { checkFieldRules, diffSubject, normalizeIdentity } from './supplier-form'
+import { findSupplierForSubmit, logChanges, mapUniqueViolations, relock } from './suppliers'
+import { guardDuplicateSubmit } from './write-guard'
+
+/** Approval levels of the spec, by business type. */
+export const REGISTRATION_LEVELS = 4
+
+/**
+ * The registration checks on the state as it will be approved, under the aggregate lock:
+ * C-02 tax number unique, C-06 licence image, C-09 required qualifications of all chosen types,
+ * and for each initial account C-19 (C-03 is checked with the other field rules).
+ */
+export async function checkRegistration(
+  tx: Sql,
+  deps: Pick<DomainDeps, 'config'>,
+  supplierId: string,
+) {
+  const supplier = await tx`
+    SELECT s.tax_no_bidx, s.license_image_url FROM supplier s
+    WHERE s.supplier_id = ${supplierId} AND s.deleted_at IS NULL
+  `
+  if (supplier.length !== 1) fail('SUPPLIER_NOT_FOUND')
+  const { tax_no_bidx: taxNoBidx, license_image_url: licenseImageUrl } = supplier[0] as {
+    tax_no_bidx: string
+    license_image_url: string | null
+  }
+  if (await taxNoHolder(tx, taxNoBidx, supplierId)) fail('TAX_NO_DUPLICATE')
+  if (!licenseImageUrl) fail('LICENSE_IMAGE_REQUIRED')
+  const types = (await liveTypes(tx, supplierId)).map((t) => t.typeCode)
+  const required = await requiredQualifications(tx, types)
+  const held = await validQualificationTypes(tx, supplierId, today(deps.config.timezone))
+  const missing = required.filter((r) => !held.has(r.qualType))
+  if (missing.length) {
+    fail(
+      'QUALIFICATIONS_MISSING',
+      `required qualifications missing or expired: ${missing.map((m) => m.qualType).join(', ')} (C-09)`,
+      { missing },
+    )
+  }
+  const accounts = (await liveAccounts(tx, supplierId)).filter((a) => a.status !== 'ACTIVE')
+  const elsewhere = await accountNumbersHeldElsewhere(
+    tx,
+    accounts.map((a) => a.accountNoBidx),
+    supplierId,
+  )
+  const clash = accounts.find((a) => elsewhere.has(a.accountNoBidx))
+  if (clash) {
+    fail(
+      'ACCOUNT_DUPLICATED',
+      `account ${clash.accountNoMask} is a valid account of another supplier (C-19)`,
+    )
+  }
+}
+
+/**
+ * SUP-ADM-007: applies the final form to the DRAFT, checks it, records the PROFILE_CREATE
+ * approval and moves the supplier to VETTING in one transaction; then (after commit) asks the
+ * provider and hands its standardized answer to the common applier.
+ */
+export async function submitRegistration(
+  deps: DomainDeps,
+  ctx: WriteContext,
+  supplierId: string,
+  req: SupplierSubmitRequest,
+): Promise<ApprovalCommandResult> {
+  const { sql, cipher } = deps
+  const seen = await findSupplierForSubmit(sql, supplierId, req.expectedUpdateTime)
+  const { fullName, taxNo } = normalizeIdentity(req)
+  await checkFieldRules(sql, deps, req)
+  if (await taxNoHolder(sql, await cipher.blindIndex(taxNo!, 'taxNo'), supplierId))
+    fail('TAX_NO_DUPLICATE')
+  await confirmNoNearDuplicates(sql, deps, {
+    adminId: ctx.adminId,
+    fullName: fullName!,
+    shortName: req.shortName,
+    supplierId,
+    token: req.duplicateConfirmToken,
+  })
+
+  const approval = await mapUniqueViolations(() =>
+    sql.begin(async (tx) => {
+      await guardDuplicateSubmit(tx, deps, ctx)
+      const locked = await relock(tx, seen)
+      const { columns, changes } = await diffSubject(deps, locked, req, supplierId)
+      changes.push(...(await mergeTypes(tx, supplierId, req.types)))
+      if (req.contacts) changes.push(...(await mergeContacts(tx, deps, supplierId, req.contacts)))
+      if (req.qualifications)
+        changes.push(...(await mergeQualifications(tx, deps, supplierId, req.qualifications)))
+      if (req.initialAccounts) {
+        changes.push(
+          ...(await replaceDraftAccounts(
+            tx,
+            deps,
+            supplierId,
+            req.initialAccounts,
+            fullName!,
+            ctx.adminId,
+          )),
+        )
+      }
+      // The form is written first so that the checks below see exactly what will be approved.
+      const moved = await moveStatus(tx, locked, 'SUBMIT_REGISTRATION', ctx.adminId, columns)
+      await checkRegistration(tx, deps, supplierId)
+      const accounts = await liveAccounts(tx, supplierId, 'DRAFT')
+      await setAccountsStatus(tx, supplierId, 'DRAFT', 'PENDING')
+      const submitted = {
+        schemaVersion: 1,
+        supplierId,
+        fullName: fullName!,
+        taxNoMask: columns.tax_no_mask ?? locked.taxNoMask,
+        types: req.types.map((t) => t.typeCode),
+        initialAccounts: accounts.map((a) => ({
+          accountId: a.accountId,
+          accountNoMask: a.accountNoMask,
+        })),
+      }
+      await tx`UPDATE supplier SET submitted_snapshot = ${tx.json(submitted)} WHERE supplier_id = ${supplierId}`
+      const approval = await insertApproval(tx, {
+        requestNo: `REG-${supplierId}-${randomUUID()}`,
+        bizType: 'PROFILE_CREATE',
+        supplierId,
+        targetType: 'SUPPLIER',
+        targetId: supplierId,
+        applicantAdminId: ctx.adminId,
+        candidateSnapshot: submitted,
+        levels: REGISTRATION_LEVELS,
+        opinionEnc: await cipher.encryptNullable(req.submitNote?.trim()),
+      })
+      changes.push({
+        targetType: 'SUPPLIER',
+        targetId: supplierId,
+        fieldName: 'status',
+        oldValueMasked: moved.from,
+        newValueMasked: moved.to,
+      })
+      await logChanges(tx, ctx, supplierId, 'REGISTRATION_SUBMIT', changes, {
+        approvalLogId: approval.approvalLogId,
+        status: approval.status,
+      })
+      await insertEvent(tx, {
+        aggregateType: 'SUPPLIER',
+        aggregateId: supplierId,
+        eventType: 'SupplierRegistrationSubmitted',
+        payload: { supplierId, approvalLogId: approval.approvalLogId, operatorId: ctx.adminId },
+      })
+      return approval
+    }),
+  )
+
+  // Outbound only after commit. An uncertain answer leaves the approval SUBMITTED for
+  // reconciliation; the call is never repeated here.
+  let result
+  try {
+    result = await deps.approvalProvider.submit(approval)
+  } catch (err) {
+    deps.logger.error(
+      { approvalLogId: approval.approvalLogId, err: (err as Error).message },
+      'approval provider failed',
+    )
+    return commandResult(approval)
+  }
+  return commandResult(await applyApprovalResult(deps, ctx, result))
+}
+
+export function commandResult(a: {
+  approvalLogId: string
+  requestNo: string
+  status: ApprovalCommandResult['approvalStatus']
+  syncStatus: string
+  submittedAt: string | null
+  finishedAt: string | null
+}): ApprovalCommandResult {
+  return {
+    approvalLogId: a.approvalLogId,
+    requestNo: a.requestNo,
+    provider: 'LOCAL_AUTO',
+    approvalStatus: a.status,
+    spNo: '',
+    spStatus: '',
+    syncStatus: a.syncStatus,
+    submittedAt: a.submittedAt,
+    finishedAt: a.finishedAt,
+  }
+}

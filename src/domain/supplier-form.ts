@@ -1,0 +1,227 @@
+import { enabledTypeCodes, type SupplierColumns, type SupplierRow } from '../../sql/supplier'
+import type { Sql } from '../../sql/db'
+import {
+  maskAccountNo,
+  maskTaxNo,
+  maskPhone,
+  normalizeAccountNo,
+  normalizeName,
+  normalizePhone,
+  normalizeTaxNo,
+  utf8Bytes,
+} from '../crypto/sensitive'
+import { fail } from '../errors'
+import { LIMITS } from '../schemas/supplier'
+import type { z } from 'zod'
+import type { BankAccountInput } from '../schemas/supplier'
+import { today, type DomainDeps } from './context'
+import { maskForLog } from './masking'
+
+/** A field-level change, values already masked for the change log. */
+export interface FieldChange {
+  targetType:
+    'SUPPLIER' | 'TYPE' | 'CONTACT' | 'QUALIFICATION' | 'CONTRACT' | 'EVALUATION' | 'ACCOUNT'
+  targetId: string | null
+  fieldName: string
+  oldValueMasked: string | null
+  newValueMasked: string | null
+}
+
+export const emptyToNull = <T>(v: T | null | undefined): T | null =>
+  v === undefined || v === null || (v as unknown) === '' ? null : v
+
+/** Subject fields stored as they come (after the empty → null rule), API name → column. */
+const PLAIN_FIELDS = {
+  shortName: 'short_name',
+  legalRepresentative: 'legal_representative',
+  establishDate: 'establish_date',
+  registeredCapital: 'registered_capital',
+  businessScope: 'business_scope',
+  address: 'address',
+  staffScale: 'staff_scale',
+  mainCooperation: 'main_cooperation',
+  licenseImageUrl: 'license_image_url',
+  approveNote: 'approve_note',
+  remark: 'remark',
+} as const satisfies Record<string, keyof SupplierColumns>
+
+export type SubjectInput = Partial<Record<keyof typeof PLAIN_FIELDS, string | null>> & {
+  fullName?: string
+  taxNo?: string
+  contactPhone?: string | null
+}
+
+/** Normalized identity values with their bounds checked (bounds apply after normalization). */
+export function normalizeIdentity(input: { fullName?: string; taxNo?: string }) {
+  const fullName = input.fullName === undefined ? undefined : normalizeName(input.fullName)
+  if (fullName !== undefined && (fullName.length < 1 || fullName.length > LIMITS.fullName)) {
+    fail('BAD_REQUEST', `fullName: must be 1..${LIMITS.fullName} characters after trimming`)
+  }
+  const taxNo = input.taxNo === undefined ? undefined : normalizeTaxNo(input.taxNo)
+  if (taxNo !== undefined && (utf8Bytes(taxNo) < 1 || utf8Bytes(taxNo) > LIMITS.taxNoBytes)) {
+    fail('BAD_REQUEST', `taxNo: must be 1..${LIMITS.taxNoBytes} UTF-8 bytes after normalization`)
+  }
+  return { fullName, taxNo }
+}
+
+/**
+ * The columns to write and the change-log entries for the subject fields the request carries,
+ * compared with the current row (null for a new draft). Sensitive values are encrypted here.
+ */
+export async function diffSubject(
+  deps: Pick<DomainDeps, 'cipher'>,
+  current: SupplierRow | null,
+  input: SubjectInput,
+  supplierId: string | null,
+) {
+  const columns: SupplierColumns = {}
+  const changes: FieldChange[] = []
+  const change = (
+    fieldName: string,
+    oldValueMasked: string | null,
+    newValueMasked: string | null,
+  ) =>
+    changes.push({
+      targetType: 'SUPPLIER',
+      targetId: supplierId,
+      fieldName,
+      oldValueMasked,
+      newValueMasked,
+    })
+
+  const { fullName, taxNo } = normalizeIdentity(input)
+  if (fullName !== undefined && fullName !== current?.fullName) {
+    columns.full_name = fullName
+    change('fullName', current?.fullName ?? null, fullName)
+  }
+  if (taxNo !== undefined) {
+    const bidx = await deps.cipher.blindIndex(taxNo, 'taxNo')
+    if (bidx !== current?.taxNoBidx) {
+      columns.tax_no_enc = await deps.cipher.encrypt(taxNo)
+      columns.tax_no_bidx = bidx
+      columns.tax_no_mask = maskTaxNo(taxNo) as string
+      change('taxNo', current?.taxNoMask ?? null, columns.tax_no_mask)
+    }
+  }
+  if (input.contactPhone !== undefined) {
+    const phone = emptyToNull(input.contactPhone && normalizePhone(input.contactPhone))
+    const old = current?.contactPhoneEnc ? await deps.cipher.decrypt(current.contactPhoneEnc) : null
+    if (phone !== old) {
+      columns.contact_phone_enc = await deps.cipher.encryptNullable(phone)
+      columns.contact_phone_mask = maskPhone(phone)
+      change('contactPhone', current?.contactPhoneMask ?? null, columns.contact_phone_mask)
+    }
+  }
+  for (const [field, column] of Object.entries(PLAIN_FIELDS) as [
+    keyof typeof PLAIN_FIELDS,
+    keyof SupplierColumns,
+  ][]) {
+    if (input[field] === undefined) continue
+    const value = emptyToNull(input[field])
+    const old = current ? emptyToNull(current[field]) : null
+    if (value !== old) {
+      ;(columns as Record<string, unknown>)[column] = value
+      change(field, maskForLog(field, old), maskForLog(field, value))
+    }
+  }
+  return { columns, changes }
+}
+
+/** Field rules that need configuration or the dictionary (step 3 of the write order). */
+export async function checkFieldRules(
+  sql: Sql,
+  deps: Pick<DomainDeps, 'config'>,
+  input: {
+    types?: { typeCode: string }[]
+    establishDate?: string | null
+    licenseImageUrl?: string | null
+    qualifications?: { imageUrl?: string | null }[]
+    initialAccounts?: z.output<typeof BankAccountInput>[]
+  },
+) {
+  if (input.establishDate && input.establishDate > today(deps.config.timezone)) {
+    fail('BAD_REQUEST', 'establishDate: must not be after today')
+  }
+  if (input.types) {
+    const codes = input.types.map((t) => t.typeCode)
+    const enabled = await enabledTypeCodes(sql, codes)
+    const unknown = codes.filter((c) => !enabled.has(c))
+    if (unknown.length)
+      fail('SUPPLIER_TYPE_INVALID', `types: ${unknown.join(', ')} not an enabled supplier_type`)
+  }
+  const authorized = (url: string) => deps.config.storageUrlPrefixes.some((p) => url.startsWith(p))
+  const urls: [string, string | null | undefined][] = [
+    ['licenseImageUrl', input.licenseImageUrl],
+    ...(input.qualifications ?? []).map((q, i): [string, string | null | undefined] => [
+      `qualifications.${i}.imageUrl`,
+      q.imageUrl,
+    ]),
+    ...(input.initialAccounts ?? []).flatMap((a, i) =>
+      (a.proofFileUrls ?? []).map((u, j): [string, string] => [
+        `initialAccounts.${i}.proofFileUrls.${j}`,
+        u,
+      ]),
+    ),
+  ]
+  for (const [field, url] of urls) {
+    if (url && !authorized(url))
+      fail('STORAGE_URL_UNAUTHORIZED', `${field}: not on an authorized storage prefix`)
+  }
+  if (input.initialAccounts) checkAccounts(input.initialAccounts, 'initialAccounts')
+}
+
+/** C-03 (number well formed), settlement terms, and no number twice in one request. */
+export function checkAccounts(accounts: z.output<typeof BankAccountInput>[], path: string) {
+  const seen = new Set<string>()
+  accounts.forEach((a, i) => {
+    const at = `${path}.${i}`
+    const number = normalizeAccountNo(a.accountNo)
+    if (!/^\d{6,32}$/.test(number)) {
+      fail(
+        'ACCOUNT_NO_INVALID',
+        `${at}.accountNo: 6..32 digits after removing spaces and hyphens (C-03)`,
+      )
+    }
+    if (seen.has(number))
+      fail('ACCOUNT_DUPLICATED', `${at}.accountNo: repeated in this request (C-19)`)
+    seen.add(number)
+    if (a.accountPeriod != null && a.settleMode !== 'MONTHLY') {
+      fail(
+        'SETTLEMENT_TERMS_INVALID',
+        `${at}.accountPeriod: allowed only when settleMode is MONTHLY`,
+      )
+    }
+    if ((a.invoiceType === 'SPECIAL' || a.invoiceType === 'NORMAL') && a.taxRate == null) {
+      fail(
+        'SETTLEMENT_TERMS_INVALID',
+        `${at}.taxRate: required when invoiceType is ${a.invoiceType}`,
+      )
+    }
+    if (a.invoiceType === 'NONE' && a.taxRate != null) {
+      fail('SETTLEMENT_TERMS_INVALID', `${at}.taxRate: must be empty when invoiceType is NONE`)
+    }
+  })
+}
+
+/** Columns of a new bank account; the account name is the subject's full name. */
+export async function accountColumns(
+  deps: Pick<DomainDeps, 'cipher'>,
+  a: z.output<typeof BankAccountInput>,
+  accountName: string,
+) {
+  const number = normalizeAccountNo(a.accountNo)
+  return {
+    account_name: accountName,
+    account_type: a.accountType,
+    bank_name: a.bankName,
+    bank_branch: emptyToNull(a.bankBranch),
+    account_no_enc: await deps.cipher.encrypt(number),
+    account_no_bidx: await deps.cipher.blindIndex(number, 'accountNo'),
+    account_no_mask: maskAccountNo(number) as string,
+    proof_file_urls: a.proofFileUrls ?? [],
+    settle_mode: a.settleMode ?? null,
+    account_period: a.accountPeriod ?? null,
+    invoice_type: a.invoiceType ?? null,
+    tax_rate: a.taxRate ?? null,
+  }
+}

@@ -1,0 +1,383 @@
+import { insertChangeLogs, insertEvent } from '../../sql/audit'
+import type { Sql } from '../../sql/db'
+import {
+  findSupplier,
+  insertSupplier,
+  lockSupplier,
+  softDeleteDraft,
+  taxNoHolder,
+  updateSupplier,
+  type SupplierRow,
+} from '../../sql/supplier'
+import { liveAccounts, liveContacts } from '../../sql/supplier-children'
+import { fail } from '../errors'
+import type {
+  SupplierDraftRequest,
+  SupplierUpdateRequest,
+  SupplierWriteResult,
+} from '../schemas/supplier'
+import type { DomainDeps, WriteContext } from './context'
+import {
+  mergeBare,
+  mergeContacts,
+  mergeQualifications,
+  mergeTypes,
+  replaceDraftAccounts,
+} from './children'
+import type { SupplierStatus } from './lifecycle'
+import { confirmNoNearDuplicates } from './near-duplicate'
+import { checkFieldRules, diffSubject, normalizeIdentity, type FieldChange } from './supplier-form'
+import { guardDuplicateSubmit } from './write-guard'
+
+/** Statuses whose profile may be edited (SUSPENDED and FROZEN for remediation). */
+const EDITABLE: readonly SupplierStatus[] = ['DRAFT', 'VETTING', 'ACTIVE', 'SUSPENDED', 'FROZEN']
+
+const ONBOARDING_STAGE: Record<SupplierStatus, string> = {
+  DRAFT: 'PROFILE_DRAFT',
+  VETTING: 'REGISTRATION_VETTING',
+  ACTIVE: 'ONBOARDED',
+  SUSPENDED: 'ONBOARDED',
+  FROZEN: 'ONBOARDED',
+  BLACKLIST: 'ONBOARDED',
+  ARCHIVED: 'ONBOARDED',
+}
+
+/** Unique violations raised by the partial unique indexes, mapped to the catalog. */
+export async function mapUniqueViolations<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (err) {
+    const e = err as { code?: string; constraint_name?: string }
+    if (e.code === '23505' && e.constraint_name === 'supplier_tax_no_live') fail('TAX_NO_DUPLICATE')
+    if (e.code === '23505' && e.constraint_name === 'supplier_bank_account_no_active')
+      fail('ACCOUNT_DUPLICATED')
+    throw err
+  }
+}
+
+export async function writeResult(sql: Sql, supplierId: string): Promise<SupplierWriteResult> {
+  const supplier = await findSupplier(sql, supplierId)
+  if (!supplier) fail('SUPPLIER_NOT_FOUND')
+  const accounts = await liveAccounts(sql, supplierId)
+  return {
+    supplierId,
+    supplierNo: supplier!.supplierNo,
+    status: supplier!.status,
+    onboardingStage: ONBOARDING_STAGE[supplier!.status],
+    initialAccounts: accounts.map(({ accountId, accountNoMask, status }) => ({
+      accountId,
+      accountNoMask,
+      status,
+    })),
+    updateTime: supplier!.updateTime,
+  }
+}
+
+/** Writes the change-log rows of one command; nothing sensitive reaches here unmasked. */
+export function logChanges(
+  tx: Sql,
+  ctx: Pick<WriteContext, 'adminId' | 'requestId'>,
+  supplierId: string,
+  operationType: string,
+  changes: FieldChange[],
+  extra: {
+    changeReason?: string | null
+    approvalLogId?: string | null
+    status?: string | null
+  } = {},
+) {
+  return insertChangeLogs(
+    tx,
+    changes.map((c) => ({
+      ...c,
+      targetId: c.targetId ?? (c.targetType === 'SUPPLIER' ? supplierId : null),
+      supplierId,
+      operationType,
+      operatorId: ctx.adminId,
+      requestId: ctx.requestId,
+      ...extra,
+    })),
+  )
+}
+
+/** SUP-ADM-003: a new DRAFT with its types, contacts, qualifications and initial accounts. */
+export async function createDraft(deps: DomainDeps, ctx: WriteContext, req: SupplierDraftRequest) {
+  const { sql, cipher } = deps
+  const { fullName, taxNo } = normalizeIdentity(req)
+  await checkFieldRules(sql, deps, req)
+  const taxNoBidx = await cipher.blindIndex(taxNo!, 'taxNo')
+  if (await taxNoHolder(sql, taxNoBidx, null)) fail('TAX_NO_DUPLICATE')
+  await confirmNoNearDuplicates(sql, deps, {
+    adminId: ctx.adminId,
+    fullName: fullName!,
+    shortName: req.shortName,
+    supplierId: null,
+    token: req.duplicateConfirmToken,
+  })
+
+  const supplierId = await mapUniqueViolations(() =>
+    sql.begin(async (tx) => {
+      await guardDuplicateSubmit(tx, deps, ctx)
+      const { columns, changes } = await diffSubject(deps, null, req, null)
+      const created = await insertSupplier(tx, columns as Required<typeof columns>, ctx.adminId)
+      const id = created.supplierId
+      changes.push(...(await mergeTypes(tx, id, req.types)))
+      changes.push(...(await mergeContacts(tx, deps, id, req.contacts ?? [])))
+      changes.push(...(await mergeQualifications(tx, deps, id, req.qualifications ?? [])))
+      changes.push(
+        ...(await replaceDraftAccounts(
+          tx,
+          deps,
+          id,
+          req.initialAccounts ?? [],
+          fullName!,
+          ctx.adminId,
+        )),
+      )
+      await logChanges(tx, ctx, id, 'DRAFT_CREATE', changes)
+      await insertEvent(tx, {
+        aggregateType: 'SUPPLIER',
+        aggregateId: id,
+        eventType: 'SupplierDraftCreated',
+        payload: { supplierId: id, operatorId: ctx.adminId },
+      })
+      return id
+    }),
+  )
+  return writeResult(sql, supplierId)
+}
+
+/** Pre-checks of every profile write: existence, status, version (steps 2 and 3). */
+export async function loadForWrite(sql: Sql, supplierId: string, expectedUpdateTime: string) {
+  const supplier = await findSupplier(sql, supplierId)
+  if (!supplier) fail('SUPPLIER_NOT_FOUND')
+  if (!EDITABLE.includes(supplier!.status)) {
+    fail('OPERATION_NOT_ALLOWED_IN_STATUS', `a ${supplier!.status} supplier cannot be edited`)
+  }
+  if (supplier!.updateTime !== expectedUpdateTime) fail('VERSION_STALE')
+  return supplier!
+}
+
+/** Pre-checks of a registration submit: a live DRAFT at the expected version. */
+export async function findSupplierForSubmit(
+  sql: Sql,
+  supplierId: string,
+  expectedUpdateTime: string,
+) {
+  const supplier = await findSupplier(sql, supplierId)
+  if (!supplier) fail('SUPPLIER_NOT_FOUND')
+  if (supplier!.status !== 'DRAFT') {
+    fail(
+      'SUPPLIER_STATUS_TRANSITION_INVALID',
+      `only a DRAFT can be submitted; this supplier is ${supplier!.status}`,
+    )
+  }
+  if (supplier!.updateTime !== expectedUpdateTime) fail('VERSION_STALE')
+  return supplier!
+}
+
+/** Inside the lock: the row must still be what the pre-checks saw, or someone else won. */
+export async function relock(tx: Sql, seen: SupplierRow) {
+  const locked = await lockSupplier(tx, seen.supplierId)
+  if (!locked || locked.status !== seen.status || locked.updateTime !== seen.updateTime) {
+    fail('CONCURRENT_MODIFICATION')
+  }
+  return locked!
+}
+
+/**
+ * SUP-ADM-004: patch of subject fields, snapshots of collections. Identity (fullName, taxNo)
+ * changes only while DRAFT; after that only the original values may be sent.
+ */
+export async function updateSupplierProfile(
+  deps: DomainDeps,
+  ctx: WriteContext,
+  supplierId: string,
+  req: SupplierUpdateRequest,
+) {
+  const { sql, cipher } = deps
+  const seen = await loadForWrite(sql, supplierId, req.expectedUpdateTime)
+  const { fullName, taxNo } = normalizeIdentity(req)
+  const taxNoBidx = taxNo === undefined ? undefined : await cipher.blindIndex(taxNo, 'taxNo')
+  const identityChanges =
+    (fullName !== undefined && fullName !== seen.fullName) ||
+    (taxNoBidx !== undefined && taxNoBidx !== seen.taxNoBidx)
+  if (seen.status !== 'DRAFT' && identityChanges) {
+    fail('FIELD_NOT_EDITABLE', 'fullName and taxNo can change only while the draft is unsubmitted')
+  }
+  if (seen.status !== 'DRAFT' && req.initialAccounts !== undefined) {
+    fail(
+      'FIELD_NOT_EDITABLE',
+      'initialAccounts belong to the registration draft; use the account endpoints',
+    )
+  }
+  await checkFieldRules(sql, deps, req)
+  if (
+    taxNoBidx !== undefined &&
+    taxNoBidx !== seen.taxNoBidx &&
+    (await taxNoHolder(sql, taxNoBidx, supplierId))
+  ) {
+    fail('TAX_NO_DUPLICATE')
+  }
+  if (fullName !== undefined && fullName !== seen.fullName) {
+    await confirmNoNearDuplicates(sql, deps, {
+      adminId: ctx.adminId,
+      fullName,
+      shortName: req.shortName ?? seen.shortName,
+      supplierId,
+      token: req.duplicateConfirmToken,
+    })
+  }
+
+  await mapUniqueViolations(() =>
+    sql.begin(async (tx) => {
+      await guardDuplicateSubmit(tx, deps, ctx)
+      const locked = await relock(tx, seen)
+      const { columns, changes } = await diffSubject(deps, locked, req, supplierId)
+      if (req.types) changes.push(...(await mergeTypes(tx, supplierId, req.types)))
+      if (req.contacts) changes.push(...(await mergeContacts(tx, deps, supplierId, req.contacts)))
+      if (req.qualifications)
+        changes.push(...(await mergeQualifications(tx, deps, supplierId, req.qualifications)))
+      if (req.contracts)
+        changes.push(...(await mergeBare(tx, 'contract', supplierId, req.contracts)))
+      if (req.evaluations)
+        changes.push(...(await mergeBare(tx, 'evaluation', supplierId, req.evaluations)))
+      if (req.initialAccounts) {
+        const name = columns.full_name ?? locked.fullName
+        changes.push(
+          ...(await replaceDraftAccounts(
+            tx,
+            deps,
+            supplierId,
+            req.initialAccounts,
+            name,
+            ctx.adminId,
+          )),
+        )
+      }
+      if (changes.length === 0)
+        fail('NO_ACTUAL_CHANGE', 'nothing changed: send at least one different field')
+      const updated = await updateSupplier(
+        tx,
+        {
+          supplierId,
+          status: locked.status,
+          expectedUpdateTime: locked.updateTime,
+          adminId: ctx.adminId,
+        },
+        columns,
+      )
+      if (!updated) fail('CONCURRENT_MODIFICATION')
+      await logChanges(
+        tx,
+        ctx,
+        supplierId,
+        locked.status === 'DRAFT' ? 'DRAFT_UPDATE' : 'PROFILE_UPDATE',
+        changes,
+        {
+          changeReason: req.changeReason ?? null,
+        },
+      )
+      await insertEvent(tx, {
+        aggregateType: 'SUPPLIER',
+        aggregateId: supplierId,
+        eventType: 'SupplierProfileUpdated',
+        payload: {
+          supplierId,
+          fields: [...new Set(changes.map((c) => c.fieldName))],
+          operatorId: ctx.adminId,
+        },
+      })
+    }),
+  )
+  return writeResult(sql, supplierId)
+}
+
+/** ContactReplaceRequest: the contacts snapshot alone, with the same merge rules. */
+export async function replaceContacts(
+  deps: DomainDeps,
+  ctx: WriteContext,
+  supplierId: string,
+  req: {
+    contacts: Parameters<typeof mergeContacts>[3]
+    changeReason?: string
+    expectedUpdateTime: string
+  },
+) {
+  const { sql } = deps
+  const seen = await loadForWrite(sql, supplierId, req.expectedUpdateTime)
+  await sql.begin(async (tx) => {
+    await guardDuplicateSubmit(tx, deps, ctx)
+    const locked = await relock(tx, seen)
+    const changes = await mergeContacts(tx, deps, supplierId, req.contacts)
+    if (changes.length === 0) fail('NO_ACTUAL_CHANGE', 'the contacts are already exactly these')
+    const updated = await updateSupplier(
+      tx,
+      {
+        supplierId,
+        status: locked.status,
+        expectedUpdateTime: locked.updateTime,
+        adminId: ctx.adminId,
+      },
+      {},
+    )
+    if (!updated) fail('CONCURRENT_MODIFICATION')
+    await logChanges(tx, ctx, supplierId, 'CONTACT_REPLACE', changes, {
+      changeReason: req.changeReason ?? null,
+    })
+    await insertEvent(tx, {
+      aggregateType: 'SUPPLIER',
+      aggregateId: supplierId,
+      eventType: 'SupplierContactsReplaced',
+      payload: { supplierId, operatorId: ctx.adminId },
+    })
+  })
+  const contacts = await liveContacts(sql, supplierId)
+  return contacts.map(
+    ({ id, contactName, contactPhoneMask, contactRole, remark, status, updateTime }) => ({
+      contactId: id,
+      contactName,
+      contactPhoneMask,
+      contactRole,
+      remark,
+      status,
+      updateTime,
+    }),
+  )
+}
+
+/** SUP-ADM-011: only a DRAFT may be deleted (softly, with its children). */
+export async function deleteDraft(deps: DomainDeps, ctx: WriteContext, supplierId: string) {
+  const { sql } = deps
+  const seen = await findSupplier(sql, supplierId)
+  if (!seen) fail('SUPPLIER_NOT_FOUND')
+  if (seen!.status !== 'DRAFT') {
+    fail(
+      'OPERATION_NOT_ALLOWED_IN_STATUS',
+      `only a DRAFT can be deleted; this supplier is ${seen!.status}`,
+    )
+  }
+  await sql.begin(async (tx) => {
+    await guardDuplicateSubmit(tx, deps, ctx)
+    const locked = await lockSupplier(tx, supplierId)
+    if (!locked) fail('SUPPLIER_NOT_FOUND')
+    if (locked!.status !== 'DRAFT') fail('CONCURRENT_MODIFICATION')
+    if (!(await softDeleteDraft(tx, supplierId, ctx.adminId))) fail('CONCURRENT_MODIFICATION')
+    await logChanges(tx, ctx, supplierId, 'DRAFT_DELETE', [
+      {
+        targetType: 'SUPPLIER',
+        targetId: supplierId,
+        fieldName: 'deleted',
+        oldValueMasked: 'false',
+        newValueMasked: 'true',
+      },
+    ])
+    await insertEvent(tx, {
+      aggregateType: 'SUPPLIER',
+      aggregateId: supplierId,
+      eventType: 'SupplierDraftDeleted',
+      payload: { supplierId, operatorId: ctx.adminId },
+    })
+  })
+  return null
+}

@@ -1,0 +1,37 @@
+import type { Context } from 'hono'
+import { z } from 'zod'
+import { canonicalJson, type WriteContext } from '../domain/context'
+import { AppError, ERRORS } from '../errors'
+import type { AppEnv, Deps } from './types'
+
+const IdempotencyKey = z.string().regex(/^[A-Za-z0-9_.:-]{1,255}$/)
+
+/** The identity of a write for the duplicate-submit guard; the body is kept only as an HMAC. */
+export async function writeContext(
+  c: Context<AppEnv>,
+  deps: Pick<Deps, 'cipher'>,
+  operation: string,
+  target: string,
+  body: unknown,
+): Promise<WriteContext> {
+  return {
+    adminId: c.get('adminId'),
+    requestId: c.get('requestId'),
+    operation,
+    target,
+    fingerprint: await deps.cipher.blindIndex(canonicalJson(body ?? null), 'submitGuard'),
+  }
+}
+
+/** The optional Idempotency-Key header, validated. */
+export function idempotencyKey(c: Context<AppEnv>): string | undefined {
+  const key = c.req.header('idempotency-key')
+  if (key === undefined) return undefined
+  if (!IdempotencyKey.safeParse(key).success) {
+    throw new AppError(
+      ERRORS.BAD_REQUEST,
+      'Idempotency-Key: 1..255 characters of A-Z a-z 0-9 _ . : -',
+    )
+  }
+  return key
+}

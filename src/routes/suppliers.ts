@@ -1,0 +1,150 @@
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { authorize } from '../http/auth'
+import { ok, resultSchema } from '../http/envelope'
+import type { AppEnv, Deps } from '../http/types'
+import { validate } from '../http/validate'
+import { idempotencyKey, writeContext } from '../http/write'
+import type { DomainDeps } from '../domain/context'
+import { submitRegistration } from '../domain/registration'
+import {
+  createDraft,
+  deleteDraft,
+  replaceContacts,
+  updateSupplierProfile,
+} from '../domain/suppliers'
+import { withIdempotency } from '../domain/write-guard'
+import {
+  ApprovalCommandResult,
+  ContactReplaceRequest,
+  ContactView,
+  SupplierDraftRequest,
+  SupplierIdParam,
+  SupplierSubmitRequest,
+  SupplierUpdateRequest,
+  SupplierWriteResult,
+} from '../schemas/supplier'
+
+const tags = ['supplier']
+
+/** Supplier profile writes: draft create, update, contacts, submit, delete. */
+export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
+  const { permissions, logger } = deps
+  const app = new Hono<AppEnv>()
+
+  app.post(
+    '/items',
+    authorize(permissions, logger, {
+      operationId: 'SUP-ADM-003',
+      summary: 'Create a draft supplier',
+      tags,
+      permissions: ['supplier:create'],
+      response: resultSchema(SupplierWriteResult),
+    }),
+    validate('json', SupplierDraftRequest),
+    async (c) => {
+      const body = c.req.valid('json')
+      const ctx = await writeContext(c, deps, 'SUP-ADM-003', '-', body)
+      return ok(
+        c,
+        await withIdempotency(deps, ctx, idempotencyKey(c), () => createDraft(deps, ctx, body)),
+      )
+    },
+  )
+
+  app.put(
+    '/items/:supplierId',
+    authorize(permissions, logger, {
+      operationId: 'SUP-ADM-004',
+      summary: 'Update a supplier (patch fields, snapshot collections)',
+      tags,
+      permissions: ['supplier:update'],
+      response: resultSchema(SupplierWriteResult),
+    }),
+    validate('param', SupplierIdParam),
+    validate('json', SupplierUpdateRequest),
+    async (c) => {
+      const { supplierId } = c.req.valid('param')
+      const body = c.req.valid('json')
+      const ctx = await writeContext(c, deps, 'SUP-ADM-004', supplierId, body)
+      return ok(
+        c,
+        await withIdempotency(deps, ctx, idempotencyKey(c), () =>
+          updateSupplierProfile(deps, ctx, supplierId, body),
+        ),
+      )
+    },
+  )
+
+  app.put(
+    '/items/:supplierId/contacts',
+    authorize(permissions, logger, {
+      operationId: 'contacts-replace',
+      summary: 'Replace the contacts of a supplier (complete snapshot)',
+      tags,
+      permissions: ['supplier:update'],
+      response: resultSchema(z.array(ContactView)),
+    }),
+    validate('param', SupplierIdParam),
+    validate('json', ContactReplaceRequest),
+    async (c) => {
+      const { supplierId } = c.req.valid('param')
+      const body = c.req.valid('json')
+      const ctx = await writeContext(c, deps, 'contacts-replace', supplierId, body)
+      return ok(
+        c,
+        await withIdempotency(deps, ctx, idempotencyKey(c), () =>
+          replaceContacts(deps, ctx, supplierId, body),
+        ),
+      )
+    },
+  )
+
+  app.post(
+    '/items/:supplierId/submit',
+    authorize(permissions, logger, {
+      operationId: 'SUP-ADM-007',
+      summary: 'Submit the registration (LOCAL_AUTO approval)',
+      tags,
+      permissions: ['supplier:approval:submit'],
+      response: resultSchema(ApprovalCommandResult),
+    }),
+    validate('param', SupplierIdParam),
+    validate('json', SupplierSubmitRequest),
+    async (c) => {
+      const { supplierId } = c.req.valid('param')
+      const body = c.req.valid('json')
+      const ctx = await writeContext(c, deps, 'SUP-ADM-007', supplierId, body)
+      return ok(
+        c,
+        await withIdempotency(deps, ctx, idempotencyKey(c), () =>
+          submitRegistration(deps, ctx, supplierId, body),
+        ),
+      )
+    },
+  )
+
+  app.delete(
+    '/items/:supplierId',
+    authorize(permissions, logger, {
+      operationId: 'SUP-ADM-011',
+      summary: 'Delete a draft supplier (soft delete; DRAFT only)',
+      tags,
+      permissions: ['supplier:delete'],
+      response: resultSchema(z.null()),
+    }),
+    validate('param', SupplierIdParam),
+    async (c) => {
+      const { supplierId } = c.req.valid('param')
+      const ctx = await writeContext(c, deps, 'SUP-ADM-011', supplierId, null)
+      return ok(
+        c,
+        await withIdempotency(deps, ctx, idempotencyKey(c), () =>
+          deleteDraft(deps, ctx, supplierId),
+        ),
+      )
+    },
+  )
+
+  return app
+}

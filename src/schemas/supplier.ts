@@ -1,0 +1,310 @@
+import { z } from 'zod'
+import { utf8Bytes } from '../crypto/sensitive'
+import { idString } from '../http/validate'
+
+/** Bounds of the spec, in one place. Byte bounds are UTF-8 bytes, not characters. */
+export const LIMITS = {
+  fullName: 500,
+  shortName: 300,
+  legalRepresentative: 500,
+  taxNoBytes: 64,
+  companyPhone: 20,
+  registeredCapital: 50,
+  businessScope: 500,
+  address: 500,
+  mainCooperationBytes: 65_535,
+  licenseImageUrl: 500,
+  noteBytes: 16_777_215,
+  types: 15,
+  contactName: 500,
+  contactPhone: 20,
+  contactRole: 64,
+  contactRemark: 200,
+  qualType: 64,
+  certNo: 128,
+  qualImageUrlBytes: 65_535,
+  bankName: 500,
+  bankBranch: 500,
+  accountNoBytes: 128,
+  proofFileUrls: 20,
+  proofFileUrl: 1000,
+  /** N of the spec's "0..N initial accounts" (not shown there): ours. */
+  initialAccounts: 20,
+  changeReason: 500,
+  submitNote: 2000,
+  collectionItems: 100,
+} as const
+
+export const STAFF_SCALES = ['LT50', 'R50_200', 'R200_500', 'GT500'] as const
+export const LIFECYCLE_STATUSES = [
+  'DRAFT',
+  'VETTING',
+  'ACTIVE',
+  'SUSPENDED',
+  'FROZEN',
+  'BLACKLIST',
+  'ARCHIVED',
+] as const
+export const ACCOUNT_TYPES = ['CORPORATE', 'PERSONAL'] as const
+export const SETTLE_MODES = ['PER_ORDER', 'WEEKLY', 'MONTHLY', 'PREPAID'] as const
+export const INVOICE_TYPES = ['SPECIAL', 'NORMAL', 'NONE'] as const
+
+const text = (max: number) => z.string().max(max, `at most ${max} characters`)
+const bytes = (min: number, max: number) =>
+  z.string().refine(
+    (v) => {
+      const n = utf8Bytes(v)
+      return n >= min && n <= max
+    },
+    min > 0 ? `must be ${min}..${max} UTF-8 bytes` : `at most ${max} UTF-8 bytes`,
+  )
+
+/** yyyy-MM-dd that is a real calendar date. */
+export const dateString = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be yyyy-MM-dd')
+  .refine((v) => {
+    const d = new Date(`${v}T00:00:00Z`)
+    return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v)
+  }, 'not a calendar date')
+
+/** yyyy-MM-dd HH:mm:ss, the spec's date-time and the version format. */
+export const dateTimeString = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'must be yyyy-MM-dd HH:mm:ss')
+  .refine(
+    (v) => !Number.isNaN(new Date(`${v.replace(' ', 'T')}Z`).getTime()),
+    'not a valid date-time',
+  )
+
+const phone = (min: number, max: number) =>
+  z
+    .string()
+    .min(min, min ? 'is required' : undefined)
+    .max(max, `at most ${max} characters`)
+    .regex(/^[0-9+\-() ]*$/, 'digits, spaces and + - ( ) only')
+
+const typeCode = z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'must be a supplier_type code')
+
+export const TypeInput = z.object({ typeCode, isPrimary: z.boolean().optional() }).strict()
+
+const typeList = z
+  .array(TypeInput)
+  .min(1, 'at least one type')
+  .max(LIMITS.types, `at most ${LIMITS.types} types`)
+  .refine(
+    (types) => new Set(types.map((t) => t.typeCode)).size === types.length,
+    'duplicate typeCode',
+  )
+
+const contactFields = {
+  contactName: z.string().trim().min(1, 'is required').max(LIMITS.contactName),
+  contactPhone: phone(1, LIMITS.contactPhone),
+  contactRole: text(LIMITS.contactRole).nullish(),
+  remark: text(LIMITS.contactRemark).nullish(),
+}
+
+export const ContactInput = z.object({ contactId: idString.optional(), ...contactFields }).strict()
+
+const qualificationFields = {
+  qualType: z.string().trim().min(1, 'is required').max(LIMITS.qualType),
+  certNo: text(LIMITS.certNo).nullish(),
+  imageUrl: bytes(0, LIMITS.qualImageUrlBytes).nullish(),
+  expiryDate: dateString.nullish(),
+}
+
+export const QualificationInput = z
+  .object({ qualificationId: idString.optional(), ...qualificationFields })
+  .strict()
+
+export const BankAccountInput = z
+  .object({
+    accountType: z.enum(ACCOUNT_TYPES),
+    bankName: z.string().trim().min(1, 'is required').max(LIMITS.bankName),
+    bankBranch: text(LIMITS.bankBranch).nullish(),
+    accountNo: bytes(1, LIMITS.accountNoBytes),
+    proofFileUrls: z
+      .array(z.string().min(1).max(LIMITS.proofFileUrl))
+      .max(LIMITS.proofFileUrls, `at most ${LIMITS.proofFileUrls} items`)
+      .optional(),
+    settleMode: z.enum(SETTLE_MODES).nullish(),
+    accountPeriod: z.int().min(1).max(365).nullish(),
+    invoiceType: z.enum(INVOICE_TYPES).nullish(),
+    taxRate: z
+      .number()
+      .min(0)
+      .max(100)
+      .refine((v) => Math.round(v * 100) === v * 100, 'at most two decimals')
+      .nullish(),
+  })
+  .strict()
+
+/** Subject fields shared by draft, update and submit; optional ones accept null to clear. */
+const subjectFields = {
+  fullName: z.string().max(LIMITS.fullName * 2),
+  shortName: text(LIMITS.shortName).nullish(),
+  taxNo: z.string(),
+  legalRepresentative: text(LIMITS.legalRepresentative).nullish(),
+  contactPhone: phone(0, LIMITS.companyPhone).nullish(),
+  establishDate: dateString.nullish(),
+  registeredCapital: text(LIMITS.registeredCapital).nullish(),
+  businessScope: text(LIMITS.businessScope).nullish(),
+  address: text(LIMITS.address).nullish(),
+  staffScale: z.enum(STAFF_SCALES).nullish(),
+  mainCooperation: bytes(1, LIMITS.mainCooperationBytes),
+  licenseImageUrl: text(LIMITS.licenseImageUrl).nullish(),
+  approveNote: bytes(0, LIMITS.noteBytes).nullish(),
+  remark: bytes(0, LIMITS.noteBytes).nullish(),
+}
+
+const initialAccounts = z
+  .array(BankAccountInput)
+  .max(LIMITS.initialAccounts, `at most ${LIMITS.initialAccounts} initial accounts`)
+
+const collection = <T extends z.ZodType>(item: T) =>
+  z.array(item).max(LIMITS.collectionItems, `at most ${LIMITS.collectionItems} items`)
+
+/** SUP-ADM-003 SupplierDraftUpsertRequest. */
+export const SupplierDraftRequest = z
+  .object({
+    ...subjectFields,
+    types: typeList,
+    contacts: collection(ContactInput).optional(),
+    qualifications: collection(QualificationInput).optional(),
+    initialAccounts: initialAccounts.optional(),
+    duplicateConfirmToken: z.string().min(1).max(512).optional(),
+  })
+  .strict()
+export type SupplierDraftRequest = z.output<typeof SupplierDraftRequest>
+
+const PAIRED =
+  'an existing item carries both its id and expectedUpdateTime; a new item carries neither'
+const paired = (idKey: string) => (item: Record<string, unknown>) =>
+  (item[idKey] === undefined) === (item.expectedUpdateTime === undefined)
+const version = { expectedUpdateTime: dateTimeString.optional() }
+
+export const ContactMergeInput = z
+  .object({ contactId: idString.optional(), ...version, ...contactFields })
+  .strict()
+  .refine(paired('contactId'), PAIRED)
+export const QualificationMergeInput = z
+  .object({ qualificationId: idString.optional(), ...version, ...qualificationFields })
+  .strict()
+  .refine(paired('qualificationId'), PAIRED)
+/** The spec has not defined contract and evaluation fields yet: only the merge shape. */
+export const ContractMergeInput = z
+  .object({ contractId: idString.optional(), ...version })
+  .strict()
+  .refine(paired('contractId'), PAIRED)
+export const EvaluationMergeInput = z
+  .object({ evaluationId: idString.optional(), ...version })
+  .strict()
+  .refine(paired('evaluationId'), PAIRED)
+
+/** SUP-ADM-004 SupplierUpdateRequest; a DRAFT also accepts initialAccounts (a full replacement). */
+export const SupplierUpdateRequest = z
+  .object({
+    fullName: subjectFields.fullName.optional(),
+    shortName: subjectFields.shortName,
+    taxNo: subjectFields.taxNo.optional(),
+    legalRepresentative: subjectFields.legalRepresentative,
+    contactPhone: subjectFields.contactPhone,
+    establishDate: subjectFields.establishDate,
+    registeredCapital: subjectFields.registeredCapital,
+    businessScope: subjectFields.businessScope,
+    address: subjectFields.address,
+    staffScale: subjectFields.staffScale,
+    mainCooperation: subjectFields.mainCooperation.optional(),
+    licenseImageUrl: subjectFields.licenseImageUrl,
+    approveNote: subjectFields.approveNote,
+    remark: subjectFields.remark,
+    types: typeList.optional(),
+    contacts: collection(ContactMergeInput).optional(),
+    qualifications: collection(QualificationMergeInput).optional(),
+    contracts: collection(ContractMergeInput).optional(),
+    evaluations: collection(EvaluationMergeInput).optional(),
+    initialAccounts: initialAccounts.optional(),
+    duplicateConfirmToken: z.string().min(1).max(512).optional(),
+    changeReason: text(LIMITS.changeReason).optional(),
+    expectedUpdateTime: dateTimeString,
+  })
+  .strict()
+export type SupplierUpdateRequest = z.output<typeof SupplierUpdateRequest>
+
+/** SUP-ADM-007 SupplierSubmitRequest: the final form plus submitNote and the version. */
+export const SupplierSubmitRequest = z
+  .object({
+    ...subjectFields,
+    licenseImageUrl: z.string().min(1, 'is required at submit').max(LIMITS.licenseImageUrl),
+    types: typeList,
+    contacts: collection(ContactInput).optional(),
+    qualifications: collection(QualificationInput).optional(),
+    initialAccounts: initialAccounts.optional(),
+    duplicateConfirmToken: z.string().min(1).max(512).optional(),
+    submitNote: text(LIMITS.submitNote).optional(),
+    expectedUpdateTime: dateTimeString,
+  })
+  .strict()
+export type SupplierSubmitRequest = z.output<typeof SupplierSubmitRequest>
+
+/** ContactReplaceRequest. */
+export const ContactReplaceRequest = z
+  .object({
+    contacts: collection(ContactMergeInput),
+    changeReason: text(LIMITS.changeReason).optional(),
+    expectedUpdateTime: dateTimeString,
+  })
+  .strict()
+
+export const SupplierIdParam = z.object({ supplierId: idString }).strict()
+
+// Responses ---------------------------------------------------------------------------------
+
+export const SupplierWriteResult = z.object({
+  supplierId: z.string(),
+  supplierNo: z.string().nullable(),
+  status: z.enum(LIFECYCLE_STATUSES),
+  onboardingStage: z.string(),
+  initialAccounts: z.array(
+    z.object({ accountId: z.string(), accountNoMask: z.string(), status: z.string() }),
+  ),
+  updateTime: z.string(),
+})
+export type SupplierWriteResult = z.output<typeof SupplierWriteResult>
+
+export const ApprovalCommandResult = z.object({
+  approvalLogId: z.string(),
+  requestNo: z.string(),
+  provider: z.literal('LOCAL_AUTO'),
+  approvalStatus: z.enum(['SUBMITTED', 'APPROVED', 'REJECTED', 'APPLIED', 'APPLY_FAILED']),
+  spNo: z.string(),
+  spStatus: z.string(),
+  syncStatus: z.string(),
+  submittedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+})
+export type ApprovalCommandResult = z.output<typeof ApprovalCommandResult>
+
+export const ContactView = z.object({
+  contactId: z.string(),
+  contactName: z.string(),
+  contactPhoneMask: z.string(),
+  contactRole: z.string().nullable(),
+  remark: z.string().nullable(),
+  status: z.string(),
+  updateTime: z.string(),
+})
+
+export const DuplicateCandidates = z.object({
+  candidates: z.array(
+    z.object({
+      supplierId: z.string(),
+      supplierNo: z.string().nullable(),
+      fullName: z.string(),
+      status: z.string(),
+      similarity: z.number(),
+    }),
+  ),
+  duplicateConfirmToken: z.string(),
+  expiresAt: z.string(),
+})

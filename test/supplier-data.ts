@@ -1,0 +1,52 @@
+/** Request bodies for supplier tests, with real-looking sensitive values. */
+export const TAX_NO = '91330106MA2KXYZ12Q'
+export const PHONE = '13812345678'
+export const CONTACT_PHONE = '13987654321'
+export const ACCOUNT_NO = '6222021234567890123'
+export const CERT_NO = 'JY23301060012345'
+export const STORAGE = 'https://storage.example.com/supplier/'
+
+let n = 0
+/** A tax number nobody else in this file uses. */
+export const uniqueTaxNo = () => `9133${String(Date.now()).slice(-8)}${String(++n).padStart(4, '0')}X`
+/** A name far from every other generated name (near-duplicate detection uses trigrams). */
+export const uniqueName = (base = 'Supplier') =>
+  `${base} ${Math.random().toString(36).slice(2, 10)}${Math.random().toString(36).slice(2, 10)} Co`
+
+export function draftBody(overrides: Record<string, unknown> = {}) {
+  return {
+    fullName: uniqueName(),
+    taxNo: uniqueTaxNo(),
+    types: [{ typeCode: 'OTHER' }],
+    mainCooperation: 'Guided tours and tickets',
+    ...overrides,
+  }
+}
+
+export function fullDraftBody(overrides: Record<string, unknown> = {}) {
+  return draftBody({
+    shortName: 'Lakeside',
+    legalRepresentative: 'Zhang San',
+    contactPhone: PHONE,
+    establishDate: '2015-06-01',
+    registeredCapital: '1000万',
+    businessScope: 'Travel services',
+    address: 'Hangzhou, Xihu district',
+    staffScale: 'R50_200',
+    licenseImageUrl: `${STORAGE}license.png`,
+    contacts: [{ contactName: 'Li Si', contactPhone: CONTACT_PHONE, contactRole: 'SALES' }],
+    qualifications: [{ qualType: 'BUSINESS_LICENSE', certNo: CERT_NO, imageUrl: `${STORAGE}bl.png`, expiryDate: '2099-12-31' }],
+    initialAccounts: [
+      {
+        accountType: 'CORPORATE',
+        bankName: 'ICBC Hangzhou',
+        accountNo: ACCOUNT_NO,
+        settleMode: 'MONTHLY',
+        accountPeriod: 30,
+        invoiceType: 'SPECIAL',
+        taxRate: 6,
+      },
+    ],
+    ...overrides,
+  })
+}
