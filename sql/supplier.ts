@@ -253,3 +253,31 @@ export function nextSupplierNo(sql: Sql) {
     SupplierNo,
   )
 }
+
+const RegistrationFacts = z.object({
+  taxNoBidx: z.string(),
+  licenseImageUrl: z.string().nullable(),
+})
+
+/** What the registration checks read from the supplier row itself. */
+export function registrationFacts(sql: Sql, supplierId: string) {
+  return maybeOne(
+    sql`
+      SELECT s.tax_no_bidx AS "taxNoBidx", s.license_image_url AS "licenseImageUrl"
+      FROM supplier s WHERE s.supplier_id = ${supplierId} AND s.deleted_at IS NULL
+    `,
+    RegistrationFacts,
+  )
+}
+
+/** Freezes the identifying data as submitted; VETTING edits never touch it. */
+export function setSubmittedSnapshot(
+  sql: Sql,
+  supplierId: string,
+  snapshot: Record<string, unknown>,
+) {
+  return none(sql`
+    UPDATE supplier SET submitted_snapshot = ${sql.json(snapshot as never)}
+    WHERE supplier_id = ${supplierId} AND deleted_at IS NULL
+  `)
+}

@@ -11,6 +11,7 @@ import { createCipher, type SensitiveCipher } from '../src/crypto/sensitive'
 import { startEmbedded } from '../src/db/embedded'
 import { createLogger } from '../src/logger'
 import { sqlPermissionLookup, type PermissionLookup } from '../src/ports/permission'
+import type { ApprovalProvider } from '../src/ports/approval-provider'
 
 export const ALL_PERMISSIONS = [
   'supplier:list',
@@ -93,12 +94,16 @@ let nextAdmin = 9007199254740993n + BigInt(Math.floor(Math.random() * 1e6)) * 10
 
 /**
  * Registers beforeAll/afterAll for one test file and returns the harness, filled in once
- * beforeAll has run. `env` overrides configuration; `permissions` swaps the lookup port.
+ * beforeAll has run. `env` overrides configuration (a function is called in beforeAll, so it can
+ * read values, such as a local server's port, that earlier hooks set); `permissions` swaps the
+ * lookup port.
  */
 export function useHarness(
   options: {
-    env?: Record<string, string>
+    env?: Record<string, string> | (() => Record<string, string>)
     permissions?: (sql: postgres.Sql) => PermissionLookup
+    /** Swaps the approval provider port (LOCAL_AUTO by default). */
+    approvalProvider?: (h: Harness) => ApprovalProvider
   } = {},
 ) {
   const h = {} as Harness
@@ -106,7 +111,8 @@ export function useHarness(
     h.db = await createTestDatabase()
     h.sql = h.db.sql
     h.logs = []
-    h.config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', ...options.env })
+    const env = typeof options.env === 'function' ? options.env() : options.env
+    h.config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', ...env })
     h.cipher = await createCipher(h.config.crypto)
     const logger = createLogger({
       level: 'info',
@@ -118,6 +124,7 @@ export function useHarness(
       logger,
       cipher: h.cipher,
       permissions: (options.permissions ?? sqlPermissionLookup)(h.sql),
+      approvalProvider: options.approvalProvider?.(h),
     })
     h.admin = async (permissions = ALL_PERMISSIONS, roles = ['ADMIN']) => {
       const id = String(nextAdmin++)

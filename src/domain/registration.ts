@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto'
 import { insertEvent } from '../../sql/audit'
 import { insertApproval } from '../../sql/approval'
 import type { Sql } from '../../sql/db'
 import {
   accountNumbersHeldElsewhere,
+  registrationFacts,
   requiredQualifications,
+  setSubmittedSnapshot,
   taxNoHolder,
 } from '../../sql/supplier'
 import {
@@ -37,15 +38,9 @@ export async function checkRegistration(
   deps: Pick<DomainDeps, 'config'>,
   supplierId: string,
 ) {
-  const supplier = await tx`
-    SELECT s.tax_no_bidx, s.license_image_url FROM supplier s
-    WHERE s.supplier_id = ${supplierId} AND s.deleted_at IS NULL
-  `
-  if (supplier.length !== 1) fail('SUPPLIER_NOT_FOUND')
-  const { tax_no_bidx: taxNoBidx, license_image_url: licenseImageUrl } = supplier[0] as {
-    tax_no_bidx: string
-    license_image_url: string | null
-  }
+  const facts = await registrationFacts(tx, supplierId)
+  if (!facts) fail('SUPPLIER_NOT_FOUND')
+  const { taxNoBidx, licenseImageUrl } = facts!
   if (await taxNoHolder(tx, taxNoBidx, supplierId)) fail('TAX_NO_DUPLICATE')
   if (!licenseImageUrl) fail('LICENSE_IMAGE_REQUIRED')
   const types = (await liveTypes(tx, supplierId)).map((t) => t.typeCode)
@@ -136,9 +131,9 @@ export async function submitRegistration(
           accountNoMask: a.accountNoMask,
         })),
       }
-      await tx`UPDATE supplier SET submitted_snapshot = ${tx.json(submitted)} WHERE supplier_id = ${supplierId}`
+      await setSubmittedSnapshot(tx, supplierId, submitted)
       const approval = await insertApproval(tx, {
-        requestNo: `REG-${supplierId}-${randomUUID()}`,
+        requestNo: `REG-${supplierId}-${crypto.randomUUID()}`,
         bizType: 'PROFILE_CREATE',
         supplierId,
         targetType: 'SUPPLIER',

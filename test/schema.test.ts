@@ -1,0 +1,80 @@
+import { readFile, readdir } from 'node:fs/promises'
+import { describe, expect, it } from 'vitest'
+import { useHarness } from './harness'
+import { draftBody } from './supplier-data'
+
+const h = useHarness()
+
+/** Tables that are evidence or infrastructure, not business records: no soft delete. */
+const NO_SOFT_DELETE = new Set([
+  'schema_migrations',
+  'seed_run',
+  'approval_log',
+  'change_log',
+  'sensitive_read_audit',
+  'domain_event',
+  'submit_guard',
+  'idempotency_record',
+  'resource_settle_type',
+  'resource_status',
+  'resource_season',
+])
+
+describe('data model', () => {
+  it('gives every business table a deleted_at column and no delete path to the evidence', async () => {
+    const tables = await h.sql<{ table_name: string; has_deleted_at: boolean }[]>`
+      SELECT t.table_name, EXISTS (
+        SELECT 1 FROM information_schema.columns c
+        WHERE c.table_schema = 'public' AND c.table_name = t.table_name AND c.column_name = 'deleted_at'
+      ) AS has_deleted_at
+      FROM information_schema.tables t
+      WHERE t.table_schema = 'public' AND t.table_type = 'BASE TABLE'
+    `
+    expect(tables.length).toBeGreaterThan(20)
+    for (const t of tables) {
+      expect({ table: t.table_name, softDelete: t.has_deleted_at }).toEqual({
+        table: t.table_name,
+        softDelete: !NO_SOFT_DELETE.has(t.table_name),
+      })
+    }
+    const created = await h.call('POST', '/admin/supplier/items', { body: draftBody() })
+    const id = created.body.data.supplierId
+    await expect(h.sql`DELETE FROM change_log WHERE supplier_id = ${id}`).rejects.toThrow(
+      /append-only/,
+    )
+    await expect(
+      h.sql`UPDATE change_log SET field_name = 'x' WHERE supplier_id = ${id}`,
+    ).rejects.toThrow(/append-only/)
+    await expect(h.sql`DELETE FROM supplier WHERE supplier_id = ${id}`).rejects.toThrow(
+      /never deleted/,
+    )
+  })
+
+  it('starts every identity above 2^53 so that number bugs show', async () => {
+    const identities = await h.sql<{ table_name: string; start: string }[]>`
+      SELECT c.table_name, c.identity_start AS start FROM information_schema.columns c
+      WHERE c.table_schema = 'public' AND c.is_identity = 'YES'
+    `
+    expect(identities.length).toBeGreaterThan(20)
+    for (const i of identities)
+      expect({ table: i.table_name, start: BigInt(i.start) > 2n ** 53n }).toEqual({
+        table: i.table_name,
+        start: true,
+      })
+  })
+
+  it('keeps db/schema.sql current with the migrations', async () => {
+    const schema = await readFile(new URL('../db/schema.sql', import.meta.url), 'utf8')
+    const dir = new URL('../db/migrations/', import.meta.url)
+    for (const file of await readdir(dir)) {
+      const version = file.split('_')[0]
+      expect(schema, `db/schema.sql lacks migration ${file}: run npm run db:schema`).toContain(
+        `('${version}')`,
+      )
+      const up = (await readFile(new URL(file, dir), 'utf8')).split('-- migrate:down')[0]
+      for (const [, table] of up.matchAll(/CREATE TABLE (\w+)/g)) {
+        expect(schema).toContain(`CREATE TABLE public.${table} (`)
+      }
+    }
+  })
+})
