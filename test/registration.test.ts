@@ -18,21 +18,40 @@ describe('registration end to end', () => {
     const { initialAccounts: _a, ...rest } = body
     const submitted = await h.call('POST', `/admin/supplier/items/${draft.supplierId}/submit`, {
       admin,
-      body: { ...rest, initialAccounts: body.initialAccounts, expectedUpdateTime: draft.updateTime, submitNote: 'please approve' },
+      body: {
+        ...rest,
+        initialAccounts: body.initialAccounts,
+        expectedUpdateTime: draft.updateTime,
+        submitNote: 'please approve',
+      },
     })
-    if (submitted.body.code !== 200) console.log(h.logs.filter((l) => l.includes('"level":50')).join('\n'))
     expect(submitted.body).toMatchObject({ code: 200, success: true })
-    expect(submitted.body.data).toMatchObject({ provider: 'LOCAL_AUTO', approvalStatus: 'APPLIED', spNo: '', spStatus: '' })
+    expect(submitted.body.data).toMatchObject({
+      provider: 'LOCAL_AUTO',
+      approvalStatus: 'APPLIED',
+      spNo: '',
+      spStatus: '',
+    })
 
     const detail = await h.call('GET', `/admin/supplier/items/${draft.supplierId}`, { admin })
     expect(detail.body.data.status).toBe('ACTIVE')
     expect(detail.body.data.supplierNo).toMatch(/^SP\d{8}\d+$/)
-    const accounts = await h.call('GET', `/admin/supplier/items/${draft.supplierId}/account-info`, { admin })
+    const accounts = await h.call('GET', `/admin/supplier/items/${draft.supplierId}/account-info`, {
+      admin,
+    })
     expect(accounts.body.data.bankAccounts).toHaveLength(1)
-    expect(accounts.body.data.bankAccounts[0]).toMatchObject({ status: 'ACTIVE', isDefault: 'NO', accountNoMask: '**** **** 0123' })
+    expect(accounts.body.data.bankAccounts[0]).toMatchObject({
+      status: 'ACTIVE',
+      isDefault: 'NO',
+      accountNoMask: '**** **** 0123',
+    })
     expect(JSON.stringify(accounts.body)).not.toContain(ACCOUNT_NO)
 
-    const records = await h.call('GET', `/admin/supplier/approval-records?supplierId=${draft.supplierId}`, { admin })
+    const records = await h.call(
+      'GET',
+      `/admin/supplier/approval-records?supplierId=${draft.supplierId}`,
+      { admin },
+    )
     expect(records.body.data.total).toBeGreaterThan(0)
   })
 })

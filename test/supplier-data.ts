@@ -8,12 +8,13 @@ export const STORAGE = 'https://storage.example.com/supplier/'
 
 let n = 0
 /** A tax number nobody else in this file uses. */
-export const uniqueTaxNo = () => `9133${String(Date.now()).slice(-8)}${String(++n).padStart(4, '0')}X`
+export const uniqueTaxNo = () =>
+  `9133${String(Date.now()).slice(-8)}${String(++n).padStart(4, '0')}X`
 /** A name far from every other generated name (near-duplicate detection uses trigrams). */
 export const uniqueName = (base = 'Supplier') =>
   `${base} ${Math.random().toString(36).slice(2, 10)}${Math.random().toString(36).slice(2, 10)} Co`
 
-export function draftBody(overrides: Record<string, unknown> = {}) {
+export function draftBody(overrides: Record<string, unknown> = {}): Record<string, any> {
   return {
     fullName: uniqueName(),
     taxNo: uniqueTaxNo(),
@@ -23,7 +24,7 @@ export function draftBody(overrides: Record<string, unknown> = {}) {
   }
 }
 
-export function fullDraftBody(overrides: Record<string, unknown> = {}) {
+export function fullDraftBody(overrides: Record<string, unknown> = {}): Record<string, any> {
   return draftBody({
     shortName: 'Lakeside',
     legalRepresentative: 'Zhang San',
@@ -35,7 +36,14 @@ export function fullDraftBody(overrides: Record<string, unknown> = {}) {
     staffScale: 'R50_200',
     licenseImageUrl: `${STORAGE}license.png`,
     contacts: [{ contactName: 'Li Si', contactPhone: CONTACT_PHONE, contactRole: 'SALES' }],
-    qualifications: [{ qualType: 'BUSINESS_LICENSE', certNo: CERT_NO, imageUrl: `${STORAGE}bl.png`, expiryDate: '2099-12-31' }],
+    qualifications: [
+      {
+        qualType: 'BUSINESS_LICENSE',
+        certNo: CERT_NO,
+        imageUrl: `${STORAGE}bl.png`,
+        expiryDate: '2099-12-31',
+      },
+    ],
     initialAccounts: [
       {
         accountType: 'CORPORATE',
