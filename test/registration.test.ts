@@ -15,12 +15,10 @@ describe('registration end to end', () => {
     expect(draft.supplierNo).toBeNull()
     expect(BigInt(draft.supplierId)).toBeGreaterThan(2n ** 53n)
 
-    const { initialAccounts: _a, ...rest } = body
     const submitted = await h.call('POST', `/admin/supplier/items/${draft.supplierId}/submit`, {
       admin,
       body: {
-        ...rest,
-        initialAccounts: body.initialAccounts,
+        ...body,
         expectedUpdateTime: draft.updateTime,
         submitNote: 'please approve',
       },
