@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { sign } from 'hono/jwt'
+import { afterAll, describe, expect, it } from 'vitest'
+import { DEV_SECRETS } from '../src/config'
+import { draftBody } from './supplier-data'
+
+/** The real entry point, `npm start`'s command, on the embedded database. */
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const srv = createServer()
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number }
+      srv.close(() => resolve(port))
+    })
+  })
+
+function start(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, DATABASE_URL: '', NODE_ENV: 'development', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout!.on('data', (d) => (output += d))
+  child.stderr!.on('data', (d) => (output += d))
+  const ready = new Promise<void>((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (output.includes('supplier-admin serving')) {
+        clearInterval(timer)
+        resolve()
+      }
+    }, 50)
+    child.once('exit', (code) => {
+      clearInterval(timer)
+      reject(new Error(`exited ${code}: ${output}`))
+    })
+  })
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  )
+  return { child, ready, exited, output: () => output }
+}
+
+const running: ChildProcess[] = []
+const dirs: string[] = []
+afterAll(async () => {
+  for (const c of running) c.kill('SIGKILL')
+  for (const d of dirs) await rm(d, { recursive: true, force: true })
+})
+
+describe('the service process', () => {
+  it('starts on the embedded database with demo data, stops cleanly on SIGTERM and keeps data', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'supplier-main-'))
+    dirs.push(dataDir)
+    const port = await freePort()
+    const env = { DATA_DIR: dataDir, PORT: String(port) }
+    const token = await sign(
+      { sub: '10001', exp: Math.floor(Date.now() / 1000) + 600 },
+      DEV_SECRETS.AUTH_JWT_SECRET,
+      'HS256',
+    )
+    const headers = {
+      authorization: `Bearer ${token}`,
+      'x-admin-id': '10001',
+      'content-type': 'application/json',
+    }
+    const base = `http://127.0.0.1:${port}`
+
+    const first = start(env)
+    running.push(first.child)
+    await first.ready
+    const types = await (await fetch(`${base}/admin/dict/data/supplier_type`, { headers })).json()
+    expect(types.data).toHaveLength(15)
+    const created = await (
+      await fetch(`${base}/admin/supplier/items`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(draftBody()),
+      })
+    ).json()
+    expect(created).toMatchObject({ code: 200, success: true })
+    first.child.kill('SIGTERM')
+    expect(await first.exited).toBe(0)
+    expect(first.output()).toContain('stopped cleanly')
+
+    const second = start(env)
+    running.push(second.child)
+    await second.ready
+    const detail = await (
+      await fetch(`${base}/admin/supplier/items/${created.data.supplierId}`, { headers })
+    ).json()
+    expect(detail).toMatchObject({
+      code: 200,
+      data: { supplierId: created.data.supplierId, status: 'DRAFT' },
+    })
+    expect(second.output()).not.toContain('demo data loaded')
+    second.child.kill('SIGINT')
+    expect(await second.exited).toBe(0)
+  }, 120_000)
+})
