@@ -501,6 +501,7 @@ CREATE TABLE public.qualification_rule (
     create_time timestamp with time zone DEFAULT now() NOT NULL,
     update_time timestamp with time zone DEFAULT date_trunc('second'::text, now()) NOT NULL,
     deleted_at timestamp with time zone,
+    CONSTRAINT qualification_rule_sort_order_check CHECK ((sort_order >= 0)),
     CONSTRAINT qualification_rule_type_length CHECK (((char_length(qual_type) >= 1) AND (char_length(qual_type) <= 64))),
     CONSTRAINT qualification_rule_warning_days_check CHECK ((warning_days >= 0))
 );
@@ -1779,7 +1780,7 @@ CREATE TABLE public.supplier_bank_account (
     CONSTRAINT supplier_bank_account_branch_length CHECK ((char_length(bank_branch) <= 500)),
     CONSTRAINT supplier_bank_account_default_check CHECK ((is_default = ANY (ARRAY['YES'::text, 'NO'::text]))),
     CONSTRAINT supplier_bank_account_invoice_check CHECK ((invoice_type = ANY (ARRAY['SPECIAL'::text, 'NORMAL'::text, 'NONE'::text]))),
-    CONSTRAINT supplier_bank_account_period_check CHECK ((((account_period >= 1) AND (account_period <= 365)) AND (settle_mode = 'MONTHLY'::text))),
+    CONSTRAINT supplier_bank_account_period_check CHECK (((account_period IS NULL) OR (((account_period >= 1) AND (account_period <= 365)) AND (settle_mode = 'MONTHLY'::text)))),
     CONSTRAINT supplier_bank_account_proof_array CHECK (((jsonb_typeof(proof_file_urls) = 'array'::text) AND (jsonb_array_length(proof_file_urls) <= 20))),
     CONSTRAINT supplier_bank_account_settle_mode_check CHECK ((settle_mode = ANY (ARRAY['PER_ORDER'::text, 'WEEKLY'::text, 'MONTHLY'::text, 'PREPAID'::text]))),
     CONSTRAINT supplier_bank_account_status_check CHECK ((status = ANY (ARRAY['DRAFT'::text, 'PENDING'::text, 'ACTIVE'::text, 'APPLY_FAILED'::text]))),
@@ -2015,7 +2016,7 @@ CREATE TABLE public.supplier_type (
     type_code text NOT NULL,
     is_primary boolean DEFAULT false NOT NULL,
     create_time timestamp with time zone DEFAULT now() NOT NULL,
-    update_time timestamp with time zone DEFAULT now() NOT NULL,
+    update_time timestamp with time zone DEFAULT date_trunc('second'::text, now()) NOT NULL,
     deleted_at timestamp with time zone
 );
 
@@ -2520,6 +2521,13 @@ CREATE UNIQUE INDEX resource_tag_name_live_uq ON public.resource_tag USING btree
 
 
 --
+-- Name: sensitive_read_audit_subject; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX sensitive_read_audit_subject ON public.sensitive_read_audit USING btree (subject, subject_id);
+
+
+--
 -- Name: submit_guard_key; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2667,6 +2675,13 @@ CREATE TRIGGER approval_log_no_delete BEFORE DELETE ON public.approval_log FOR E
 
 
 --
+-- Name: approval_log approval_log_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER approval_log_no_truncate BEFORE TRUNCATE ON public.approval_log FOR EACH STATEMENT EXECUTE FUNCTION public.forbid_evidence_change();
+
+
+--
 -- Name: change_log change_log_append_only; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -2674,10 +2689,24 @@ CREATE TRIGGER change_log_append_only BEFORE DELETE OR UPDATE ON public.change_l
 
 
 --
+-- Name: change_log change_log_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER change_log_no_truncate BEFORE TRUNCATE ON public.change_log FOR EACH STATEMENT EXECUTE FUNCTION public.forbid_evidence_change();
+
+
+--
 -- Name: sensitive_read_audit sensitive_read_audit_append_only; Type: TRIGGER; Schema: public; Owner: -
 --
 
 CREATE TRIGGER sensitive_read_audit_append_only BEFORE DELETE OR UPDATE ON public.sensitive_read_audit FOR EACH ROW EXECUTE FUNCTION public.forbid_evidence_change();
+
+
+--
+-- Name: sensitive_read_audit sensitive_read_audit_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER sensitive_read_audit_no_truncate BEFORE TRUNCATE ON public.sensitive_read_audit FOR EACH STATEMENT EXECUTE FUNCTION public.forbid_evidence_change();
 
 
 --

@@ -1,13 +1,24 @@
 import { z } from 'zod'
 import { many, maybeOne, none, one, type Sql } from './db'
 
+/** The seven lifecycle codes, as the supplier_status_check constraint has them. */
+export const SUPPLIER_STATUSES = [
+  'DRAFT',
+  'VETTING',
+  'ACTIVE',
+  'SUSPENDED',
+  'FROZEN',
+  'BLACKLIST',
+  'ARCHIVED',
+] as const
+
 /** Formats a timestamp as the spec's date-time (session time zone = service time zone). */
 const ts = 'YYYY-MM-DD HH24:MI:SS'
 
 export const SupplierRow = z.object({
   supplierId: z.string(),
   supplierNo: z.string().nullable(),
-  status: z.enum(['DRAFT', 'VETTING', 'ACTIVE', 'SUSPENDED', 'FROZEN', 'BLACKLIST', 'ARCHIVED']),
+  status: z.enum(SUPPLIER_STATUSES),
   fullName: z.string(),
   shortName: z.string().nullable(),
   taxNoEnc: z.string(),

@@ -1,22 +1,7 @@
-import type { MiddlewareHandler } from 'hono'
-import { routePath } from 'hono/route'
 import { pino, type DestinationStream, type Logger } from 'pino'
+import { SENSITIVE_LOG_KEYS as SENSITIVE_KEYS } from './crypto/sensitive'
 
-/** Keys whose values are sensitive wherever they appear in a logged object. */
-const SENSITIVE_KEYS = [
-  'taxNo',
-  'contactPhone',
-  'accountNo',
-  'confirmAccountNo',
-  'certNo',
-  'opinion',
-  'authorization',
-  'cookie',
-  'token',
-  'duplicateConfirmToken',
-  'password',
-  'secret',
-] as const
+export { accessLog } from './http/access-log'
 
 /** Arrays of child records in request bodies, with the sensitive keys their items carry. */
 const SENSITIVE_LISTS = {
@@ -51,45 +36,4 @@ export function createLogger(options: { level: string; destination?: Destination
     redact: { paths: [...REDACT_PATHS], censor: '[REDACTED]' },
   }
   return options.destination ? pino(opts, options.destination) : pino(opts)
-}
-
-/** Context variables the access log reads; the app's Env may declare more. */
-export interface AccessLogVariables {
-  requestId: string
-  resultCode?: number
-  adminId?: string
-}
-
-/**
- * Hono middleware writing exactly one 'request' info line per request. It logs the route pattern
- * rather than the URL, and never bodies, query strings or headers, because ids, query values and
- * tokens there can be sensitive.
- */
-export function accessLog(logger: Logger): MiddlewareHandler<{ Variables: AccessLogVariables }> {
-  return async (c, next) => {
-    const start = performance.now()
-    let threw = false
-    try {
-      await next()
-    } catch (err) {
-      // Hono normally turns errors into responses before they get here; if one escapes, the
-      // outer layer answers with a 500, so log that rather than the untouched default response.
-      threw = true
-      throw err
-    } finally {
-      logger.info(
-        {
-          requestId: c.get('requestId'),
-          method: c.req.method,
-          // After next() the route index points at the handler (or middleware) that answered.
-          route: routePath(c),
-          status: threw ? 500 : c.res.status,
-          code: c.get('resultCode'),
-          durationMs: Math.round((performance.now() - start) * 10) / 10,
-          adminId: c.get('adminId'),
-        },
-        'request',
-      )
-    }
-  }
 }

@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { accessLog, createLogger, REDACT_PATHS, type AccessLogVariables } from '../src/logger'
+import { accessLog, createLogger, REDACT_PATHS } from '../src/logger'
+import type { AccessLogVariables } from '../src/http/access-log'
 
 const TAX_NO = '91330106MA2KXYZ12Q'
 const PHONE = '13812345678'

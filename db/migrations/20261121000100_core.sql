@@ -131,7 +131,7 @@ CREATE TABLE supplier_type (
   type_code text NOT NULL,
   is_primary boolean NOT NULL DEFAULT false,
   create_time timestamptz NOT NULL DEFAULT now(),
-  update_time timestamptz NOT NULL DEFAULT now(),
+  update_time timestamptz NOT NULL DEFAULT date_trunc('second', now()),
   deleted_at timestamptz
 );
 CREATE UNIQUE INDEX supplier_type_live ON supplier_type (supplier_id, type_code) WHERE deleted_at IS NULL;
@@ -178,7 +178,7 @@ CREATE TABLE qualification_rule (
   qual_type text NOT NULL CONSTRAINT qualification_rule_type_length CHECK (char_length(qual_type) BETWEEN 1 AND 64),
   is_required boolean NOT NULL,
   warning_days integer NOT NULL CONSTRAINT qualification_rule_warning_days_check CHECK (warning_days >= 0),
-  sort_order integer NOT NULL DEFAULT 0,
+  sort_order integer NOT NULL DEFAULT 0 CONSTRAINT qualification_rule_sort_order_check CHECK (sort_order >= 0),
   create_time timestamptz NOT NULL DEFAULT now(),
   update_time timestamptz NOT NULL DEFAULT date_trunc('second', now()),
   deleted_at timestamptz
@@ -216,7 +216,7 @@ CREATE TABLE supplier_bank_account (
   account_no_mask text NOT NULL,
   proof_file_urls jsonb NOT NULL DEFAULT '[]'::jsonb CONSTRAINT supplier_bank_account_proof_array CHECK (jsonb_typeof(proof_file_urls) = 'array' AND jsonb_array_length(proof_file_urls) <= 20),
   settle_mode text CONSTRAINT supplier_bank_account_settle_mode_check CHECK (settle_mode IN ('PER_ORDER', 'WEEKLY', 'MONTHLY', 'PREPAID')),
-  account_period integer CONSTRAINT supplier_bank_account_period_check CHECK (account_period BETWEEN 1 AND 365 AND settle_mode = 'MONTHLY'),
+  account_period integer CONSTRAINT supplier_bank_account_period_check CHECK (account_period IS NULL OR (account_period BETWEEN 1 AND 365 AND settle_mode = 'MONTHLY')),
   invoice_type text CONSTRAINT supplier_bank_account_invoice_check CHECK (invoice_type IN ('SPECIAL', 'NORMAL', 'NONE')),
   tax_rate numeric(5, 2) CONSTRAINT supplier_bank_account_tax_rate_check CHECK (tax_rate >= 0 AND tax_rate <= 100),
   status text NOT NULL CONSTRAINT supplier_bank_account_status_check CHECK (status IN ('DRAFT', 'PENDING', 'ACTIVE', 'APPLY_FAILED')),
@@ -275,6 +275,7 @@ COMMENT ON COLUMN approval_log.opinion_enc IS 'opinion text (the applicant''s su
 CREATE UNIQUE INDEX approval_log_request_no ON approval_log (request_no);
 CREATE INDEX approval_log_supplier ON approval_log (supplier_id, approval_log_id DESC);
 CREATE TRIGGER approval_log_no_delete BEFORE DELETE ON approval_log FOR EACH ROW EXECUTE FUNCTION forbid_evidence_change();
+CREATE TRIGGER approval_log_no_truncate BEFORE TRUNCATE ON approval_log FOR EACH STATEMENT EXECUTE FUNCTION forbid_evidence_change();
 
 CREATE TABLE change_log (
   change_log_id bigint GENERATED ALWAYS AS IDENTITY (START WITH 9007199254740993) PRIMARY KEY,
@@ -301,6 +302,7 @@ CREATE INDEX change_log_supplier ON change_log (supplier_id, create_time DESC, c
 CREATE INDEX change_log_order ON change_log (create_time DESC, change_log_id DESC);
 CREATE INDEX change_log_approval ON change_log (approval_log_id) WHERE approval_log_id IS NOT NULL;
 CREATE TRIGGER change_log_append_only BEFORE UPDATE OR DELETE ON change_log FOR EACH ROW EXECUTE FUNCTION forbid_evidence_change();
+CREATE TRIGGER change_log_no_truncate BEFORE TRUNCATE ON change_log FOR EACH STATEMENT EXECUTE FUNCTION forbid_evidence_change();
 
 CREATE TABLE sensitive_read_audit (
   id bigint GENERATED ALWAYS AS IDENTITY (START WITH 9007199254740993) PRIMARY KEY,
@@ -311,8 +313,10 @@ CREATE TABLE sensitive_read_audit (
   request_id text,
   create_time timestamptz NOT NULL DEFAULT now()
 );
+CREATE INDEX sensitive_read_audit_subject ON sensitive_read_audit (subject, subject_id);
 COMMENT ON TABLE sensitive_read_audit IS 'who decrypted which sensitive value (e.g. an approval opinion), when';
 CREATE TRIGGER sensitive_read_audit_append_only BEFORE UPDATE OR DELETE ON sensitive_read_audit FOR EACH ROW EXECUTE FUNCTION forbid_evidence_change();
+CREATE TRIGGER sensitive_read_audit_no_truncate BEFORE TRUNCATE ON sensitive_read_audit FOR EACH STATEMENT EXECUTE FUNCTION forbid_evidence_change();
 
 -- Pending domain events (outbox): written with the business change, published later ----------
 

@@ -328,3 +328,19 @@ export function normalizePhone(s: string): string {
 export function utf8Bytes(s: string): number {
   return encoder.encode(s).length
 }
+
+/** Keys whose values are sensitive wherever they appear in a logged object. */
+export const SENSITIVE_LOG_KEYS = [
+  'taxNo',
+  'contactPhone',
+  'accountNo',
+  'confirmAccountNo',
+  'certNo',
+  'opinion',
+  'authorization',
+  'cookie',
+  'token',
+  'duplicateConfirmToken',
+  'password',
+  'secret',
+] as const

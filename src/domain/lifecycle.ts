@@ -1,9 +1,8 @@
-import { updateSupplier, type SupplierColumns } from '../../sql/supplier'
+import { SUPPLIER_STATUSES, updateSupplier, type SupplierColumns } from '../../sql/supplier'
 import type { Sql } from '../../sql/db'
 import { fail } from '../errors'
 
-export type SupplierStatus =
-  'DRAFT' | 'VETTING' | 'ACTIVE' | 'SUSPENDED' | 'FROZEN' | 'BLACKLIST' | 'ARCHIVED'
+export type SupplierStatus = (typeof SUPPLIER_STATUSES)[number]
 
 /**
  * The state machine of the spec, one row per declared move. Nothing else decides a status:

@@ -60,7 +60,7 @@ export const validate = <T extends z.ZodType, Target extends keyof ValidationTar
 /** Positive 64-bit integer carried as a string (ids are never JSON numbers). */
 export const idString = z
   .string()
-  .regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer string')
+  .regex(/^[1-9][0-9]{0,18}$/, { message: 'must be a positive integer string', abort: true })
   .refine((v) => BigInt(v) <= 9223372036854775807n, 'out of range')
 
 /** Page parameters of the spec: page >= 1 (default 1), pageSize 1..100 (default 20). */

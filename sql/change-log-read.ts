@@ -1,0 +1,180 @@
+import { z } from 'zod'
+import { many, none, one, type Query, type Sql } from './db'
+
+/*
+ * Approval records (SUP-ADM-012): the change log, read as evidence. change_log and approval_log
+ * have no deleted_at (evidence is never deleted) and the supplier table is deliberately not
+ * joined: the records of a deleted draft stay readable.
+ */
+
+/** Values of change_log.operation_type (its CHECK constraint). */
+export const CHANGE_OPERATION_TYPES = [
+  'DRAFT_CREATE',
+  'DRAFT_UPDATE',
+  'DRAFT_DELETE',
+  'PROFILE_UPDATE',
+  'CONTACT_REPLACE',
+  'REGISTRATION_SUBMIT',
+  'REGISTRATION_APPLY',
+  'REGISTRATION_REJECT',
+  'ACCOUNT_CREATE',
+  'ACCOUNT_CHANGE',
+  'ACCOUNT_DEFAULT',
+  'STATUS_CHANGE',
+  'ARCHIVE',
+  'RELATION_SET',
+  'RELATION_UNBIND',
+] as const
+
+/** Values of change_log.target_type (its CHECK constraint). */
+export const CHANGE_TARGET_TYPES = [
+  'SUPPLIER',
+  'TYPE',
+  'CONTACT',
+  'QUALIFICATION',
+  'CONTRACT',
+  'EVALUATION',
+  'ACCOUNT',
+  'RELATION',
+] as const
+
+export interface ChangeLogFilter {
+  supplierId?: string
+  approvalLogId?: string
+  operationType?: string
+  targetType?: string
+  fieldName?: string
+  status?: string
+  /** `yyyy-MM-dd HH:mm:ss` in the session (service) time zone, inclusive. */
+  createTimeFrom?: string
+  /** `yyyy-MM-dd HH:mm:ss` in the session (service) time zone, inclusive to the whole second. */
+  createTimeTo?: string
+  limit: number
+  offset: number
+}
+
+/*
+ * The bounds are sent as text and cast in SQL: a parameter typed timestamptz would go through
+ * postgres.js's serializer (`new Date(x)`), i.e. the Node process's time zone, not the session's.
+ */
+const where = (sql: Sql, f: ChangeLogFilter) => {
+  const eq = (column: Query, value: string | undefined) =>
+    value === undefined ? sql`` : sql`AND ${column} = ${value}`
+  return sql`
+    WHERE true
+    ${eq(sql`c.supplier_id`, f.supplierId)}
+    ${eq(sql`c.approval_log_id`, f.approvalLogId)}
+    ${eq(sql`c.operation_type`, f.operationType)}
+    ${eq(sql`c.target_type`, f.targetType)}
+    ${eq(sql`c.field_name`, f.fieldName)}
+    ${eq(sql`c.status`, f.status)}
+    ${f.createTimeFrom === undefined ? sql`` : sql`AND c.create_time >= ${f.createTimeFrom}::text::timestamptz`}
+    ${
+      f.createTimeTo === undefined
+        ? sql``
+        : sql`AND c.create_time < ${f.createTimeTo}::text::timestamptz + interval '1 second'`
+    }
+  `
+}
+
+export const ChangeLogRow = z.object({
+  changeLogId: z.string(),
+  supplierId: z.string(),
+  approvalLogId: z.string().nullable(),
+  operationType: z.string(),
+  targetType: z.string(),
+  targetId: z.string().nullable(),
+  fieldName: z.string(),
+  oldValueMasked: z.string().nullable(),
+  newValueMasked: z.string().nullable(),
+  changeReason: z.string().nullable(),
+  status: z.string().nullable(),
+  operatorId: z.string().nullable(),
+  createTime: z.string(),
+  hasOpinion: z.boolean(),
+})
+export type ChangeLogRow = z.output<typeof ChangeLogRow>
+
+/**
+ * One page of change-log rows, newest first (create_time DESC, change_log_id DESC). Only whether
+ * the linked approval has an opinion is read here, never the ciphertext.
+ */
+export function changeLogPage(sql: Sql, f: ChangeLogFilter) {
+  return many(
+    sql`
+      SELECT c.change_log_id::text AS "changeLogId", c.supplier_id::text AS "supplierId",
+             c.approval_log_id::text AS "approvalLogId", c.operation_type AS "operationType",
+             c.target_type AS "targetType", c.target_id::text AS "targetId",
+             c.field_name AS "fieldName", c.old_value_masked AS "oldValueMasked",
+             c.new_value_masked AS "newValueMasked", c.change_reason AS "changeReason",
+             c.status, c.operator_id::text AS "operatorId",
+             to_char(c.create_time, 'YYYY-MM-DD HH24:MI:SS') AS "createTime",
+             (a.opinion_enc IS NOT NULL) AS "hasOpinion"
+      FROM change_log c
+      LEFT JOIN approval_log a ON a.approval_log_id = c.approval_log_id
+      ${where(sql, f)}
+      ORDER BY c.create_time DESC, c.change_log_id DESC
+      LIMIT ${f.limit} OFFSET ${f.offset}
+    `,
+    ChangeLogRow,
+  )
+}
+
+const Total = z.object({ total: z.number().int() })
+
+/** How many change-log rows match the filter. */
+export async function countChangeLogs(sql: Sql, f: ChangeLogFilter): Promise<number> {
+  const row = await one(
+    sql`SELECT count(*)::int AS total FROM change_log c ${where(sql, f)}`,
+    Total,
+  )
+  return row.total
+}
+
+export const OpinionCiphertextRow = z.object({
+  approvalLogId: z.string(),
+  opinionEnc: z.string(),
+})
+
+/**
+ * Opinion ciphertexts of the given approvals (those that have one). Only for a caller holding
+ * `supplier:approval:opinion`, whose every decryption is then audited.
+ */
+export async function approvalOpinionCiphertexts(sql: Sql, approvalLogIds: readonly string[]) {
+  if (approvalLogIds.length === 0) return []
+  return many(
+    sql`
+      SELECT a.approval_log_id::text AS "approvalLogId", a.opinion_enc AS "opinionEnc"
+      FROM approval_log a
+      WHERE a.approval_log_id IN ${sql(approvalLogIds as string[])} AND a.opinion_enc IS NOT NULL
+      ORDER BY a.approval_log_id
+    `,
+    OpinionCiphertextRow,
+  )
+}
+
+export interface SensitiveRead {
+  adminId: string
+  subject: string
+  subjectId: string
+  fieldName: string
+  requestId: string | null
+}
+
+/** Appends one sensitive_read_audit row per decrypted value; returns how many were written. */
+export function recordSensitiveReads(sql: Sql, reads: readonly SensitiveRead[]) {
+  if (reads.length === 0) return Promise.resolve(0)
+  const rows = reads.map((r) => ({
+    admin_id: r.adminId,
+    subject: r.subject,
+    subject_id: r.subjectId,
+    field_name: r.fieldName,
+    request_id: r.requestId,
+  }))
+  return none(
+    sql`
+      INSERT INTO sensitive_read_audit
+      ${sql(rows, 'admin_id', 'subject', 'subject_id', 'field_name', 'request_id')}
+    `,
+  )
+}

@@ -1,0 +1,291 @@
+import { z } from 'zod'
+import { many, maybeOne, one, type Sql } from './db'
+import { SUPPLIER_STATUSES } from './supplier'
+
+/*
+ * Read side of the supplier aggregate: list, basic-information detail, account information.
+ * Only mask columns are selected; no `*_enc`, `*_bidx`, approve_note or is_related_party ever
+ * leaves this module. Every table a query touches is filtered on `deleted_at IS NULL`.
+ */
+
+export { SUPPLIER_STATUSES }
+
+/** API sort keys of SUP-ADM-001; the only values that can reach ORDER BY. */
+export const SUPPLIER_SORT_KEYS = ['createTime', 'updateTime', 'fullName', 'supplierNo'] as const
+export type SupplierSortKey = (typeof SUPPLIER_SORT_KEYS)[number]
+
+export interface SupplierListFilter {
+  /** Trimmed, non-empty. Substring (LIKE-escaped) or trigram-similar match. */
+  keyword?: string
+  status?: string
+  typeCode?: string
+  sortBy?: SupplierSortKey
+  sortDirection?: 'ASC' | 'DESC'
+  limit: number
+  offset: number
+}
+
+/** `%`, `_` and `\` match themselves (LIKE's default escape character is `\`). */
+export const escapeLike = (s: string) => s.replace(/[\\%_]/g, '\\$&')
+
+const SupplierTypeJson = z.object({
+  typeCode: z.string(),
+  typeName: z.string().nullable(),
+  isPrimary: z.boolean(),
+})
+
+/**
+ * JSON array of the live types of supplier `s`, primary first then dictionary order. typeName
+ * is the label of a live, enabled `supplier_type` item of a live, enabled dictionary; else null.
+ */
+const typesOf = (sql: Sql) => sql`
+  COALESCE((
+    SELECT json_agg(
+             json_build_object('typeCode', t.type_code, 'typeName', d.dict_label, 'isPrimary', t.is_primary)
+             ORDER BY t.is_primary DESC, d.sort_order NULLS LAST, t.type_code)
+    FROM supplier_type t
+    LEFT JOIN (
+      dict_data d
+      JOIN dict_type dt ON dt.dict_type = d.dict_type AND dt.status = 'ACTIVE' AND dt.deleted_at IS NULL
+    ) ON d.dict_type = 'supplier_type' AND d.dict_value = t.type_code
+         AND d.status = 'ACTIVE' AND d.deleted_at IS NULL
+    WHERE t.supplier_id = s.supplier_id AND t.deleted_at IS NULL
+  ), '[]'::json)
+`
+
+const listWhere = (sql: Sql, f: SupplierListFilter) => {
+  const keyword = f.keyword
+    ? sql`AND (
+        lower(s.full_name) ILIKE ${`%${escapeLike(f.keyword)}%`}
+        OR lower(s.short_name) ILIKE ${`%${escapeLike(f.keyword)}%`}
+        OR lower(s.supplier_no) ILIKE ${`%${escapeLike(f.keyword)}%`}
+        OR lower(s.full_name) % lower(${f.keyword})
+        OR lower(s.short_name) % lower(${f.keyword})
+      )`
+    : sql``
+  const status = f.status ? sql`AND s.status = ${f.status}` : sql``
+  const typeCode = f.typeCode
+    ? sql`AND EXISTS (
+        SELECT 1 FROM supplier_type ft
+        WHERE ft.supplier_id = s.supplier_id AND ft.type_code = ${f.typeCode} AND ft.deleted_at IS NULL
+      )`
+    : sql``
+  return sql`WHERE s.deleted_at IS NULL ${keyword} ${status} ${typeCode}`
+}
+
+const listOrder = (sql: Sql, f: SupplierListFilter) => {
+  const column = {
+    createTime: sql`s.create_time`,
+    updateTime: sql`s.update_time`,
+    fullName: sql`s.full_name`,
+    supplierNo: sql`s.supplier_no`,
+  }[f.sortBy ?? 'createTime']
+  const asc = f.sortDirection === 'ASC'
+  // supplierNo is null until approval: unnumbered suppliers sort as the smallest values. The
+  // NOT NULL columns keep the plain direction so the (create_time, supplier_id) index serves it.
+  const nulls = f.sortBy === 'supplierNo' ? (asc ? sql`NULLS FIRST` : sql`NULLS LAST`) : sql``
+  const direction = asc ? sql`ASC` : sql`DESC`
+  return sql`ORDER BY ${column} ${direction} ${nulls}, s.supplier_id ${direction}`
+}
+
+export const SupplierListRow = z.object({
+  supplierId: z.string(),
+  supplierNo: z.string().nullable(),
+  fullName: z.string(),
+  shortName: z.string().nullable(),
+  types: z.array(SupplierTypeJson),
+  status: z.enum(SUPPLIER_STATUSES),
+  creditLevel: z.string().nullable(),
+  totalScore: z.number().nullable(),
+  activeAccountCount: z.number().int(),
+  createTime: z.string(),
+  updateTime: z.string(),
+})
+export type SupplierListRow = z.output<typeof SupplierListRow>
+
+/** One page of live suppliers matching the filter, in the whitelisted order (SUP-ADM-001). */
+export function supplierListPage(sql: Sql, f: SupplierListFilter) {
+  return many(
+    sql`
+      SELECT s.supplier_id::text AS "supplierId", s.supplier_no AS "supplierNo",
+             s.full_name AS "fullName", s.short_name AS "shortName",
+             ${typesOf(sql)} AS types,
+             s.status, s.credit_level AS "creditLevel", s.total_score::float8 AS "totalScore",
+             (SELECT count(*)::int FROM supplier_bank_account a
+              WHERE a.supplier_id = s.supplier_id AND a.status = 'ACTIVE' AND a.deleted_at IS NULL
+             ) AS "activeAccountCount",
+             to_char(s.create_time, 'YYYY-MM-DD HH24:MI:SS') AS "createTime",
+             to_char(s.update_time, 'YYYY-MM-DD HH24:MI:SS') AS "updateTime"
+      FROM supplier s
+      ${listWhere(sql, f)}
+      ${listOrder(sql, f)}
+      LIMIT ${f.limit} OFFSET ${f.offset}
+    `,
+    SupplierListRow,
+  )
+}
+
+const Total = z.object({ total: z.number().int() })
+
+/** How many live suppliers match the filter (paging and sorting ignored). */
+export async function countSuppliers(sql: Sql, f: SupplierListFilter): Promise<number> {
+  const row = await one(
+    sql`SELECT count(*)::int AS total FROM supplier s ${listWhere(sql, f)}`,
+    Total,
+  )
+  return row.total
+}
+
+const ContactJson = z.object({
+  contactId: z.string(),
+  contactName: z.string(),
+  contactPhoneMask: z.string(),
+  contactRole: z.string().nullable(),
+  remark: z.string().nullable(),
+  status: z.string(),
+  updateTime: z.string(),
+})
+
+const QualificationJson = z.object({
+  qualificationId: z.string(),
+  qualType: z.string(),
+  certNoMask: z.string().nullable(),
+  imageUrl: z.string().nullable(),
+  expiryDate: z.string().nullable(),
+  isRequired: z.boolean(),
+  status: z.string(),
+  updateTime: z.string(),
+})
+
+export const SupplierDetailRow = z.object({
+  supplierId: z.string(),
+  supplierNo: z.string().nullable(),
+  fullName: z.string(),
+  shortName: z.string().nullable(),
+  taxNoMask: z.string(),
+  legalRepresentative: z.string().nullable(),
+  contactPhoneMask: z.string().nullable(),
+  establishDate: z.string().nullable(),
+  registeredCapital: z.string().nullable(),
+  businessScope: z.string().nullable(),
+  address: z.string().nullable(),
+  staffScale: z.string().nullable(),
+  mainCooperation: z.string(),
+  licenseImageUrl: z.string().nullable(),
+  remark: z.string().nullable(),
+  types: z.array(SupplierTypeJson),
+  contacts: z.array(ContactJson),
+  qualifications: z.array(QualificationJson),
+  creditLevel: z.string().nullable(),
+  totalScore: z.number().nullable(),
+  status: z.enum(SUPPLIER_STATUSES),
+  createTime: z.string(),
+  updateTime: z.string(),
+})
+export type SupplierDetailRow = z.output<typeof SupplierDetailRow>
+
+/**
+ * Basic information of one live supplier with its live types, contacts and qualifications, read
+ * in one statement (one snapshot). A qualification is required when a live required rule of any
+ * live type of the supplier names its qual_type. Null when missing or soft-deleted.
+ */
+export function supplierDetail(sql: Sql, supplierId: string) {
+  return maybeOne(
+    sql`
+      SELECT s.supplier_id::text AS "supplierId", s.supplier_no AS "supplierNo",
+             s.full_name AS "fullName", s.short_name AS "shortName", s.tax_no_mask AS "taxNoMask",
+             s.legal_representative AS "legalRepresentative",
+             s.contact_phone_mask AS "contactPhoneMask",
+             to_char(s.establish_date, 'YYYY-MM-DD') AS "establishDate",
+             s.registered_capital AS "registeredCapital", s.business_scope AS "businessScope",
+             s.address, s.staff_scale AS "staffScale", s.main_cooperation AS "mainCooperation",
+             s.license_image_url AS "licenseImageUrl", s.remark,
+             ${typesOf(sql)} AS types,
+             COALESCE((
+               SELECT json_agg(json_build_object(
+                        'contactId', c.contact_id::text, 'contactName', c.contact_name,
+                        'contactPhoneMask', c.contact_phone_mask, 'contactRole', c.contact_role,
+                        'remark', c.remark, 'status', c.status,
+                        'updateTime', to_char(c.update_time, 'YYYY-MM-DD HH24:MI:SS'))
+                      ORDER BY c.contact_id)
+               FROM supplier_contact c
+               WHERE c.supplier_id = s.supplier_id AND c.deleted_at IS NULL
+             ), '[]'::json) AS contacts,
+             COALESCE((
+               SELECT json_agg(json_build_object(
+                        'qualificationId', q.qualification_id::text, 'qualType', q.qual_type,
+                        'certNoMask', q.cert_no_mask, 'imageUrl', q.image_url,
+                        'expiryDate', to_char(q.expiry_date, 'YYYY-MM-DD'),
+                        'isRequired', EXISTS (
+                          SELECT 1
+                          FROM qualification_rule r
+                          JOIN supplier_type t ON t.type_code = r.type_code AND t.deleted_at IS NULL
+                          WHERE t.supplier_id = s.supplier_id AND r.qual_type = q.qual_type
+                            AND r.is_required AND r.deleted_at IS NULL),
+                        'status', q.status,
+                        'updateTime', to_char(q.update_time, 'YYYY-MM-DD HH24:MI:SS'))
+                      ORDER BY q.qualification_id)
+               FROM supplier_qualification q
+               WHERE q.supplier_id = s.supplier_id AND q.deleted_at IS NULL
+             ), '[]'::json) AS qualifications,
+             s.credit_level AS "creditLevel", s.total_score::float8 AS "totalScore", s.status,
+             to_char(s.create_time, 'YYYY-MM-DD HH24:MI:SS') AS "createTime",
+             to_char(s.update_time, 'YYYY-MM-DD HH24:MI:SS') AS "updateTime"
+      FROM supplier s
+      WHERE s.supplier_id = ${supplierId} AND s.deleted_at IS NULL
+    `,
+    SupplierDetailRow,
+  )
+}
+
+const BankAccountJson = z.object({
+  accountId: z.string(),
+  accountName: z.string(),
+  accountType: z.enum(['CORPORATE', 'PERSONAL']),
+  bankName: z.string(),
+  bankBranch: z.string().nullable(),
+  accountNoMask: z.string(),
+  settleMode: z.string().nullable(),
+  accountPeriod: z.number().int().nullable(),
+  invoiceType: z.string().nullable(),
+  taxRate: z.number().nullable(),
+  status: z.string(),
+  isDefault: z.enum(['YES', 'NO']),
+  updateTime: z.string(),
+})
+
+export const SupplierAccountInfoRow = z.object({
+  supplierId: z.string(),
+  bankAccounts: z.array(BankAccountJson),
+  updateTime: z.string(),
+})
+export type SupplierAccountInfoRow = z.output<typeof SupplierAccountInfoRow>
+
+/**
+ * The live bank accounts of one live supplier (masked; no proof files), default first then by
+ * account id, with the supplier's version. Null when the supplier is missing or soft-deleted.
+ */
+export function supplierAccountInfo(sql: Sql, supplierId: string) {
+  return maybeOne(
+    sql`
+      SELECT s.supplier_id::text AS "supplierId",
+             COALESCE((
+               SELECT json_agg(json_build_object(
+                        'accountId', a.account_id::text, 'accountName', a.account_name,
+                        'accountType', a.account_type, 'bankName', a.bank_name,
+                        'bankBranch', a.bank_branch, 'accountNoMask', a.account_no_mask,
+                        'settleMode', a.settle_mode, 'accountPeriod', a.account_period,
+                        'invoiceType', a.invoice_type, 'taxRate', a.tax_rate::float8,
+                        'status', a.status, 'isDefault', a.is_default,
+                        'updateTime', to_char(a.update_time, 'YYYY-MM-DD HH24:MI:SS'))
+                      ORDER BY (a.is_default = 'YES') DESC, a.account_id)
+               FROM supplier_bank_account a
+               WHERE a.supplier_id = s.supplier_id AND a.deleted_at IS NULL
+             ), '[]'::json) AS "bankAccounts",
+             to_char(s.update_time, 'YYYY-MM-DD HH24:MI:SS') AS "updateTime"
+      FROM supplier s
+      WHERE s.supplier_id = ${supplierId} AND s.deleted_at IS NULL
+    `,
+    SupplierAccountInfoRow,
+  )
+}

@@ -1,0 +1,191 @@
+/**
+ * Edge entry (Cloudflare Workers, Deno): the read-only routes only: health, the API document and
+ * the dictionaries. Nothing imported from here may reach a `node:*` module, so this file builds
+ * its own Hono app from the route modules instead of importing app.ts (which pulls pino through
+ * logger.ts) or main.ts (embedded database, migrations). test/edge.test.ts bundles it and checks.
+ *
+ * Workers: `export default { fetch }` below; wrangler.toml points here.
+ * Deno:    `Deno.serve((req) => edge.fetch(req, Deno.env.toObject(), { waitUntil: () => {} }))`.
+ */
+import { Hono } from 'hono'
+import type { Logger } from 'pino'
+import postgres from 'postgres'
+import { loadConfig, type Config } from './config'
+import { createCipher, SENSITIVE_LOG_KEYS, type SensitiveCipher } from './crypto/sensitive'
+import { assertCatalog, ERRORS } from './errors'
+import { mapErrors, useFrame } from './http/frame'
+import type { AppEnv, Deps } from './http/types'
+import { sqlPermissionLookup } from './ports/permission'
+import { dictRoutes } from './routes/dict'
+import { systemRoutes } from './routes/system'
+
+/** Bindings and variables the platform passes to `fetch`. Only string values are configuration. */
+export interface EdgeEnv {
+  DATABASE_URL?: string
+  /** Cloudflare Hyperdrive binding; preferred over DATABASE_URL when present. */
+  HYPERDRIVE?: { connectionString: string }
+  [name: string]: unknown
+}
+
+/** The part of the Workers ExecutionContext this entry uses. */
+export interface EdgeContext {
+  waitUntil(promise: Promise<unknown>): void
+  passThroughOnException?(): void
+}
+
+const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: 100 }
+type Level = Exclude<keyof typeof LEVELS, 'silent'>
+
+const SENSITIVE = new Set([...SENSITIVE_LOG_KEYS, 'x-internal-token'].map((k) => k.toLowerCase()))
+
+const scrub = (value: unknown, depth = 0): unknown => {
+  if (value instanceof Error)
+    return { type: value.name, message: value.message, stack: value.stack }
+  if (value === null || typeof value !== 'object' || depth > 6) return value
+  if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1))
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [
+      k,
+      SENSITIVE.has(k.toLowerCase()) ? '[REDACTED]' : scrub(v, depth + 1),
+    ]),
+  )
+}
+
+/**
+ * A console-backed logger with pino's calling convention (`log(obj, msg)` or `log(msg)`), one JSON
+ * line per record, the same numeric levels and the same redaction of sensitive keys. Workers and
+ * Deno collect console output.
+ */
+export function consoleLogger(level: string, bindings: Record<string, unknown> = {}) {
+  const threshold = LEVELS[level as keyof typeof LEVELS] ?? LEVELS.info
+  const write =
+    (name: Level) =>
+    (objOrMsg?: unknown, msg?: string): void => {
+      if (LEVELS[name] < threshold) return
+      const fields = typeof objOrMsg === 'object' && objOrMsg !== null ? objOrMsg : {}
+      const line = JSON.stringify({
+        level: LEVELS[name],
+        time: Date.now(),
+        ...bindings,
+        ...(scrub(fields) as object),
+        msg: typeof objOrMsg === 'string' ? objOrMsg : msg,
+      })
+      if (LEVELS[name] >= LEVELS.error) console.error(line)
+      // eslint-disable-next-line no-console -- the edge runtimes' log sink is the console
+      else if (LEVELS[name] >= LEVELS.warn) console.warn(line)
+      // eslint-disable-next-line no-console -- the edge runtimes' log sink is the console
+      else console.log(line)
+    }
+  return {
+    level,
+    trace: write('trace'),
+    debug: write('debug'),
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
+    fatal: write('fatal'),
+    child: (more: Record<string, unknown>) => consoleLogger(level, { ...bindings, ...more }),
+  }
+}
+
+/**
+ * The read-only app over one request's database client. Same middleware order, envelopes and
+ * error mapping as createApp in app.ts (see the note there on sharing the mapping).
+ */
+export function createEdgeApp(deps: Deps) {
+  const { logger } = deps
+  const app = new Hono<AppEnv>()
+
+  useFrame(app, deps)
+
+  app.route('/admin/dict/data', dictRoutes(deps))
+
+  mapErrors(app, logger)
+  app.route('/', systemRoutes(deps, app))
+  return app
+}
+
+interface Setup {
+  config: Config
+  cipher: SensitiveCipher
+  logger: Logger
+}
+
+/** Configuration and keys depend only on the environment: built once per isolate and env. */
+const setups = new WeakMap<object, Promise<Setup>>()
+
+const databaseUrlOf = (env: EdgeEnv) =>
+  env.HYPERDRIVE?.connectionString ||
+  (typeof env.DATABASE_URL === 'string' ? env.DATABASE_URL : undefined)
+
+function setupFor(env: EdgeEnv): Promise<Setup> {
+  let setup = setups.get(env)
+  if (!setup) {
+    setup = (async () => {
+      // Bindings (Hyperdrive, KV, …) are objects; configuration is the string variables only.
+      const vars = Object.fromEntries(
+        Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'),
+      )
+      const config = loadConfig({ ...vars, DATABASE_URL: databaseUrlOf(env) })
+      if (!config.databaseUrl) {
+        throw new Error('DATABASE_URL or a HYPERDRIVE binding is required on the edge')
+      }
+      // logger.ts builds on pino, which is Node-only. The routes and middleware call only the level
+      // methods and child(), which consoleLogger implements; the cast covers the rest of pino's
+      // Logger type (flush, bindings, events…) that nothing on the edge path uses.
+      const logger = consoleLogger(config.logLevel) as unknown as Logger
+      return { config, cipher: await createCipher(config.crypto), logger }
+    })()
+    setup.catch(() => setups.delete(env))
+    setups.set(env, setup)
+  }
+  return setup
+}
+
+assertCatalog()
+
+export default {
+  async fetch(request: Request, env: EdgeEnv, ctx: EdgeContext): Promise<Response> {
+    let setup: Setup
+    try {
+      setup = await setupFor(env)
+    } catch (err) {
+      console.error(
+        JSON.stringify({
+          level: 60,
+          time: Date.now(),
+          msg: 'edge misconfigured',
+          err: String(err),
+        }),
+      )
+      return Response.json(
+        {
+          code: ERRORS.INTERNAL.code,
+          message: 'service misconfigured',
+          success: false,
+          data: null,
+        },
+        { status: 500 },
+      )
+    }
+    // Workers cannot reuse a socket across requests: one client per request, one connection, no
+    // type fetch round trip, closed after the response without delaying it. Hyperdrive pools.
+    const sql = postgres(databaseUrlOf(env)!, {
+      max: 1,
+      fetch_types: false,
+      connect_timeout: 10,
+      onnotice: () => {},
+      connection: { TimeZone: setup.config.timezone, application_name: 'supplier-admin-edge' },
+    })
+    try {
+      const app = createEdgeApp({
+        ...setup,
+        sql,
+        permissions: sqlPermissionLookup(sql),
+      })
+      return await app.fetch(request)
+    } finally {
+      ctx.waitUntil(sql.end({ timeout: 5 }))
+    }
+  },
+}

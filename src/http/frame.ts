@@ -1,0 +1,57 @@
+import type { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { HTTPException } from 'hono/http-exception'
+import { requestId } from 'hono/request-id'
+import type { Logger } from 'pino'
+import type { Config } from '../config'
+import { AppError, ERRORS } from '../errors'
+import { accessLog } from './access-log'
+import { authenticate } from './auth'
+import { failure } from './envelope'
+import type { AppEnv } from './types'
+
+/**
+ * What every request passes through before its route, for the Node app and the edge app
+ * alike: request id, one access-log line, the body limit, and authentication of /admin/*.
+ */
+export function useFrame(
+  app: Hono<AppEnv>,
+  { config, logger }: { config: Config; logger: Pick<Logger, 'info'> },
+) {
+  app.use(requestId())
+  app.use(accessLog(logger))
+  app.use(
+    bodyLimit({
+      maxSize: config.bodyLimitBytes,
+      onError: (c) =>
+        failure(
+          c,
+          ERRORS.BAD_REQUEST,
+          `request body exceeds ${config.bodyLimitBytes} bytes`,
+          null,
+          400,
+        ),
+    }),
+  )
+  app.use('/admin/*', authenticate(config.auth))
+}
+
+/**
+ * Every answer is an envelope: unknown routes 404, malformed requests 400, business failures
+ * their catalog code (HTTP 200), anything unexpected a 500 carrying only the request id.
+ */
+export function mapErrors(app: Hono<AppEnv>, logger: Pick<Logger, 'error'>) {
+  app.notFound((c) =>
+    failure(c, ERRORS.NOT_FOUND, `no route for ${c.req.method} ${c.req.path}`, null, 404),
+  )
+  app.onError((err, c) => {
+    if (err instanceof AppError) return failure(c, err.entry, err.message, err.data)
+    if (err instanceof HTTPException && err.status < 500) {
+      // Hono's validator raises these for a body that is not JSON at all.
+      return failure(c, ERRORS.BAD_REQUEST, err.message || 'malformed request', null, 400)
+    }
+    const id = c.get('requestId')
+    logger.error({ requestId: id, err }, 'unexpected fault')
+    return failure(c, ERRORS.INTERNAL, `internal error (request id ${id})`, { requestId: id }, 500)
+  })
+}

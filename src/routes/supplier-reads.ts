@@ -1,0 +1,167 @@
+import { Hono } from 'hono'
+import { z } from 'zod'
+import {
+  CHANGE_OPERATION_TYPES,
+  CHANGE_TARGET_TYPES,
+  getSupplierAccountInfo,
+  getSupplierBasicInfo,
+  listApprovalRecords,
+  listSuppliers,
+  OPINION_PERMISSION,
+  SupplierAccountInfoVO,
+  SupplierApprovalRecordVO,
+  SupplierBasicInfoVO,
+  SupplierListItemVO,
+  SUPPLIER_SORT_KEYS,
+  SUPPLIER_STATUSES,
+} from '../domain/supplier-reads'
+import { authorize } from '../http/auth'
+import { ok, pageSchema, resultSchema } from '../http/envelope'
+import type { AppEnv, Deps } from '../http/types'
+import { idString, pageQuery, validate } from '../http/validate'
+
+/** An optional text filter; blank (after trimming) means "no filter". */
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `at most ${max} characters`)
+    .optional()
+    .transform((v) => v || undefined)
+
+/** An optional code filter from a fixed list; an empty value means "no filter". */
+const optionalCode = <const T extends readonly [string, ...string[]]>(codes: T) =>
+  z
+    .union([z.enum(codes), z.literal('')])
+    .optional()
+    .transform((v) => v || undefined)
+
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/
+
+/** `yyyy-MM-dd HH:mm:ss` naming a real calendar second (no 2026-02-30, no 24:00:00). */
+export const dateTime = z
+  .string()
+  .regex(DATE_TIME, 'must be yyyy-MM-dd HH:mm:ss')
+  .refine((v) => {
+    const [, y, mo, d, h, mi, s] = (DATE_TIME.exec(v) ?? []).map(Number)
+    const t = new Date(Date.UTC(y, mo - 1, d, h, mi, s))
+    return (
+      t.getUTCFullYear() === y &&
+      t.getUTCMonth() === mo - 1 &&
+      t.getUTCDate() === d &&
+      t.getUTCHours() === h &&
+      t.getUTCMinutes() === mi &&
+      t.getUTCSeconds() === s
+    )
+  }, 'not a valid date-time')
+
+/**
+ * `idString`, checked for digits first: its range refinement calls BigInt(), which throws (a 500)
+ * on non-digits because zod 4 runs refinements even after the regex failed.
+ */
+const id = z
+  .string()
+  .regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer string')
+  .pipe(idString)
+
+const SupplierIdParam = z.object({ supplierId: id })
+
+/** SUP-ADM-001 query. Unknown parameters are refused, so no sensitive value rides in the URL. */
+export const SupplierListQuerySchema = z
+  .object({
+    ...pageQuery,
+    keyword: optionalText(100).describe(
+      'full name, short name or supplierNo: substring or similar (trigram)',
+    ),
+    status: optionalCode(SUPPLIER_STATUSES),
+    typeCode: optionalText(64).describe('suppliers having this live type'),
+    sortBy: z.enum(SUPPLIER_SORT_KEYS).optional().describe('default createTime'),
+    sortDirection: z.enum(['ASC', 'DESC']).default('DESC'),
+  })
+  .strict()
+
+/** SUP-ADM-012 query: filters of the change log; the time range is inclusive. */
+export const ApprovalRecordQuerySchema = z
+  .object({
+    ...pageQuery,
+    supplierId: id.optional(),
+    approvalLogId: id.optional(),
+    operationType: optionalCode(CHANGE_OPERATION_TYPES),
+    targetType: optionalCode(CHANGE_TARGET_TYPES),
+    fieldName: optionalText(64),
+    status: optionalText(32),
+    createTimeFrom: dateTime.optional().describe('inclusive, yyyy-MM-dd HH:mm:ss'),
+    createTimeTo: dateTime.optional().describe('inclusive, yyyy-MM-dd HH:mm:ss'),
+  })
+  .strict()
+  .refine(
+    // Same fixed-width format on both sides: text order is time order.
+    (q) => !q.createTimeFrom || !q.createTimeTo || q.createTimeFrom <= q.createTimeTo,
+    { path: ['createTimeTo'], message: 'must not be earlier than createTimeFrom' },
+  )
+
+/** Supplier reads: list, basic information, account information, approval records. */
+export const supplierReadRoutes = (deps: Deps) => {
+  const app = new Hono<AppEnv>()
+
+  app.get(
+    '/items',
+    authorize(deps.permissions, deps.logger, {
+      operationId: 'SUP-ADM-001',
+      summary: 'Page of suppliers (masked)',
+      tags: ['supplier'],
+      permissions: ['supplier:list'],
+      response: resultSchema(pageSchema(SupplierListItemVO)),
+    }),
+    validate('query', SupplierListQuerySchema),
+    async (c) => ok(c, await listSuppliers(deps, c.req.valid('query'))),
+  )
+
+  app.get(
+    '/items/:supplierId',
+    authorize(deps.permissions, deps.logger, {
+      operationId: 'SUP-ADM-002',
+      summary: 'Basic information of a supplier (masked)',
+      tags: ['supplier'],
+      permissions: ['supplier:view'],
+      response: resultSchema(SupplierBasicInfoVO),
+    }),
+    validate('param', SupplierIdParam),
+    async (c) => ok(c, await getSupplierBasicInfo(deps, c.req.valid('param').supplierId)),
+  )
+
+  app.get(
+    '/items/:supplierId/account-info',
+    authorize(deps.permissions, deps.logger, {
+      operationId: 'SUP-ADM-002-accounts',
+      summary: 'Account information of a supplier (masked bank accounts)',
+      tags: ['supplier'],
+      permissions: ['supplier:view'],
+      response: resultSchema(SupplierAccountInfoVO),
+    }),
+    validate('param', SupplierIdParam),
+    async (c) => ok(c, await getSupplierAccountInfo(deps, c.req.valid('param').supplierId)),
+  )
+
+  app.get(
+    '/approval-records',
+    authorize(deps.permissions, deps.logger, {
+      operationId: 'SUP-ADM-012',
+      summary: `Approval records (change log); opinions only with ${OPINION_PERMISSION}, audited`,
+      tags: ['supplier'],
+      permissions: ['supplier:view'],
+      response: resultSchema(pageSchema(SupplierApprovalRecordVO)),
+    }),
+    validate('query', ApprovalRecordQuerySchema),
+    async (c) =>
+      ok(
+        c,
+        await listApprovalRecords(deps, c.req.valid('query'), {
+          adminId: c.get('adminId'),
+          requestId: c.get('requestId') ?? null,
+        }),
+      ),
+  )
+
+  return app
+}

@@ -1,0 +1,271 @@
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { ConfigError, DEV_SECRETS, loadConfig } from '../src/config'
+import { assertCatalog, ERRORS, SUPPLIER_CODE_RANGE, SUPPLIER_ERRORS } from '../src/errors'
+
+const REAL_DB = 'postgres://app@db.internal:5432/supplier'
+const key32 = (fill: string) => btoa(fill.repeat(32).slice(0, 32))
+
+/** Production settings with every secret replaced by a real value. */
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  DATABASE_URL: REAL_DB,
+  AUTH_JWT_SECRET: 'prod-jwt-secret-0123456789-abcdefghijklmnop',
+  DATA_ENCRYPTION_KEYS: `prod1:${key32('p')}`,
+  BLIND_INDEX_KEY: key32('b'),
+  INTERNAL_TOKEN: 'prod-internal-token-0123456789',
+}
+
+/** The ConfigError thrown for this environment (fails the test if none is thrown). */
+function configError(env: Record<string, string | undefined>): ConfigError {
+  try {
+    loadConfig(env)
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError)
+    return err as ConfigError
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`)
+}
+
+describe('loadConfig', () => {
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['DATABASE_URL', 'not a url'],
+    ['APP_TIMEZONE', 'Mars/Base'],
+    ['DATA_ENCRYPTION_KEYS', 'k1:short'],
+    ['DATA_ENCRYPTION_KEYS', 'no-colon-here'],
+    ['DUPLICATE_NAME_THRESHOLD', '2'],
+    ['DUPLICATE_NAME_THRESHOLD', '0'],
+    ['STORAGE_URL_PREFIXES', 'ftp://x'],
+    ['BODY_LIMIT_BYTES', '10'],
+    ['DEMO_ADMIN_ID', '0'],
+    ['DEMO_DATA', 'yes'],
+    ['AUTH_JWT_SECRET', 'too-short'],
+    ['LOG_LEVEL', 'loud'],
+  ])('%s=%j is refused with a message naming the variable', (name, value) => {
+    const err = configError({ [name]: value })
+    expect(err.message).toContain(name)
+    expect(err.problems.some((p) => p.startsWith(name))).toBe(true)
+  })
+
+  it('a DATA_ENCRYPTION_KEY_ID naming a key that is not listed is refused', () => {
+    const err = configError({
+      DATA_ENCRYPTION_KEYS: `k1:${key32('a')},k2:${key32('c')}`,
+      DATA_ENCRYPTION_KEY_ID: 'k3',
+    })
+    expect(err.message).toContain('DATA_ENCRYPTION_KEY_ID')
+  })
+
+  it('a DATA_ENCRYPTION_KEY_ID naming a listed key selects it', () => {
+    const config = loadConfig({
+      DATA_ENCRYPTION_KEYS: `k1:${key32('a')},k2:${key32('c')}`,
+      DATA_ENCRYPTION_KEY_ID: 'k2',
+    })
+    expect(config.crypto.activeKeyId).toBe('k2')
+    expect([...config.crypto.keys.keys()]).toEqual(['k1', 'k2'])
+  })
+
+  it('every problem is reported at once, each naming its variable', () => {
+    const err = configError({ PORT: 'abc', APP_TIMEZONE: 'Mars/Base', DATABASE_URL: 'mysql://x' })
+    expect(err.problems).toHaveLength(3)
+    for (const name of ['PORT', 'APP_TIMEZONE', 'DATABASE_URL']) expect(err.message).toContain(name)
+  })
+
+  it('production with the development secrets is refused, naming each of them', () => {
+    const err = configError({ NODE_ENV: 'production', DATABASE_URL: REAL_DB })
+    for (const name of Object.keys(DEV_SECRETS)) {
+      expect(
+        err.problems.some((p) => p.startsWith(`${name}:`)),
+        name,
+      ).toBe(true)
+    }
+    expect(err.message).not.toContain('DATABASE_URL')
+  })
+
+  it.each(Object.keys(DEV_SECRETS))(
+    'production refuses %s when it is set to its development value',
+    (name) => {
+      const err = configError({
+        ...PRODUCTION,
+        [name]: DEV_SECRETS[name as keyof typeof DEV_SECRETS],
+      })
+      expect(err.problems).toHaveLength(1)
+      expect(err.problems[0]).toMatch(new RegExp(`^${name}:`))
+    },
+  )
+
+  it('production refuses to start without DATABASE_URL (embedded database)', () => {
+    const err = configError({ ...PRODUCTION, DATABASE_URL: undefined })
+    expect(err.problems).toHaveLength(1)
+    expect(err.problems[0]).toMatch(/^DATABASE_URL:/)
+  })
+
+  it('production with real secrets and DATABASE_URL is accepted', () => {
+    const config = loadConfig(PRODUCTION)
+    expect(config.env).toBe('production')
+    expect(config.embedded).toBe(false)
+    expect(config.databaseUrl).toBe(REAL_DB)
+    expect(config.auth.jwtSecret).toBe(PRODUCTION.AUTH_JWT_SECRET)
+    expect(config.crypto.activeKeyId).toBe('prod1')
+    expect(config.demoData).toBe(false)
+  })
+
+  it('production with a JWKS URL needs no JWT secret', () => {
+    const config = loadConfig({
+      ...PRODUCTION,
+      AUTH_JWT_SECRET: undefined,
+      AUTH_JWKS_URL: 'https://id.example.com/.well-known/jwks.json',
+    })
+    expect(config.auth.jwksUrl).toBe('https://id.example.com/.well-known/jwks.json')
+    expect(config.auth.jwtSecret).toBeUndefined()
+  })
+
+  it('empty strings count as unset', () => {
+    const config = loadConfig({
+      PORT: '',
+      DATABASE_URL: '',
+      APP_TIMEZONE: '',
+      DEMO_ADMIN_ID: '',
+      DATA_ENCRYPTION_KEYS: '',
+      DEMO_DATA: '',
+    })
+    expect(config.port).toBe(8787)
+    expect(config.embedded).toBe(true)
+    expect(config.databaseUrl).toBeUndefined()
+    expect(config.timezone).toBe('Asia/Shanghai')
+    expect(config.demoAdminId).toBe('10001')
+    expect(config.demoData).toBe(true)
+    // An empty secret in production is the development default, and so refused.
+    const err = configError({ ...PRODUCTION, INTERNAL_TOKEN: '' })
+    expect(err.problems).toEqual([expect.stringMatching(/^INTERNAL_TOKEN:/)])
+  })
+
+  it('defaults: PORT 8787, DEMO_ADMIN_ID 10001, APP_TIMEZONE Asia/Shanghai, embedded demo data', () => {
+    const config = loadConfig({})
+    expect(config.port).toBe(8787)
+    expect(config.host).toBe('127.0.0.1')
+    expect(config.demoAdminId).toBe('10001')
+    expect(config.timezone).toBe('Asia/Shanghai')
+    expect(config.env).toBe('development')
+    expect(config.embedded).toBe(true)
+    expect(config.demoData).toBe(true)
+    expect(config.auth.jwtSecret).toBe(DEV_SECRETS.AUTH_JWT_SECRET)
+    expect(config.bodyLimitBytes).toBe(48 * 1024 * 1024)
+    expect(config.duplicateNameThreshold).toBe(0.6)
+  })
+
+  it('demo data is off on a real database unless DEMO_DATA=true turns it on', () => {
+    expect(loadConfig({ DATABASE_URL: REAL_DB }).demoData).toBe(false)
+    expect(loadConfig({ DATABASE_URL: REAL_DB, DEMO_DATA: 'true' }).demoData).toBe(true)
+    expect(loadConfig({ DATABASE_URL: REAL_DB, DEMO_DATA: '1' }).demoData).toBe(true)
+    expect(loadConfig({ DEMO_DATA: 'false' }).demoData).toBe(false)
+  })
+
+  it('reads process.env when given no argument', () => {
+    const saved = process.env.APP_TIMEZONE
+    process.env.APP_TIMEZONE = 'Europe/Paris'
+    try {
+      expect(loadConfig().timezone).toBe('Europe/Paris')
+    } finally {
+      if (saved === undefined) delete process.env.APP_TIMEZONE
+      else process.env.APP_TIMEZONE = saved
+    }
+  })
+})
+
+describe('start-up through the real entry point', () => {
+  it('exits non-zero with stderr naming PORT when PORT=abc', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: 'abc', NODE_ENV: 'development' }
+    delete env.DATABASE_URL
+    const child = spawn('npx', ['tsx', 'src/main.ts'], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Own process group, so that a run that wrongly starts can be stopped with its children.
+      detached: true,
+    })
+    let stderr = ''
+    let stdout = ''
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    child.stdout.on('data', (chunk) => (stdout += chunk))
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => {
+        process.kill(-child.pid!, 'SIGKILL')
+        resolve(null)
+      }, 18_000)
+      child.on('exit', (exitCode) => {
+        clearTimeout(timer)
+        resolve(exitCode)
+      })
+    })
+    expect(code, `still running after 18 s; stdout: ${stdout}`).not.toBeNull()
+    expect(code).not.toBe(0)
+    expect(stderr).toContain('PORT')
+    expect(stdout).not.toContain('serving')
+  }, 20_000)
+})
+
+describe('error catalog', () => {
+  it('assertCatalog passes on the real catalog', () => {
+    expect(() => assertCatalog()).not.toThrow()
+    expect(() => assertCatalog(SUPPLIER_ERRORS)).not.toThrow()
+  })
+
+  it('assertCatalog throws on a duplicate code, naming both entries', () => {
+    expect(() =>
+      assertCatalog({ FIRST: { code: 395010 }, SECOND: { code: 395011 }, THIRD: { code: 395010 } }),
+    ).toThrow(/FIRST.*THIRD.*395010/)
+  })
+
+  it.each([395000, 395040, 400, 0, -395001])(
+    'assertCatalog throws on code %i outside 395001..395039',
+    (code) => {
+      expect(() => assertCatalog({ OK: { code: 395001 }, OUTSIDE: { code } })).toThrow(/OUTSIDE/)
+    },
+  )
+
+  it('accepts the bounds 395001 and 395039', () => {
+    expect(() => assertCatalog({ LOW: { code: 395001 }, HIGH: { code: 395039 } })).not.toThrow()
+  })
+
+  it('every supplier code is unique, in range, and has a message', () => {
+    const entries = Object.entries(SUPPLIER_ERRORS)
+    const codes = entries.map(([, e]) => e.code)
+    expect(new Set(codes).size).toBe(codes.length)
+    for (const [name, { code, message }] of entries) {
+      expect(code, name).toBeGreaterThanOrEqual(SUPPLIER_CODE_RANGE.min)
+      expect(code, name).toBeLessThanOrEqual(SUPPLIER_CODE_RANGE.max)
+      expect(message.length, name).toBeGreaterThan(0)
+    }
+    expect(SUPPLIER_CODE_RANGE).toEqual({ min: 395001, max: 395039 })
+  })
+
+  it('protocol codes are the HTTP ones and never collide with supplier codes', () => {
+    expect(ERRORS.BAD_REQUEST.code).toBe(400)
+    expect(ERRORS.UNAUTHORIZED.code).toBe(401)
+    expect(ERRORS.NOT_FOUND.code).toBe(404)
+    expect(ERRORS.INTERNAL.code).toBe(500)
+    const all = Object.values(ERRORS).map((e) => e.code)
+    expect(new Set(all).size).toBe(all.length)
+  })
+
+  it('the codes fixed by the spec are what the spec says', () => {
+    expect(SUPPLIER_ERRORS.SUPPLIER_NOT_FOUND.code).toBe(395001)
+    expect(SUPPLIER_ERRORS.SUPPLIER_STATUS_TRANSITION_INVALID.code).toBe(395005)
+    expect(SUPPLIER_ERRORS.CONCURRENT_MODIFICATION.code).toBe(395014)
+    expect(SUPPLIER_ERRORS.APPROVAL_CONTROL_ID_MISSING.code).toBe(395019)
+    expect(SUPPLIER_ERRORS.ARCHIVE_CLEARANCE_UNAVAILABLE.code).toBe(395032)
+    expect(SUPPLIER_ERRORS.RESOURCE_MODULE_UNSUPPORTED).toEqual({
+      code: 395034,
+      message: 'unsupported resource module',
+    })
+    expect(SUPPLIER_ERRORS.DEPENDENCY_UNAVAILABLE.code).toBe(395039)
+  })
+
+  it('permission denied has its own documented code', () => {
+    expect(SUPPLIER_ERRORS.PERMISSION_DENIED.code).toBe(395002)
+  })
+})
