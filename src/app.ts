@@ -9,6 +9,7 @@ import { systemRoutes } from './routes/system'
 import { supplierWriteRoutes } from './routes/suppliers'
 import { internalRoutes } from './routes/internal'
 import { localAutoProvider } from './ports/approval-provider'
+import { withDeadline } from './ports/permission'
 
 /**
  * The whole HTTP surface. Entry points (Node, tests) build the dependencies; nothing here
@@ -17,6 +18,7 @@ import { localAutoProvider } from './ports/approval-provider'
 export function createApp(deps: Deps) {
   assertCatalog()
   const { logger } = deps
+  deps = { ...deps, permissions: withDeadline(deps.permissions, deps.config.permissions.timeoutMs) }
   const domain = { ...deps, approvalProvider: deps.approvalProvider ?? localAutoProvider }
   const app = new Hono<AppEnv>()
 

@@ -15,7 +15,7 @@ import { createCipher, SENSITIVE_LOG_KEYS, type SensitiveCipher } from './crypto
 import { assertCatalog, ERRORS } from './errors'
 import { mapErrors, useFrame } from './http/frame'
 import type { AppEnv, Deps } from './http/types'
-import { sqlPermissionLookup } from './ports/permission'
+import { sqlPermissionLookup, withDeadline } from './ports/permission'
 import { dictRoutes } from './routes/dict'
 import { systemRoutes } from './routes/system'
 
@@ -181,7 +181,7 @@ export default {
       const app = createEdgeApp({
         ...setup,
         sql,
-        permissions: sqlPermissionLookup(sql),
+        permissions: withDeadline(sqlPermissionLookup(sql), setup.config.permissions.timeoutMs),
       })
       return await app.fetch(request)
     } finally {

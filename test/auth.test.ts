@@ -2,8 +2,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { sign } from 'hono/jwt'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { httpPermissionLookup, type PermissionLookup } from '../src/ports/permission'
 import { ALL_PERMISSIONS, useHarness, type Harness } from './harness'
+import { createApp } from '../src/app'
+import {
+  httpPermissionLookup,
+  sqlPermissionLookup,
+  type PermissionLookup,
+} from '../src/ports/permission'
+import { createLogger } from '../src/logger'
 
 const DICT = '/admin/dict/data/supplier_type'
 const UNAUTHORIZED = { code: 401, success: false, data: null }
@@ -282,12 +288,34 @@ describe('authentication with a JWKS endpoint (RS256)', () => {
     expect(res.body).toMatchObject(UNAUTHORIZED)
   })
 
-  it('401 (not 500) when the JWKS endpoint answers HTTP 500', async () => {
+  it('caches the key set: a second request does not fetch the JWKS again', async () => {
+    const admin = await h.admin()
+    await h.call('GET', DICT, { admin, token: await rs256(privateJwk, { sub: admin }) })
+    const before = jwks.received.length
+    const res = await h.call('GET', DICT, { admin, token: await rs256(privateJwk, { sub: admin }) })
+    expect(res.body).toMatchObject({ code: 200, success: true })
+    expect(jwks.received.length).toBe(before)
+  })
+
+  it('401 (not 500) when the JWKS endpoint answers HTTP 500 and no keys are cached', async () => {
+    // A new app starts with an empty key cache, so it must fetch, and the fetch fails.
+    const fresh = createApp({
+      config: h.config,
+      sql: h.sql,
+      logger: createLogger({ level: 'silent' }),
+      cipher: h.cipher,
+      permissions: sqlPermissionLookup(h.sql),
+    })
     const admin = await h.admin()
     jwksStatus = 500
-    const res = await h.call('GET', DICT, { admin, token: await rs256(privateJwk, { sub: admin }) })
+    const res = await fresh.request(DICT, {
+      headers: {
+        authorization: `Bearer ${await rs256(privateJwk, { sub: admin })}`,
+        'x-admin-id': admin,
+      },
+    })
     expect(res.status).toBe(200)
-    expect(res.body).toMatchObject(UNAUTHORIZED)
+    expect(await res.json()).toMatchObject(UNAUTHORIZED)
   })
 })
 
@@ -407,6 +435,14 @@ describe('authorization fails closed whatever the permission port does', () => {
     }
     await expectDenied()
     expect(h.logs.join('\n')).toContain('permission lookup failed')
+  })
+
+  it('395002 when the lookup never answers: every adapter is bounded by PERMISSION_TIMEOUT_MS', async () => {
+    port = { has: () => new Promise<boolean>(() => {}), roles: async () => ['ADMIN'] }
+    const started = Date.now()
+    await expectDenied()
+    expect(Date.now() - started).toBeLessThan(h.config.permissions.timeoutMs + 1500)
+    expect(h.logs.join('\n')).toContain('exceeded')
   })
 
   it('395002 when the lookup throws synchronously', async () => {

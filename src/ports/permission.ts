@@ -60,3 +60,19 @@ export function httpPermissionLookup(options: {
     },
   }
 }
+
+/**
+ * Bounds every lookup of any adapter by `ms`: a lookup still running then is an error, which
+ * the caller treats as denied.
+ */
+export function withDeadline(lookup: PermissionLookup, ms: number): PermissionLookup {
+  const bounded = <T>(work: Promise<T>) =>
+    new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`permission lookup exceeded ${ms} ms`)), ms)
+      work.then(resolve, reject).finally(() => clearTimeout(timer))
+    })
+  return {
+    has: (adminId, code) => bounded(lookup.has(adminId, code)),
+    roles: (adminId) => bounded(lookup.roles(adminId)),
+  }
+}
