@@ -25,6 +25,7 @@ if (!config.databaseUrl) {
   embedded = await startEmbedded({
     dataDir: join(config.dataDir, 'pgdata'),
     port: config.embeddedDbPort,
+    timezone: config.timezone,
   })
   logger.info(
     { url: embedded.url, dataDir: config.dataDir },

@@ -40,7 +40,7 @@ export async function createTestDatabase(timezone = 'Asia/Shanghai'): Promise<Te
   const source = inject('database')
   if (source.kind === 'embedded') {
     const dump = new Blob([await readFile(source.dumpPath)])
-    const db = await startEmbedded({ loadDataDir: dump })
+    const db = await startEmbedded({ loadDataDir: dump, timezone })
     const sql = connect({ url: db.url, max: 1, timezone })
     return {
       url: db.url,

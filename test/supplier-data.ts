@@ -26,7 +26,7 @@ export function draftBody(overrides: Record<string, unknown> = {}): Record<strin
 
 export function fullDraftBody(overrides: Record<string, unknown> = {}): Record<string, any> {
   return draftBody({
-    shortName: 'Lakeside',
+    shortName: uniqueName('Short'),
     legalRepresentative: 'Zhang San',
     contactPhone: PHONE,
     establishDate: '2015-06-01',

@@ -18,6 +18,8 @@ export async function startEmbedded(options: {
   dataDir?: string
   loadDataDir?: Blob
   port?: number
+  /** pglite-socket ignores the client's TimeZone parameter, so the session gets it here. */
+  timezone?: string
 }): Promise<EmbeddedDatabase> {
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true })
   const db = await PGlite.create({
@@ -33,6 +35,8 @@ export async function startEmbedded(options: {
     port: options.port ?? 0,
     maxConnections: 2,
   })
+  if (options.timezone)
+    await db.query(`SELECT set_config('TimeZone', $1, false)`, [options.timezone])
   await server.start()
   return {
     url: `postgres://postgres@${server.getServerConn()}/postgres?sslmode=disable`,

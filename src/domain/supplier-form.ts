@@ -149,7 +149,18 @@ export async function checkFieldRules(
     if (unknown.length)
       fail('SUPPLIER_TYPE_INVALID', `types: ${unknown.join(', ')} not an enabled supplier_type`)
   }
-  const authorized = (url: string) => deps.config.storageUrlPrefixes.some((p) => url.startsWith(p))
+  const authorized = (url: string) => {
+    // Compare the normalized URL, so `…/supplier/../private/x` cannot climb out of a prefix.
+    let href: string
+    try {
+      const parsed = new URL(url)
+      if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return false
+      href = parsed.href
+    } catch {
+      return false
+    }
+    return deps.config.storageUrlPrefixes.some((p) => href.startsWith(p))
+  }
   const urls: [string, string | null | undefined][] = [
     ['licenseImageUrl', input.licenseImageUrl],
     ...(input.qualifications ?? []).map((q, i): [string, string | null | undefined] => [
