@@ -212,7 +212,11 @@ export const Candidate = z.object({
 })
 export type Candidate = z.output<typeof Candidate>
 
-/** Live suppliers whose full or short name is trigram-similar to one of `names`. */
+/**
+ * Live suppliers whose full or short name is trigram-similar to one of `names`. The `%`
+ * prefilter (pg_trgm's default threshold 0.3) lets the trigram indexes find candidates; the
+ * configured threshold then decides. Thresholds below 0.3 skip the prefilter (and the index).
+ */
 export function similarSuppliers(
   sql: Sql,
   names: string[],
@@ -220,19 +224,22 @@ export function similarSuppliers(
   exceptSupplierId: string | null,
 ) {
   const lowered = names.map((n) => n.toLowerCase())
+  const prefilter =
+    threshold >= 0.3
+      ? sql`AND (lower(s.full_name) % n.name OR lower(s.short_name) % n.name)`
+      : sql``
   return many(
     sql`
-      SELECT c."supplierId", c."supplierNo", c."fullName", c.status, round(c.sim::numeric, 4) AS similarity
-      FROM (
-        SELECT s.supplier_id::text AS "supplierId", s.supplier_no AS "supplierNo", s.full_name AS "fullName",
-               s.status, s.supplier_id,
-               (SELECT max(greatest(similarity(lower(s.full_name), n), similarity(lower(coalesce(s.short_name, '')), n)))
-                FROM unnest(${lowered}::text[]) AS n) AS sim
-        FROM supplier s
-        WHERE s.deleted_at IS NULL AND s.supplier_id IS DISTINCT FROM ${exceptSupplierId}::bigint
-      ) c
-      WHERE c.sim >= ${threshold}
-      ORDER BY c.sim DESC, c.supplier_id DESC
+      SELECT s.supplier_id::text AS "supplierId", s.supplier_no AS "supplierNo", s.full_name AS "fullName",
+             s.status, round(max(greatest(similarity(lower(s.full_name), n.name),
+                                          similarity(lower(coalesce(s.short_name, '')), n.name)))::numeric, 4) AS similarity
+      FROM supplier s
+      CROSS JOIN unnest(${lowered}::text[]) AS n(name)
+      WHERE s.deleted_at IS NULL AND s.supplier_id IS DISTINCT FROM ${exceptSupplierId}::bigint ${prefilter}
+      GROUP BY s.supplier_id
+      HAVING max(greatest(similarity(lower(s.full_name), n.name),
+                          similarity(lower(coalesce(s.short_name, '')), n.name))) >= ${threshold}
+      ORDER BY similarity DESC, s.supplier_id DESC
       LIMIT 20
     `,
     Candidate,
