@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import { insertEvent } from '../../sql/audit'
 import {
   findApproval,
@@ -8,8 +9,8 @@ import {
   type ApprovalRow,
 } from '../../sql/approval'
 import type { Sql } from '../../sql/db'
-import { lockSupplier, nextSupplierNo } from '../../sql/supplier'
-import { liveAccounts, setAccountsStatus } from '../../sql/supplier-children'
+import { lockSupplier, nextSupplierNo, type SupplierRow } from '../../sql/supplier'
+import { liveAccounts, liveTypes, setAccountsStatus } from '../../sql/supplier-children'
 import { AppError, fail } from '../errors'
 import type { ApprovalResult } from '../ports/approval-provider'
 import type { DomainDeps, WriteContext } from './context'
@@ -106,6 +107,7 @@ async function applyRegistration(tx: Sql, deps: ApplierDeps, ctx: Ctx, approval:
     changes.push(statusChange(supplier!.supplierId, moved.from, moved.to))
     supplier = { ...supplier!, status: moved.to, updateTime: moved.updateTime }
   }
+  await assertSnapshotUnchanged(tx, approval, supplier!)
   await checkRegistration(tx, deps, supplier!.supplierId)
   const { supplierNo } = await nextSupplierNo(tx)
   const moved = await moveStatus(tx, supplier!, 'REGISTRATION_APPROVED', ctx.adminId, {
@@ -155,6 +157,34 @@ async function applyRegistration(tx: Sql, deps: ApplierDeps, ctx: Ctx, approval:
       },
     })
   }
+}
+
+const RegistrationSnapshot = z.object({
+  fullName: z.string(),
+  taxNoBidx: z.string(),
+  types: z.array(z.string()),
+  initialAccounts: z.array(z.object({ accountId: z.string() })),
+})
+
+/**
+ * An approval covers exactly what was submitted: identity, types and initial accounts must be
+ * what its candidate snapshot froze (a draft edited after a failed application needs a new
+ * submission, not a retry of the old approval).
+ */
+async function assertSnapshotUnchanged(tx: Sql, approval: ApprovalRow, supplier: SupplierRow) {
+  const snapshot = RegistrationSnapshot.safeParse(approval.candidateSnapshot)
+  if (!snapshot.success) fail('APPROVAL_SCHEMA_UNSUPPORTED', 'the approval snapshot cannot be read')
+  const frozen = snapshot.data!
+  const types = (await liveTypes(tx, supplier.supplierId)).map((t) => t.typeCode).sort()
+  const accounts = (await liveAccounts(tx, supplier.supplierId))
+    .filter((a) => a.status !== 'ACTIVE')
+    .map((a) => a.accountId)
+  const same =
+    frozen.fullName === supplier.fullName &&
+    frozen.taxNoBidx === supplier.taxNoBidx &&
+    frozen.types.join() === types.join() &&
+    frozen.initialAccounts.map((a) => a.accountId).join() === accounts.join()
+  if (!same) fail('APPROVAL_APPLY_FAILED', 'the draft changed since this approval: submit it again')
 }
 
 /** A registration that was rejected or could not be applied goes back to DRAFT, no supplierNo. */

@@ -1,5 +1,5 @@
 import { insertEvent } from '../../sql/audit'
-import { insertApproval } from '../../sql/approval'
+import { findApproval, insertApproval } from '../../sql/approval'
 import type { Sql } from '../../sql/db'
 import {
   accountNumbersHeldElsewhere,
@@ -125,7 +125,8 @@ export async function submitRegistration(
         supplierId,
         fullName: fullName!,
         taxNoMask: columns.tax_no_mask ?? locked.taxNoMask,
-        types: req.types.map((t) => t.typeCode),
+        taxNoBidx: columns.tax_no_bidx ?? locked.taxNoBidx,
+        types: req.types.map((t) => t.typeCode).sort(),
         initialAccounts: accounts.map((a) => ({
           accountId: a.accountId,
           accountNoMask: a.accountNoMask,
@@ -166,17 +167,18 @@ export async function submitRegistration(
 
   // Outbound only after commit. An uncertain answer leaves the approval SUBMITTED for
   // reconciliation; the call is never repeated here.
-  let result
   try {
-    result = await deps.approvalProvider.submit(approval)
+    const result = await deps.approvalProvider.submit(approval)
+    return commandResult(await applyApprovalResult(deps, ctx, result))
   } catch (err) {
+    // The submission is committed whatever happens here, so the answer is a success that says
+    // how far the approval got; what is left goes to reconciliation (the retry route).
     deps.logger.error(
       { approvalLogId: approval.approvalLogId, err: (err as Error).message },
-      'approval provider failed',
+      'approval provider failed or its result was not applied',
     )
-    return commandResult(approval)
+    return commandResult((await findApproval(sql, approval.approvalLogId)) ?? approval)
   }
-  return commandResult(await applyApprovalResult(deps, ctx, result))
 }
 
 export function commandResult(a: {
