@@ -283,3 +283,33 @@ export function setAccountsStatus(sql: Sql, supplierId: string, from: string, to
     WHERE supplier_id = ${supplierId} AND deleted_at IS NULL AND status = ${from}
   `)
 }
+
+export const AccountTermsRow = z.object({
+  accountId: z.string(),
+  accountType: z.string(),
+  bankName: z.string(),
+  bankBranch: z.string().nullable(),
+  accountNoBidx: z.string(),
+  accountNoMask: z.string(),
+  proofFileUrls: z.array(z.string()),
+  settleMode: z.string().nullable(),
+  accountPeriod: z.number().nullable(),
+  invoiceType: z.string().nullable(),
+  taxRate: z.number().nullable(),
+})
+
+/** The draft's initial accounts with every field a resubmitted form may repeat. */
+export function draftAccountTerms(sql: Sql, supplierId: string) {
+  return many(
+    sql`
+      SELECT a.account_id::text AS "accountId", a.account_type AS "accountType", a.bank_name AS "bankName",
+             a.bank_branch AS "bankBranch", a.account_no_bidx AS "accountNoBidx", a.account_no_mask AS "accountNoMask",
+             a.proof_file_urls AS "proofFileUrls", a.settle_mode AS "settleMode", a.account_period AS "accountPeriod",
+             a.invoice_type AS "invoiceType", a.tax_rate::float8 AS "taxRate"
+      FROM supplier_bank_account a
+      WHERE a.supplier_id = ${supplierId} AND a.deleted_at IS NULL AND a.status = 'DRAFT'
+      ORDER BY a.account_id
+    `,
+    AccountTermsRow,
+  )
+}

@@ -44,6 +44,8 @@ describe('registration end to end', () => {
       accountNoMask: '**** **** 0123',
     })
     expect(JSON.stringify(accounts.body)).not.toContain(ACCOUNT_NO)
+    // The submit repeated the draft's accounts unchanged: they keep their ids.
+    expect(accounts.body.data.bankAccounts[0].accountId).toBe(draft.initialAccounts[0].accountId)
 
     const records = await h.call(
       'GET',

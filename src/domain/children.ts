@@ -12,7 +12,7 @@ import {
   softDeleteChildren,
   updateContact,
   updateQualification,
-  liveAccounts,
+  draftAccountTerms,
   insertAccount,
 } from '../../sql/supplier-children'
 import type { Sql } from '../../sql/db'
@@ -328,13 +328,27 @@ export async function replaceDraftAccounts(
   accountName: string,
   adminId: string,
 ) {
-  const existing = await liveAccounts(tx, supplierId, 'DRAFT')
+  const existing = await draftAccountTerms(tx, supplierId)
   const incoming = await Promise.all(accounts.map((a) => accountColumns(deps, a, accountName)))
+  // A form that repeats the same accounts changes nothing (ids and change log stay as they are).
   const same =
     existing.length === incoming.length &&
-    existing.every((e, i) => e.accountNoBidx === incoming[i].account_no_bidx)
+    existing.every((e, i) => {
+      const a = incoming[i]
+      return (
+        e.accountNoBidx === a.account_no_bidx &&
+        e.accountType === a.account_type &&
+        e.bankName === a.bank_name &&
+        e.bankBranch === a.bank_branch &&
+        e.settleMode === a.settle_mode &&
+        e.accountPeriod === a.account_period &&
+        e.invoiceType === a.invoice_type &&
+        e.taxRate === a.tax_rate &&
+        e.proofFileUrls.join('\n') === a.proof_file_urls.join('\n')
+      )
+    })
   const changes: FieldChange[] = []
-  if (same && existing.length === 0) return changes
+  if (same) return changes
   await softDeleteChildren(
     tx,
     'supplier_bank_account',
