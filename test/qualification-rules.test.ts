@@ -178,6 +178,16 @@ describe('qualification rules', () => {
     expect(ok.body.data).toHaveLength(100)
   })
 
+  it('error: the same replacement sent twice at once by one admin is refused the second time', async () => {
+    const admin = await h.admin()
+    const first = await put('INSURANCE', [rule('INSURANCE_LICENSE')], admin)
+    expect(first.body).toMatchObject({ code: 200, success: true })
+    const before = await tableRows('INSURANCE')
+    const again = await put('INSURANCE', [rule('INSURANCE_LICENSE')], admin)
+    expect(again.body).toMatchObject({ code: 395013, success: false })
+    expect(await tableRows('INSURANCE')).toEqual(before)
+  })
+
   it('security: without supplier:type:manage GET and PUT are 395002 and nothing is written', async () => {
     const type = 'CHANNEL'
     await put(type, [rule('CHANNEL_LICENSE')])

@@ -1,6 +1,4 @@
-import type postgres from 'postgres'
 import { z } from 'zod'
-import type { Sql } from '../../sql/db'
 import {
   enabledSupplierType,
   liveRulesOfType,
@@ -10,6 +8,8 @@ import {
 } from '../../sql/qualification-rule'
 import { fail } from '../errors'
 import type { Deps } from '../http/types'
+import type { WriteContext } from './context'
+import { guardDuplicateSubmit } from './write-guard'
 
 /*
  * Qualification rules of a supplier type: which qualification types a supplier of that type
@@ -31,11 +31,6 @@ export const QualificationRuleVO = z.object({
 })
 export type QualificationRuleVO = z.output<typeof QualificationRuleVO>
 
-/** Runs `fn` in a transaction (or a savepoint when already inside one). */
-function transaction<T>(sql: Sql, fn: (tx: postgres.TransactionSql) => Promise<T>): Promise<T> {
-  return ('begin' in sql ? sql.begin(fn) : sql.savepoint(fn)) as Promise<T>
-}
-
 const toVO = (rows: unknown[]) => rows.map((r) => QualificationRuleVO.parse(r))
 
 /** The live rules of an enabled supplier type; 395010 when the type is unknown or disabled. */
@@ -55,12 +50,13 @@ export async function listQualificationRules(
  * the type stays enabled until commit. Returns the new live set.
  */
 export async function replaceQualificationRules(
-  { sql, logger }: Pick<Deps, 'sql' | 'logger'>,
+  deps: Pick<Deps, 'sql' | 'logger' | 'config'>,
+  ctx: WriteContext,
   typeCode: string,
   rules: readonly QualificationRuleInput[],
-  actor: { adminId: string; requestId?: string | null },
 ): Promise<QualificationRuleVO[]> {
-  const result = await transaction(sql, async (tx) => {
+  const result = await deps.sql.begin(async (tx) => {
+    await guardDuplicateSubmit(tx, deps, ctx)
     if (!(await enabledSupplierType(tx, typeCode, true))) return fail('SUPPLIER_TYPE_INVALID')
     await softDeleteRulesExcept(
       tx,
@@ -70,8 +66,8 @@ export async function replaceQualificationRules(
     await upsertRules(tx, typeCode, rules)
     return toVO(await liveRulesOfType(tx, typeCode))
   })
-  logger.info(
-    { typeCode, adminId: actor.adminId, count: result.length, requestId: actor.requestId },
+  deps.logger.info(
+    { typeCode, adminId: ctx.adminId, count: result.length, requestId: ctx.requestId },
     'qualification rules replaced',
   )
   return result

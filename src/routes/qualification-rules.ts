@@ -7,6 +7,8 @@ import {
   replaceQualificationRules,
 } from '../domain/qualification-rules'
 import { authorize } from '../http/auth'
+import { idempotencyKey, writeContext } from '../http/write'
+import { withIdempotency } from '../domain/write-guard'
 import { ok, resultSchema } from '../http/envelope'
 import type { AppEnv, Deps } from '../http/types'
 import { validate } from '../http/validate'
@@ -73,16 +75,17 @@ export const qualificationRuleRoutes = (deps: Deps) => {
     }),
     validate('param', TypeCodeParam),
     validate('json', QualificationRuleReplaceRequest),
-    async (c) =>
-      ok(
+    async (c) => {
+      const { typeCode } = c.req.valid('param')
+      const { rules } = c.req.valid('json')
+      const ctx = await writeContext(c, deps, 'qualification-rules-replace', typeCode, { rules })
+      return ok(
         c,
-        await replaceQualificationRules(
-          deps,
-          c.req.valid('param').typeCode,
-          c.req.valid('json').rules,
-          { adminId: c.get('adminId'), requestId: c.get('requestId') ?? null },
+        await withIdempotency(deps, ctx, idempotencyKey(c), () =>
+          replaceQualificationRules(deps, ctx, typeCode, rules),
         ),
-      ),
+      )
+    },
   )
 
   return app
