@@ -180,12 +180,12 @@ describe('qualification rules', () => {
 
   it('error: the same replacement sent twice at once by one admin is refused the second time', async () => {
     const admin = await h.admin()
-    const first = await put('INSURANCE', [rule('INSURANCE_LICENSE')], admin)
+    const first = await put('CHANNEL', [rule('CHANNEL_LICENSE')], admin)
     expect(first.body).toMatchObject({ code: 200, success: true })
-    const before = await tableRows('INSURANCE')
-    const again = await put('INSURANCE', [rule('INSURANCE_LICENSE')], admin)
+    const before = await tableRows('CHANNEL')
+    const again = await put('CHANNEL', [rule('CHANNEL_LICENSE')], admin)
     expect(again.body).toMatchObject({ code: 395013, success: false })
-    expect(await tableRows('INSURANCE')).toEqual(before)
+    expect(await tableRows('CHANNEL')).toEqual(before)
   })
 
   it('security: without supplier:type:manage GET and PUT are 395002 and nothing is written', async () => {
