@@ -234,7 +234,14 @@ export async function updateSupplierProfile(
       await guardDuplicateSubmit(tx, deps, ctx)
       const locked = await relock(tx, seen)
       const { columns, changes } = await diffSubject(deps, locked, req, supplierId)
-      if (req.types) changes.push(...(await mergeTypes(tx, supplierId, req.types)))
+      if (req.types) {
+        const typeChanges = await mergeTypes(tx, supplierId, req.types)
+        // The types are part of what the pending registration approval covers.
+        if (locked.status === 'VETTING' && typeChanges.length) {
+          fail('FIELD_NOT_EDITABLE', 'types are frozen while the registration is being vetted')
+        }
+        changes.push(...typeChanges)
+      }
       if (req.contacts) changes.push(...(await mergeContacts(tx, deps, supplierId, req.contacts)))
       if (req.qualifications)
         changes.push(...(await mergeQualifications(tx, deps, supplierId, req.qualifications)))
