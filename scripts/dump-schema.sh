@@ -8,5 +8,5 @@ scratch="schema_dump_$$"
 psql "$base" -qc "CREATE DATABASE $scratch"
 trap 'psql "$base" -qc "DROP DATABASE IF EXISTS $scratch"' EXIT
 url="${base%/*}/$scratch?sslmode=disable"
-npx dbmate --url "$url" --migrations-dir db/migrations --schema-file db/schema.sql migrate
-npx dbmate --url "$url" --migrations-dir db/migrations --schema-file db/schema.sql dump
+npm run -s dbmate -- --url "$url" --schema-file db/schema.sql migrate
+npm run -s dbmate -- --url "$url" --schema-file db/schema.sql dump

@@ -77,6 +77,10 @@ const where = (sql: Sql, f: ChangeLogFilter) => {
   `
 }
 
+/**
+ * A change-log row, and the response contract of an approval record (the domain adds only the
+ * optional decrypted opinion): zod strips unknown keys, so only the fields listed here are sent.
+ */
 export const ChangeLogRow = z.object({
   changeLogId: z.string(),
   supplierId: z.string(),

@@ -28,9 +28,15 @@ export interface SupplierListFilter {
 /** `%`, `_` and `\` match themselves (LIKE's default escape character is `\`). */
 export const escapeLike = (s: string) => s.replace(/[\\%_]/g, '\\$&')
 
+/*
+ * The row parsers below are also the response contracts of the read endpoints (the domain
+ * exposes them as its VOs): zod objects strip unknown keys, so a column added to a query never
+ * reaches a client unless it is listed here. The `.describe` texts feed /openapi.json.
+ */
+
 const SupplierTypeJson = z.object({
   typeCode: z.string(),
-  typeName: z.string().nullable(),
+  typeName: z.string().nullable().describe('dictionary label snapshot; null if not enabled'),
   isPrimary: z.boolean(),
 })
 
@@ -90,14 +96,14 @@ const listOrder = (sql: Sql, f: SupplierListFilter) => {
 
 export const SupplierListRow = z.object({
   supplierId: z.string(),
-  supplierNo: z.string().nullable(),
+  supplierNo: z.string().nullable().describe('null until registration is approved'),
   fullName: z.string(),
   shortName: z.string().nullable(),
   types: z.array(SupplierTypeJson),
   status: z.enum(SUPPLIER_STATUSES),
   creditLevel: z.string().nullable(),
   totalScore: z.number().nullable(),
-  activeAccountCount: z.number().int(),
+  activeAccountCount: z.int().describe('live bank accounts with status ACTIVE'),
   createTime: z.string(),
   updateTime: z.string(),
 })
@@ -152,7 +158,9 @@ const QualificationJson = z.object({
   certNoMask: z.string().nullable(),
   imageUrl: z.string().nullable(),
   expiryDate: z.string().nullable(),
-  isRequired: z.boolean(),
+  isRequired: z
+    .boolean()
+    .describe('derived: a live required rule of one of the supplier types names this qualType'),
   status: z.string(),
   updateTime: z.string(),
 })
@@ -244,9 +252,9 @@ const BankAccountJson = z.object({
   accountType: z.enum(['CORPORATE', 'PERSONAL']),
   bankName: z.string(),
   bankBranch: z.string().nullable(),
-  accountNoMask: z.string(),
+  accountNoMask: z.string().describe('`**** **** 1234`: last four characters only'),
   settleMode: z.string().nullable(),
-  accountPeriod: z.number().int().nullable(),
+  accountPeriod: z.int().nullable(),
   invoiceType: z.string().nullable(),
   taxRate: z.number().nullable(),
   status: z.string(),
@@ -256,8 +264,8 @@ const BankAccountJson = z.object({
 
 export const SupplierAccountInfoRow = z.object({
   supplierId: z.string(),
-  bankAccounts: z.array(BankAccountJson),
-  updateTime: z.string(),
+  bankAccounts: z.array(BankAccountJson).describe('default account first, then by id'),
+  updateTime: z.string().describe('version of the supplier'),
 })
 export type SupplierAccountInfoRow = z.output<typeof SupplierAccountInfoRow>
 

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import {
   approvalOpinionCiphertexts,
   changeLogPage,
+  ChangeLogRow,
   countChangeLogs,
   recordSensitiveReads,
   type ChangeLogFilter,
@@ -9,8 +10,11 @@ import {
 import {
   countSuppliers,
   supplierAccountInfo,
+  SupplierAccountInfoRow,
   supplierDetail,
+  SupplierDetailRow,
   supplierListPage,
+  SupplierListRow,
   type SupplierListFilter,
 } from '../../sql/supplier-read'
 import { fail } from '../errors'
@@ -19,9 +23,9 @@ import type { Deps } from '../http/types'
 
 /*
  * Read verbs of the supplier module: list (SUP-ADM-001), basic and account information
- * (SUP-ADM-002) and approval records (SUP-ADM-012). The VO schemas below are the response
- * contract: every row is parsed through them, so a column added to a query never reaches a
- * client unless it is listed here (zod objects strip unknown keys).
+ * (SUP-ADM-002) and approval records (SUP-ADM-012). The response VOs are the row parsers of the
+ * SQL modules (or derived from them): every row is parsed through its parser, so a column added
+ * to a query never reaches a client unless the parser lists it (zod objects strip unknown keys).
  */
 
 /** Codes the read filters accept; their single source is the SQL module (the table's checks). */
@@ -31,115 +35,22 @@ export { SUPPLIER_SORT_KEYS, SUPPLIER_STATUSES } from '../../sql/supplier-read'
 /** The permission that reveals approval opinions (decrypted and audited per read). */
 export const OPINION_PERMISSION = 'supplier:approval:opinion'
 
-const SupplierTypeVO = z.object({
-  typeCode: z.string(),
-  typeName: z.string().nullable().describe('dictionary label snapshot; null if not enabled'),
-  isPrimary: z.boolean(),
-})
+/*
+ * Response VOs. Each shape is declared once, by the row parser beside its query in `sql/`; the
+ * rows are parsed there, so they are returned as they are. A VO that differs from its row is
+ * derived from it.
+ */
 
-export const SupplierListItemVO = z.object({
-  supplierId: z.string(),
-  supplierNo: z.string().nullable().describe('null until registration is approved'),
-  fullName: z.string(),
-  shortName: z.string().nullable(),
-  types: z.array(SupplierTypeVO),
-  status: z.string(),
-  creditLevel: z.string().nullable(),
-  totalScore: z.number().nullable(),
-  activeAccountCount: z.int().describe('live bank accounts with status ACTIVE'),
-  createTime: z.string(),
-  updateTime: z.string(),
-})
-export type SupplierListItemVO = z.output<typeof SupplierListItemVO>
+export const SupplierListItemVO = SupplierListRow
+export type SupplierListItemVO = SupplierListRow
 
-const SupplierContactVO = z.object({
-  contactId: z.string(),
-  contactName: z.string(),
-  contactPhoneMask: z.string(),
-  contactRole: z.string().nullable(),
-  remark: z.string().nullable(),
-  status: z.string(),
-  updateTime: z.string(),
-})
+export const SupplierBasicInfoVO = SupplierDetailRow
+export type SupplierBasicInfoVO = SupplierDetailRow
 
-const SupplierQualificationVO = z.object({
-  qualificationId: z.string(),
-  qualType: z.string(),
-  certNoMask: z.string().nullable(),
-  imageUrl: z.string().nullable(),
-  expiryDate: z.string().nullable(),
-  isRequired: z
-    .boolean()
-    .describe('derived: a live required rule of one of the supplier types names this qualType'),
-  status: z.string(),
-  updateTime: z.string(),
-})
+export const SupplierAccountInfoVO = SupplierAccountInfoRow
+export type SupplierAccountInfoVO = SupplierAccountInfoRow
 
-export const SupplierBasicInfoVO = z.object({
-  supplierId: z.string(),
-  supplierNo: z.string().nullable(),
-  fullName: z.string(),
-  shortName: z.string().nullable(),
-  taxNoMask: z.string(),
-  legalRepresentative: z.string().nullable(),
-  contactPhoneMask: z.string().nullable(),
-  establishDate: z.string().nullable(),
-  registeredCapital: z.string().nullable(),
-  businessScope: z.string().nullable(),
-  address: z.string().nullable(),
-  staffScale: z.string().nullable(),
-  mainCooperation: z.string(),
-  licenseImageUrl: z.string().nullable(),
-  remark: z.string().nullable(),
-  types: z.array(SupplierTypeVO),
-  contacts: z.array(SupplierContactVO),
-  qualifications: z.array(SupplierQualificationVO),
-  creditLevel: z.string().nullable(),
-  totalScore: z.number().nullable(),
-  status: z.string(),
-  createTime: z.string(),
-  updateTime: z.string(),
-})
-export type SupplierBasicInfoVO = z.output<typeof SupplierBasicInfoVO>
-
-export const SupplierBankAccountVO = z.object({
-  accountId: z.string(),
-  accountName: z.string(),
-  accountType: z.string(),
-  bankName: z.string(),
-  bankBranch: z.string().nullable(),
-  accountNoMask: z.string().describe('`**** **** 1234`: last four characters only'),
-  settleMode: z.string().nullable(),
-  accountPeriod: z.int().nullable(),
-  invoiceType: z.string().nullable(),
-  taxRate: z.number().nullable(),
-  status: z.string(),
-  isDefault: z.enum(['YES', 'NO']),
-  updateTime: z.string(),
-})
-
-export const SupplierAccountInfoVO = z.object({
-  supplierId: z.string(),
-  bankAccounts: z.array(SupplierBankAccountVO).describe('default account first, then by id'),
-  updateTime: z.string().describe('version of the supplier'),
-})
-export type SupplierAccountInfoVO = z.output<typeof SupplierAccountInfoVO>
-
-export const SupplierApprovalRecordVO = z.object({
-  changeLogId: z.string(),
-  supplierId: z.string(),
-  approvalLogId: z.string().nullable(),
-  operationType: z.string(),
-  targetType: z.string(),
-  targetId: z.string().nullable(),
-  fieldName: z.string(),
-  oldValueMasked: z.string().nullable(),
-  newValueMasked: z.string().nullable(),
-  changeReason: z.string().nullable(),
-  status: z.string().nullable(),
-  operatorId: z.string().nullable(),
-  createTime: z.string(),
-  hasOpinion: z.boolean(),
+export const SupplierApprovalRecordVO = ChangeLogRow.extend({
   opinion: z
     .string()
     .optional()
@@ -162,12 +73,7 @@ export async function listSuppliers(
   const { page: pageNo, pageSize, ...filter } = query
   const f = { ...filter, limit: pageSize, offset: (pageNo - 1) * pageSize }
   const [rows, total] = await Promise.all([supplierListPage(sql, f), countSuppliers(sql, f)])
-  return page(
-    rows.map((r) => SupplierListItemVO.parse(r)),
-    total,
-    pageNo,
-    pageSize,
-  )
+  return page(rows, total, pageNo, pageSize)
 }
 
 /** SUP-ADM-002 basic information; 395001 when the supplier is missing or soft-deleted. */
@@ -177,7 +83,7 @@ export async function getSupplierBasicInfo(
 ): Promise<SupplierBasicInfoVO> {
   const row = await supplierDetail(sql, supplierId)
   if (!row) return fail('SUPPLIER_NOT_FOUND')
-  return SupplierBasicInfoVO.parse(row)
+  return row
 }
 
 /** SUP-ADM-002 account information; 395001 when the supplier is missing or soft-deleted. */
@@ -187,7 +93,7 @@ export async function getSupplierAccountInfo(
 ): Promise<SupplierAccountInfoVO> {
   const row = await supplierAccountInfo(sql, supplierId)
   if (!row) return fail('SUPPLIER_NOT_FOUND')
-  return SupplierAccountInfoVO.parse(row)
+  return row
 }
 
 export type ApprovalRecordQuery = Omit<ChangeLogFilter, 'limit' | 'offset'> & {
@@ -228,7 +134,7 @@ export async function listApprovalRecords(
     countChangeLogs(deps.sql, f),
     holds(deps, reader.adminId, OPINION_PERMISSION),
   ])
-  const records = rows.map((r) => SupplierApprovalRecordVO.parse(r))
+  const records: SupplierApprovalRecordVO[] = rows
   if (!mayReadOpinion) return page(records, total, pageNo, pageSize)
 
   const withOpinion = [
