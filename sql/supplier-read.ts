@@ -142,7 +142,7 @@ export async function countSuppliers(sql: Sql, f: SupplierListFilter): Promise<n
   return row.total
 }
 
-const ContactJson = z.object({
+export const ContactJson = z.object({
   contactId: z.string(),
   contactName: z.string(),
   contactPhoneMask: z.string(),

@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import { utf8Bytes } from '../crypto/sensitive'
 import { idString } from '../http/validate'
+import { SUPPLIER_STATUSES } from '../../sql/supplier'
+import { ContactJson } from '../../sql/supplier-read'
 
 /** Bounds of the spec, in one place. Byte bounds are UTF-8 bytes, not characters. */
 export const LIMITS = {
@@ -36,15 +38,6 @@ export const LIMITS = {
 } as const
 
 export const STAFF_SCALES = ['LT50', 'R50_200', 'R200_500', 'GT500'] as const
-export const LIFECYCLE_STATUSES = [
-  'DRAFT',
-  'VETTING',
-  'ACTIVE',
-  'SUSPENDED',
-  'FROZEN',
-  'BLACKLIST',
-  'ARCHIVED',
-] as const
 export const ACCOUNT_TYPES = ['CORPORATE', 'PERSONAL'] as const
 export const SETTLE_MODES = ['PER_ORDER', 'WEEKLY', 'MONTHLY', 'PREPAID'] as const
 export const INVOICE_TYPES = ['SPECIAL', 'NORMAL', 'NONE'] as const
@@ -263,7 +256,7 @@ export const SupplierIdParam = z.object({ supplierId: idString }).strict()
 export const SupplierWriteResult = z.object({
   supplierId: z.string(),
   supplierNo: z.string().nullable(),
-  status: z.enum(LIFECYCLE_STATUSES),
+  status: z.enum(SUPPLIER_STATUSES),
   onboardingStage: z.string(),
   initialAccounts: z.array(
     z.object({ accountId: z.string(), accountNoMask: z.string(), status: z.string() }),
@@ -285,26 +278,5 @@ export const ApprovalCommandResult = z.object({
 })
 export type ApprovalCommandResult = z.output<typeof ApprovalCommandResult>
 
-export const ContactView = z.object({
-  contactId: z.string(),
-  contactName: z.string(),
-  contactPhoneMask: z.string(),
-  contactRole: z.string().nullable(),
-  remark: z.string().nullable(),
-  status: z.string(),
-  updateTime: z.string(),
-})
-
-export const DuplicateCandidates = z.object({
-  candidates: z.array(
-    z.object({
-      supplierId: z.string(),
-      supplierNo: z.string().nullable(),
-      fullName: z.string(),
-      status: z.string(),
-      similarity: z.number(),
-    }),
-  ),
-  duplicateConfirmToken: z.string(),
-  expiresAt: z.string(),
-})
+/** A contact as every response shows it (the read module's row parser). */
+export const ContactView = ContactJson
