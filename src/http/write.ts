@@ -1,6 +1,8 @@
 import type { Context } from 'hono'
 import { z } from 'zod'
-import { canonicalJson, type WriteContext } from '../domain/context'
+import { canonicalJson, type DomainDeps, type WriteContext } from '../domain/context'
+import { withIdempotency } from '../domain/write-guard'
+import { ok } from './envelope'
 import { AppError, ERRORS } from '../errors'
 import type { AppEnv, Deps } from './types'
 
@@ -34,4 +36,18 @@ export function idempotencyKey(c: Context<AppEnv>): string | undefined {
     )
   }
   return key
+}
+
+/**
+ * The tail of every write route: identify the write, run the domain verb under the optional
+ * Idempotency-Key, and answer with the envelope.
+ */
+export async function answerWrite<T>(
+  c: Context<AppEnv>,
+  deps: Pick<DomainDeps, 'cipher' | 'config' | 'sql'>,
+  write: { operation: string; target: string; body: unknown },
+  run: (ctx: WriteContext) => Promise<T>,
+) {
+  const ctx = await writeContext(c, deps, write.operation, write.target, write.body)
+  return ok(c, await withIdempotency(deps, ctx, idempotencyKey(c), () => run(ctx)))
 }

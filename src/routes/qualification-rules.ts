@@ -7,8 +7,7 @@ import {
   replaceQualificationRules,
 } from '../domain/qualification-rules'
 import { authorize } from '../http/auth'
-import { idempotencyKey, writeContext } from '../http/write'
-import { withIdempotency } from '../domain/write-guard'
+import { answerWrite } from '../http/write'
 import { ok, resultSchema } from '../http/envelope'
 import type { AppEnv, Deps } from '../http/types'
 import { validate } from '../http/validate'
@@ -78,12 +77,11 @@ export const qualificationRuleRoutes = (deps: Deps) => {
     async (c) => {
       const { typeCode } = c.req.valid('param')
       const { rules } = c.req.valid('json')
-      const ctx = await writeContext(c, deps, 'qualification-rules-replace', typeCode, { rules })
-      return ok(
+      return answerWrite(
         c,
-        await withIdempotency(deps, ctx, idempotencyKey(c), () =>
-          replaceQualificationRules(deps, ctx, typeCode, rules),
-        ),
+        deps,
+        { operation: 'qualification-rules-replace', target: typeCode, body: { rules } },
+        (ctx) => replaceQualificationRules(deps, ctx, typeCode, rules),
       )
     },
   )

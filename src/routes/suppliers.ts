@@ -1,10 +1,10 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { authorize } from '../http/auth'
-import { ok, resultSchema } from '../http/envelope'
+import { resultSchema } from '../http/envelope'
 import type { AppEnv, Deps } from '../http/types'
 import { validate } from '../http/validate'
-import { idempotencyKey, writeContext } from '../http/write'
+import { answerWrite } from '../http/write'
 import type { DomainDeps } from '../domain/context'
 import { submitRegistration } from '../domain/registration'
 import {
@@ -13,7 +13,6 @@ import {
   replaceContacts,
   updateSupplierProfile,
 } from '../domain/suppliers'
-import { withIdempotency } from '../domain/write-guard'
 import {
   ApprovalCommandResult,
   ContactReplaceRequest,
@@ -44,10 +43,8 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
     validate('json', SupplierDraftRequest),
     async (c) => {
       const body = c.req.valid('json')
-      const ctx = await writeContext(c, deps, 'SUP-ADM-003', '-', body)
-      return ok(
-        c,
-        await withIdempotency(deps, ctx, idempotencyKey(c), () => createDraft(deps, ctx, body)),
+      return answerWrite(c, deps, { operation: 'SUP-ADM-003', target: '-', body }, (ctx) =>
+        createDraft(deps, ctx, body),
       )
     },
   )
@@ -66,12 +63,8 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
     async (c) => {
       const { supplierId } = c.req.valid('param')
       const body = c.req.valid('json')
-      const ctx = await writeContext(c, deps, 'SUP-ADM-004', supplierId, body)
-      return ok(
-        c,
-        await withIdempotency(deps, ctx, idempotencyKey(c), () =>
-          updateSupplierProfile(deps, ctx, supplierId, body),
-        ),
+      return answerWrite(c, deps, { operation: 'SUP-ADM-004', target: supplierId, body }, (ctx) =>
+        updateSupplierProfile(deps, ctx, supplierId, body),
       )
     },
   )
@@ -90,12 +83,11 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
     async (c) => {
       const { supplierId } = c.req.valid('param')
       const body = c.req.valid('json')
-      const ctx = await writeContext(c, deps, 'contacts-replace', supplierId, body)
-      return ok(
+      return answerWrite(
         c,
-        await withIdempotency(deps, ctx, idempotencyKey(c), () =>
-          replaceContacts(deps, ctx, supplierId, body),
-        ),
+        deps,
+        { operation: 'contacts-replace', target: supplierId, body },
+        (ctx) => replaceContacts(deps, ctx, supplierId, body),
       )
     },
   )
@@ -114,12 +106,8 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
     async (c) => {
       const { supplierId } = c.req.valid('param')
       const body = c.req.valid('json')
-      const ctx = await writeContext(c, deps, 'SUP-ADM-007', supplierId, body)
-      return ok(
-        c,
-        await withIdempotency(deps, ctx, idempotencyKey(c), () =>
-          submitRegistration(deps, ctx, supplierId, body),
-        ),
+      return answerWrite(c, deps, { operation: 'SUP-ADM-007', target: supplierId, body }, (ctx) =>
+        submitRegistration(deps, ctx, supplierId, body),
       )
     },
   )
@@ -136,12 +124,11 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
     validate('param', SupplierIdParam),
     async (c) => {
       const { supplierId } = c.req.valid('param')
-      const ctx = await writeContext(c, deps, 'SUP-ADM-011', supplierId, null)
-      return ok(
+      return answerWrite(
         c,
-        await withIdempotency(deps, ctx, idempotencyKey(c), () =>
-          deleteDraft(deps, ctx, supplierId),
-        ),
+        deps,
+        { operation: 'SUP-ADM-011', target: supplierId, body: null },
+        (ctx) => deleteDraft(deps, ctx, supplierId),
       )
     },
   )
