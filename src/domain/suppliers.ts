@@ -7,6 +7,7 @@ import {
   softDeleteDraft,
   taxNoHolder,
   updateSupplier,
+  type SupplierColumns,
   type SupplierRow,
 } from '../../sql/supplier'
 import { liveAccounts, liveContacts } from '../../sql/supplier-children'
@@ -186,6 +187,41 @@ export async function relock(tx: Sql, seen: SupplierRow) {
 }
 
 /**
+ * The common end of a profile write inside the lock: refuse a write that changes nothing, move
+ * the version with the guarded UPDATE, and record the change log and one pending event.
+ */
+async function commitProfileChange(
+  tx: Sql,
+  ctx: WriteContext,
+  locked: SupplierRow,
+  columns: SupplierColumns,
+  changes: FieldChange[],
+  what: { operationType: string; eventType: string; changeReason?: string; noChange: string },
+) {
+  if (changes.length === 0) fail('NO_ACTUAL_CHANGE', what.noChange)
+  const { supplierId, status, updateTime } = locked
+  const updated = await updateSupplier(
+    tx,
+    { supplierId, status, expectedUpdateTime: updateTime, adminId: ctx.adminId },
+    columns,
+  )
+  if (!updated) fail('CONCURRENT_MODIFICATION')
+  await logChanges(tx, ctx, supplierId, what.operationType, changes, {
+    changeReason: what.changeReason ?? null,
+  })
+  await insertEvent(tx, {
+    aggregateType: 'SUPPLIER',
+    aggregateId: supplierId,
+    eventType: what.eventType,
+    payload: {
+      supplierId,
+      fields: [...new Set(changes.map((c) => c.fieldName))],
+      operatorId: ctx.adminId,
+    },
+  })
+}
+
+/**
  * SUP-ADM-004: patch of subject fields, snapshots of collections. Identity (fullName, taxNo)
  * changes only while DRAFT; after that only the original values may be sent.
  */
@@ -262,38 +298,11 @@ export async function updateSupplierProfile(
           )),
         )
       }
-      if (changes.length === 0)
-        fail('NO_ACTUAL_CHANGE', 'nothing changed: send at least one different field')
-      const updated = await updateSupplier(
-        tx,
-        {
-          supplierId,
-          status: locked.status,
-          expectedUpdateTime: locked.updateTime,
-          adminId: ctx.adminId,
-        },
-        columns,
-      )
-      if (!updated) fail('CONCURRENT_MODIFICATION')
-      await logChanges(
-        tx,
-        ctx,
-        supplierId,
-        locked.status === 'DRAFT' ? 'DRAFT_UPDATE' : 'PROFILE_UPDATE',
-        changes,
-        {
-          changeReason: req.changeReason ?? null,
-        },
-      )
-      await insertEvent(tx, {
-        aggregateType: 'SUPPLIER',
-        aggregateId: supplierId,
+      await commitProfileChange(tx, ctx, locked, columns, changes, {
+        operationType: locked.status === 'DRAFT' ? 'DRAFT_UPDATE' : 'PROFILE_UPDATE',
         eventType: 'SupplierProfileUpdated',
-        payload: {
-          supplierId,
-          fields: [...new Set(changes.map((c) => c.fieldName))],
-          operatorId: ctx.adminId,
-        },
+        changeReason: req.changeReason,
+        noChange: 'nothing changed: send at least one different field',
       })
     }),
   )
@@ -317,26 +326,11 @@ export async function replaceContacts(
     await guardDuplicateSubmit(tx, deps, ctx)
     const locked = await relock(tx, seen)
     const changes = await mergeContacts(tx, deps, supplierId, req.contacts)
-    if (changes.length === 0) fail('NO_ACTUAL_CHANGE', 'the contacts are already exactly these')
-    const updated = await updateSupplier(
-      tx,
-      {
-        supplierId,
-        status: locked.status,
-        expectedUpdateTime: locked.updateTime,
-        adminId: ctx.adminId,
-      },
-      {},
-    )
-    if (!updated) fail('CONCURRENT_MODIFICATION')
-    await logChanges(tx, ctx, supplierId, 'CONTACT_REPLACE', changes, {
-      changeReason: req.changeReason ?? null,
-    })
-    await insertEvent(tx, {
-      aggregateType: 'SUPPLIER',
-      aggregateId: supplierId,
+    await commitProfileChange(tx, ctx, locked, {}, changes, {
+      operationType: 'CONTACT_REPLACE',
       eventType: 'SupplierContactsReplaced',
-      payload: { supplierId, operatorId: ctx.adminId },
+      changeReason: req.changeReason,
+      noChange: 'the contacts are already exactly these',
     })
   })
   const contacts = await liveContacts(sql, supplierId)
