@@ -107,3 +107,22 @@ export function findApproval(sql: Sql, approvalLogId: string) {
     ApprovalRow,
   )
 }
+
+const Latest = z.object({ latest: z.boolean() })
+
+/** Whether no newer approval of the same business type exists for this supplier. */
+export async function isLatestApproval(
+  sql: Sql,
+  a: Pick<ApprovalRow, 'approvalLogId' | 'supplierId' | 'bizType'>,
+) {
+  const row = await one(
+    sql`
+      SELECT NOT EXISTS (
+        SELECT 1 FROM approval_log n
+        WHERE n.supplier_id = ${a.supplierId} AND n.biz_type = ${a.bizType} AND n.approval_log_id > ${a.approvalLogId}
+      ) AS latest
+    `,
+    Latest,
+  )
+  return row.latest
+}

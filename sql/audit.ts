@@ -89,20 +89,23 @@ export const IdempotencyRow = z.object({
 })
 export type IdempotencyRow = z.output<typeof IdempotencyRow>
 
+/** How long a claimed key may stay IN_PROGRESS before another request may take it over. */
+export const IDEMPOTENCY_LEASE_SECONDS = 120
+
 /**
  * Claims an Idempotency-Key for this administrator, or returns the record that holds it.
- * An expired record is taken over.
+ * A claim is a short lease (a crashed request does not block its key for a day); an expired
+ * record, finished or not, is taken over.
  */
 export async function claimIdempotencyKey(
   sql: Sql,
   key: { adminId: string; idempotencyKey: string; operation: string; requestHash: string },
-  ttlHours: number,
 ): Promise<{ claimed: true } | { claimed: false; existing: IdempotencyRow }> {
   const claimed = await maybeOne(
     sql`
       INSERT INTO idempotency_record (admin_id, idempotency_key, operation, request_hash, status, expires_at)
       VALUES (${key.adminId}, ${key.idempotencyKey}, ${key.operation}, ${key.requestHash}, 'IN_PROGRESS',
-              now() + make_interval(hours => ${ttlHours}))
+              now() + make_interval(secs => ${IDEMPOTENCY_LEASE_SECONDS}))
       ON CONFLICT (admin_id, idempotency_key) DO UPDATE
         SET operation = EXCLUDED.operation, request_hash = EXCLUDED.request_hash, status = 'IN_PROGRESS',
             response = NULL, expires_at = EXCLUDED.expires_at, create_time = now()
@@ -123,14 +126,18 @@ export async function claimIdempotencyKey(
   return { claimed: false, existing }
 }
 
+/** Keeps the first successful response for `ttlHours`, for replays. */
 export function completeIdempotencyKey(
   sql: Sql,
   adminId: string,
   idempotencyKey: string,
   response: unknown,
+  ttlHours: number,
 ) {
   return none(sql`
-    UPDATE idempotency_record SET status = 'DONE', response = ${sql.json(response as never)}
+    UPDATE idempotency_record
+    SET status = 'DONE', response = ${sql.json(response as never)},
+        expires_at = now() + make_interval(hours => ${ttlHours})
     WHERE admin_id = ${adminId} AND idempotency_key = ${idempotencyKey} AND status = 'IN_PROGRESS'
   `)
 }

@@ -313,3 +313,12 @@ export function draftAccountTerms(sql: Sql, supplierId: string) {
     AccountTermsRow,
   )
 }
+
+/** Accounts not yet approved carry the subject's current full name (the spec derives it). */
+export function renameUnapprovedAccounts(sql: Sql, supplierId: string, accountName: string) {
+  return none(sql`
+    UPDATE supplier_bank_account SET account_name = ${accountName}, update_time = next_version(update_time)
+    WHERE supplier_id = ${supplierId} AND deleted_at IS NULL AND status IN ('DRAFT', 'PENDING')
+      AND account_name <> ${accountName}
+  `)
+}

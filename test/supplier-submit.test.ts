@@ -1327,12 +1327,18 @@ describe('common result applier, APPLY_FAILED and the retry route', () => {
     )
     expect(h.logs.some((l) => l.includes('approval provider failed'))).toBe(true)
 
-    // The retry route does not decide for the provider.
+    // Reconciliation asks the provider again: while it still fails nothing changes (395039) ...
     const before = await counts(h)
-    const retried = await retry(h, approvalLogId)
-    expect(retried.body).toMatchObject({ code: 395021, success: false })
+    mode = { kind: 'throw' }
+    const failed = await retry(h, approvalLogId)
+    mode = { kind: 'approve' }
+    expect(failed.body).toMatchObject({ code: 395039, success: false })
     expect(await counts(h)).toEqual(before)
     expect((await supplierRow(h, draft.supplierId)).status).toBe('VETTING')
+    // ... and once it answers, the decision is applied as at submit.
+    const reconciled = await retry(h, approvalLogId)
+    expect(reconciled.body).toMatchObject({ code: 200, data: { approvalStatus: 'APPLIED' } })
+    expect((await supplierRow(h, draft.supplierId)).status).toBe('ACTIVE')
   })
 
   it('never applies a result with an unknown schemaVersion, and does not answer failure for a recorded submission', async () => {

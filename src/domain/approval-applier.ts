@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { insertEvent } from '../../sql/audit'
 import {
   findApproval,
+  isLatestApproval,
   lockApproval,
   markApplied,
   markApplyFailed,
@@ -40,44 +41,41 @@ export async function applyApprovalResult(
       `approval snapshot schemaVersion ${result.schemaVersion} is not supported`,
     )
   }
+  // The decision is evidence of its own: recorded first, in its own transaction, so a failure
+  // while applying never loses it (the approval then stays APPROVED, and retryable).
+  await deps.sql.begin(async (tx) => {
+    const approval = await lockApproval(tx, result.approvalLogId)
+    if (!approval) fail('APPROVAL_NOT_FOUND')
+    if (approval!.status === 'SUBMITTED') {
+      await recordDecision(tx, approval!.approvalLogId, result.decision)
+    }
+  })
   try {
     return await mapUniqueViolations(() =>
       deps.sql.begin(async (tx) => {
-        const approval = await lockApproval(tx, result.approvalLogId)
-        if (!approval) fail('APPROVAL_NOT_FOUND')
-        if (approval!.status === 'APPLIED' || approval!.status === 'REJECTED') return approval!
-        if (approval!.status === 'SUBMITTED')
-          await recordDecision(tx, approval!.approvalLogId, result.decision)
-        if (result.decision === 'REJECTED') {
-          await undoRegistration(
-            tx,
-            ctx,
-            approval!,
-            'REJECTED',
-            'rejected by the approval provider',
-          )
-        } else {
-          await APPLY[approval!.bizType](tx, deps, ctx, approval!)
-          await markApplied(tx, approval!.approvalLogId)
+        const approval = (await lockApproval(tx, result.approvalLogId))!
+        if (approval.status === 'REJECTED') {
+          await undoRegistration(tx, ctx, approval, 'REJECTED', 'rejected by the approval provider')
+        } else if (approval.status !== 'APPLIED') {
+          await APPLY[approval.bizType](tx, deps, ctx, approval)
+          await markApplied(tx, approval.approvalLogId)
         }
-        return (await findApproval(tx, approval!.approvalLogId))!
+        return (await findApproval(tx, approval.approvalLogId))!
       }),
     )
   } catch (err) {
-    if (!(err instanceof AppError) || err.entry.code === 395026 || err.entry.code === 395029)
-      throw err
+    // Only a business re-check failure is a failed application; anything else (a lost
+    // connection, a deadlock) leaves the approval APPROVED for the retry route.
+    if (!(err instanceof AppError)) throw err
     deps.logger.warn(
       { approvalLogId: result.approvalLogId, code: err.code, reason: err.message },
       'approval not applied',
     )
     return deps.sql.begin(async (tx) => {
-      const approval = await lockApproval(tx, result.approvalLogId)
-      if (!approval) fail('APPROVAL_NOT_FOUND')
-      if (approval!.status === 'SUBMITTED')
-        await recordDecision(tx, approval!.approvalLogId, 'APPROVED')
-      await markApplyFailed(tx, approval!.approvalLogId, err.code, err.message)
-      await undoRegistration(tx, ctx, approval!, 'APPLY_FAILED', err.message)
-      return (await findApproval(tx, approval!.approvalLogId))!
+      const approval = (await lockApproval(tx, result.approvalLogId))!
+      await markApplyFailed(tx, approval.approvalLogId, err.code, err.message)
+      await undoRegistration(tx, ctx, approval, 'APPLY_FAILED', err.message)
+      return (await findApproval(tx, approval.approvalLogId))!
     })
   }
 }
@@ -99,6 +97,9 @@ const APPLY: Record<ApprovalRow['bizType'], Apply> = {
 async function applyRegistration(tx: Sql, deps: ApplierDeps, ctx: Ctx, approval: ApprovalRow) {
   let supplier = await lockSupplier(tx, approval.supplierId)
   if (!supplier) fail('SUPPLIER_NOT_FOUND')
+  if (!(await isLatestApproval(tx, approval))) {
+    fail('APPROVAL_APPLY_FAILED', 'superseded by a newer registration submission')
+  }
   const changes: FieldChange[] = []
   if (supplier!.status === 'DRAFT' && approval.status === 'APPLY_FAILED') {
     // A retry of a failed application: the draft is submitted again under the same approval.
@@ -197,7 +198,8 @@ async function undoRegistration(
 ) {
   if (approval.bizType !== 'PROFILE_CREATE') return
   const supplier = await lockSupplier(tx, approval.supplierId)
-  if (!supplier || supplier.status !== 'VETTING') return
+  // Only the supplier's current submission may send it back; an older approval never does.
+  if (!supplier || supplier.status !== 'VETTING' || !(await isLatestApproval(tx, approval))) return
   const moved = await moveStatus(tx, supplier, 'REGISTRATION_REJECTED', ctx.adminId)
   await setAccountsStatus(tx, supplier.supplierId, 'PENDING', 'DRAFT')
   await logChanges(

@@ -34,7 +34,11 @@ export async function mergeTypes(
 ): Promise<FieldChange[]> {
   const existing = await liveTypes(tx, supplierId)
   const changes: FieldChange[] = []
-  const wanted = new Map(types.map((t) => [t.typeCode, t.isPrimary ?? false]))
+  const held = new Map(existing.map((r) => [r.typeCode, r.isPrimary]))
+  // isPrimary is optional: left out, an existing type keeps its flag and a new one is not primary.
+  const wanted = new Map(
+    types.map((t) => [t.typeCode, t.isPrimary ?? held.get(t.typeCode) ?? false]),
+  )
   for (const row of existing) {
     if (!wanted.has(row.typeCode)) {
       await softDeleteChildren(tx, 'supplier_type', supplierId, [row.id])
@@ -50,7 +54,6 @@ export async function mergeTypes(
       })
     }
   }
-  const held = new Set(existing.map((r) => r.typeCode))
   for (const [typeCode, isPrimary] of wanted) {
     if (held.has(typeCode)) continue
     await insertType(tx, supplierId, typeCode, isPrimary)

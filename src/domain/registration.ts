@@ -11,6 +11,7 @@ import {
 import {
   liveAccounts,
   liveTypes,
+  renameUnapprovedAccounts,
   setAccountsStatus,
   validQualificationTypes,
 } from '../../sql/supplier-children'
@@ -99,6 +100,7 @@ export async function submitRegistration(
       await guardDuplicateSubmit(tx, deps, ctx)
       const locked = await relock(tx, seen)
       const { columns, changes } = await diffSubject(deps, locked, req, supplierId)
+      if (columns.full_name) await renameUnapprovedAccounts(tx, supplierId, columns.full_name)
       changes.push(...(await mergeTypes(tx, supplierId, req.types)))
       if (req.contacts) changes.push(...(await mergeContacts(tx, deps, supplierId, req.contacts)))
       if (req.qualifications)

@@ -54,7 +54,9 @@ export type SubjectInput = Partial<Record<keyof typeof PLAIN_FIELDS, string | nu
 /** Normalized identity values with their bounds checked (bounds apply after normalization). */
 export function normalizeIdentity(input: { fullName?: string; taxNo?: string }) {
   const fullName = input.fullName === undefined ? undefined : normalizeName(input.fullName)
-  if (fullName !== undefined && (fullName.length < 1 || fullName.length > LIMITS.fullName)) {
+  // Characters are code points, as zod and char_length count them (not UTF-16 units).
+  const chars = fullName === undefined ? 0 : [...fullName].length
+  if (fullName !== undefined && (chars < 1 || chars > LIMITS.fullName)) {
     fail('BAD_REQUEST', `fullName: must be 1..${LIMITS.fullName} characters after trimming`)
   }
   const taxNo = input.taxNo === undefined ? undefined : normalizeTaxNo(input.taxNo)

@@ -10,7 +10,7 @@ import {
   type SupplierColumns,
   type SupplierRow,
 } from '../../sql/supplier'
-import { liveAccounts, liveContacts } from '../../sql/supplier-children'
+import { liveAccounts, liveContacts, renameUnapprovedAccounts } from '../../sql/supplier-children'
 import { fail } from '../errors'
 import type {
   SupplierDraftRequest,
@@ -270,6 +270,7 @@ export async function updateSupplierProfile(
       await guardDuplicateSubmit(tx, deps, ctx)
       const locked = await relock(tx, seen)
       const { columns, changes } = await diffSubject(deps, locked, req, supplierId)
+      if (columns.full_name) await renameUnapprovedAccounts(tx, supplierId, columns.full_name)
       if (req.types) {
         const typeChanges = await mergeTypes(tx, supplierId, req.types)
         // The types are part of what the pending registration approval covers.

@@ -45,11 +45,11 @@ export async function withIdempotency<T>(
 ): Promise<T> {
   if (!idempotencyKey) return run()
   const key = { adminId: ctx.adminId, idempotencyKey }
-  const claim = await claimIdempotencyKey(
-    deps.sql,
-    { ...key, operation: `${ctx.operation} ${ctx.target}`, requestHash: ctx.fingerprint },
-    deps.config.idempotencyTtlHours,
-  )
+  const claim = await claimIdempotencyKey(deps.sql, {
+    ...key,
+    operation: `${ctx.operation} ${ctx.target}`,
+    requestHash: ctx.fingerprint,
+  })
   if (!claim.claimed) {
     const { existing } = claim
     if (
@@ -68,6 +68,12 @@ export async function withIdempotency<T>(
     await releaseIdempotencyKey(deps.sql, ctx.adminId, idempotencyKey)
     throw err
   }
-  await completeIdempotencyKey(deps.sql, ctx.adminId, idempotencyKey, result)
+  await completeIdempotencyKey(
+    deps.sql,
+    ctx.adminId,
+    idempotencyKey,
+    result,
+    deps.config.idempotencyTtlHours,
+  )
   return result
 }

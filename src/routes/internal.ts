@@ -10,6 +10,7 @@ import type { AppEnv, Deps } from '../http/types'
 import { idString, validate } from '../http/validate'
 import { findApproval } from '../../sql/approval'
 import { ApprovalCommandResult } from '../schemas/supplier'
+import type { ApprovalResult } from '../ports/approval-provider'
 
 /** Constant-time comparison of the internal token (no early exit on the first differing byte). */
 function sameSecret(a: string, b: string) {
@@ -38,7 +39,8 @@ export const internalRoutes = (deps: Deps & DomainDeps) => {
     '/approvals/:approvalLogId/apply',
     describe(internalToken, {
       operationId: 'approval-apply-retry',
-      summary: 'Re-apply an APPROVED or APPLY_FAILED approval through the common applier',
+      summary:
+        'Reconcile an approval: ask the provider if undecided, then (re-)apply it through the common applier',
       tags: ['internal'],
       response: resultSchema(ApprovalCommandResult),
     }),
@@ -47,13 +49,24 @@ export const internalRoutes = (deps: Deps & DomainDeps) => {
       const { approvalLogId } = c.req.valid('param')
       const approval = await findApproval(deps.sql, approvalLogId)
       if (!approval) fail('APPROVAL_NOT_FOUND')
+      // An undecided approval is reconciled by asking its provider (LOCAL_AUTO answers locally);
+      // a decided one is handed to the applier again.
+      let result: ApprovalResult = { approvalLogId, decision: 'APPROVED', schemaVersion: 1 }
       if (approval!.status === 'SUBMITTED') {
-        fail('OPERATION_NOT_ALLOWED_IN_STATUS', 'the provider has not decided this approval yet')
+        try {
+          result = await deps.approvalProvider.submit(approval!)
+        } catch (err) {
+          deps.logger.warn(
+            { approvalLogId, err: (err as Error).message },
+            'reconciliation: provider failed',
+          )
+          fail('DEPENDENCY_UNAVAILABLE', 'the approval provider did not answer; try again later')
+        }
       }
       const applied = await applyApprovalResult(
         deps,
         { adminId: approval!.applicantAdminId, requestId: c.get('requestId') },
-        { approvalLogId, decision: 'APPROVED', schemaVersion: 1 },
+        result,
       )
       return ok(c, commandResult(applied))
     },

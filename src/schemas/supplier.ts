@@ -127,7 +127,7 @@ export const BankAccountInput = z
       .number()
       .min(0)
       .max(100)
-      .refine((v) => Math.round(v * 100) === v * 100, 'at most two decimals')
+      .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-9, 'at most two decimals')
       .nullish(),
   })
   .strict()
