@@ -60,6 +60,7 @@ const EnvSchema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(8787),
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
     DATA_DIR: z.string().min(1).default('./.data'),
+    MIGRATE_ON_START: bool,
     EMBEDDED_DB_PORT: z.coerce.number().int().min(0).max(65535).default(0),
     DEMO_DATA: bool,
     DEMO_ADMIN_ID: positiveIdString.default('10001'),
@@ -161,6 +162,8 @@ function toConfig(env: z.output<typeof EnvSchema>) {
     embedded,
     dataDir: env.DATA_DIR,
     embeddedDbPort: env.EMBEDDED_DB_PORT,
+    /** Production deployments may run migrations as a deploy step instead. */
+    migrateOnStart: env.MIGRATE_ON_START ?? true,
     demoData: env.DEMO_DATA ?? embedded,
     demoAdminId: env.DEMO_ADMIN_ID,
     timezone: env.APP_TIMEZONE,
