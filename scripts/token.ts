@@ -12,6 +12,11 @@ if (!config.auth.jwtSecret) {
 }
 const flag = process.argv.indexOf('--admin')
 const adminId = flag > 0 ? process.argv[flag + 1] : config.demoAdminId
+// A token without a valid subject would be accepted for any X-Admin-Id: never mint one.
+if (!adminId || !/^[1-9][0-9]{0,18}$/.test(adminId)) {
+  console.error('--admin needs a positive integer administrator id')
+  process.exit(2)
+}
 const token = await sign(
   {
     sub: adminId,

@@ -21,6 +21,8 @@ const base64Bytes = (value: string) => {
   }
 }
 
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1'])
+
 const positiveIdString = z.string().regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer')
 
 const keyList = z
@@ -29,9 +31,15 @@ const keyList = z
   .transform((value, ctx) => {
     const keys = new Map<string, string>()
     for (const part of value.split(',')) {
-      const [id, key] = part.trim().split(':')
-      if (!id || !key || !/^[A-Za-z0-9_-]{1,16}$/.test(id)) {
+      const pieces = part.trim().split(':')
+      const [id, key] = pieces
+      if (pieces.length !== 2 || !id || !key || !/^[A-Za-z0-9_-]{1,16}$/.test(id)) {
         ctx.addIssue({ code: 'custom', message: 'expected "keyId:base64Key[,keyId:base64Key…]"' })
+        return z.NEVER
+      }
+      if (keys.has(id)) {
+        // A repeated id would silently replace the older key and orphan its ciphertexts.
+        ctx.addIssue({ code: 'custom', message: `key id "${id}" appears twice` })
         return z.NEVER
       }
       if (base64Bytes(key) !== 32) {
@@ -115,7 +123,19 @@ const EnvSchema = z
         message: 'must name one of DATA_ENCRYPTION_KEYS',
       })
     }
-    if (env.NODE_ENV !== 'production') return
+    if ([...env.DATA_ENCRYPTION_KEYS.values()].includes(env.BLIND_INDEX_KEY)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['BLIND_INDEX_KEY'],
+        message: 'must differ from every DATA_ENCRYPTION_KEYS key',
+      })
+    }
+    // The development secrets are public (they are in this repository): they are accepted only
+    // on a loopback-bound, non-production service, where nobody else can present them.
+    const exposed = env.NODE_ENV === 'production' || !LOOPBACK_HOSTS.has(env.HOST)
+    if (!exposed) return
+    const where =
+      env.NODE_ENV === 'production' ? 'in production' : `on a non-loopback HOST (${env.HOST})`
     const devValues: [string, boolean][] = [
       [
         'AUTH_JWT_SECRET',
@@ -136,16 +156,28 @@ const EnvSchema = z
         ctx.addIssue({
           code: 'custom',
           path: [name],
-          message: 'development secret refused in production: set a real value',
+          message: `development secret refused ${where}: set a real value`,
         })
       }
     }
-    if (!env.DATABASE_URL) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['DATABASE_URL'],
-        message: 'required in production (the embedded database is for development)',
-      })
+    if (env.NODE_ENV !== 'production') return
+    const production = (path: string, message: string) =>
+      ctx.addIssue({ code: 'custom', path: [path], message: `${message} in production` })
+    if (!env.DATABASE_URL)
+      production('DATABASE_URL', 'required (the embedded database is for development)')
+    if (env.DEMO_DATA)
+      production('DEMO_DATA', 'refused (it grants a demo administrator every permission)')
+    if (env.AUTH_JWKS_URL && !env.AUTH_JWKS_URL.startsWith('https:'))
+      production('AUTH_JWKS_URL', 'must be https')
+    if (env.PERMISSION_SERVICE_URL && !env.PERMISSION_SERVICE_URL.startsWith('https:')) {
+      production('PERMISSION_SERVICE_URL', 'must be https')
+    }
+    if (env.AUTH_JWKS_URL && (!env.AUTH_JWT_AUDIENCE || !env.AUTH_JWT_ISSUER)) {
+      // Without them, a token the shared identity provider issued to any other app would do.
+      production(
+        env.AUTH_JWT_AUDIENCE ? 'AUTH_JWT_ISSUER' : 'AUTH_JWT_AUDIENCE',
+        'required with AUTH_JWKS_URL',
+      )
     }
   })
 

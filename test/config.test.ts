@@ -118,9 +118,58 @@ describe('loadConfig', () => {
       ...PRODUCTION,
       AUTH_JWT_SECRET: undefined,
       AUTH_JWKS_URL: 'https://id.example.com/.well-known/jwks.json',
+      AUTH_JWT_ISSUER: 'https://id.example.com',
+      AUTH_JWT_AUDIENCE: 'supplier-admin',
     })
     expect(config.auth.jwksUrl).toBe('https://id.example.com/.well-known/jwks.json')
     expect(config.auth.jwtSecret).toBeUndefined()
+  })
+
+  it('production verifying JWKS tokens requires an audience and an issuer, and https', () => {
+    const jwks = {
+      ...PRODUCTION,
+      AUTH_JWT_SECRET: undefined,
+      AUTH_JWKS_URL: 'https://id.example.com/jwks',
+    }
+    expect(() => loadConfig(jwks)).toThrow(
+      /AUTH_JWT_AUDIENCE: required with AUTH_JWKS_URL in production/,
+    )
+    expect(() => loadConfig({ ...jwks, AUTH_JWT_AUDIENCE: 'supplier-admin' })).toThrow(
+      /AUTH_JWT_ISSUER/,
+    )
+    expect(() =>
+      loadConfig({
+        ...jwks,
+        AUTH_JWKS_URL: 'http://id.example.com/jwks',
+        AUTH_JWT_AUDIENCE: 'a',
+        AUTH_JWT_ISSUER: 'i',
+      }),
+    ).toThrow(/AUTH_JWKS_URL: must be https/)
+    expect(() =>
+      loadConfig({ ...PRODUCTION, PERMISSION_SERVICE_URL: 'http://perm.internal/' }),
+    ).toThrow(/PERMISSION_SERVICE_URL: must be https/)
+    expect(() => loadConfig({ ...PRODUCTION, DEMO_DATA: 'true' })).toThrow(/DEMO_DATA: refused/)
+  })
+
+  it('refuses the public development secrets on a non-loopback HOST, even outside production', () => {
+    expect(() =>
+      loadConfig({ HOST: '0.0.0.0', DATABASE_URL: 'postgres://app@db/suppliers' }),
+    ).toThrow(/AUTH_JWT_SECRET: development secret refused on a non-loopback HOST/)
+    expect(loadConfig({ HOST: '127.0.0.1' }).host).toBe('127.0.0.1')
+  })
+
+  it('refuses a repeated or malformed encryption key id, and a blind-index key equal to a data key', () => {
+    const key = btoa('k'.repeat(32))
+    const other = btoa('o'.repeat(32))
+    expect(() => loadConfig({ DATA_ENCRYPTION_KEYS: `k1:${key},k1:${other}` })).toThrow(
+      /appears twice/,
+    )
+    expect(() => loadConfig({ DATA_ENCRYPTION_KEYS: `k1:${key}:extra` })).toThrow(
+      /DATA_ENCRYPTION_KEYS/,
+    )
+    expect(() => loadConfig({ DATA_ENCRYPTION_KEYS: `k1:${key}`, BLIND_INDEX_KEY: key })).toThrow(
+      /BLIND_INDEX_KEY: must differ/,
+    )
   })
 
   it('empty strings count as unset', () => {

@@ -46,6 +46,16 @@ describe('HTTP frame', () => {
       expect(res.body).toMatchObject({ code: 404, success: false, data: null })
     })
 
+    it('ignores a caller-chosen X-Request-Id: every request gets an id of the service', async () => {
+      const res = await h.app.request('/healthz', {
+        headers: { 'x-request-id': 'attacker-chosen-id' },
+      })
+      const id = res.headers.get('x-request-id')
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
+      const again = await h.app.request('/healthz', { headers: { 'x-request-id': id! } })
+      expect(again.headers.get('x-request-id')).not.toBe(id)
+    })
+
     it('/healthz answers the success envelope without authentication', async () => {
       const res = await h.call('GET', '/healthz', { admin: null })
       expect(res.status).toBe(200)
