@@ -221,6 +221,7 @@ CREATE TABLE public.change_log (
     request_id text,
     create_time timestamp with time zone DEFAULT now() NOT NULL,
     CONSTRAINT change_log_operation_type_check CHECK ((operation_type = ANY (ARRAY['DRAFT_CREATE'::text, 'DRAFT_UPDATE'::text, 'DRAFT_DELETE'::text, 'PROFILE_UPDATE'::text, 'CONTACT_REPLACE'::text, 'REGISTRATION_SUBMIT'::text, 'REGISTRATION_APPLY'::text, 'REGISTRATION_REJECT'::text, 'ACCOUNT_CREATE'::text, 'ACCOUNT_CHANGE'::text, 'ACCOUNT_DEFAULT'::text, 'STATUS_CHANGE'::text, 'ARCHIVE'::text, 'RELATION_SET'::text, 'RELATION_UNBIND'::text]))),
+    CONSTRAINT change_log_status_check CHECK ((status = ANY (ARRAY['SUBMITTED'::text, 'APPROVED'::text, 'REJECTED'::text, 'APPLIED'::text, 'APPLY_FAILED'::text]))),
     CONSTRAINT change_log_target_type_check CHECK ((target_type = ANY (ARRAY['SUPPLIER'::text, 'TYPE'::text, 'CONTACT'::text, 'QUALIFICATION'::text, 'CONTRACT'::text, 'EVALUATION'::text, 'ACCOUNT'::text, 'RELATION'::text])))
 );
 
@@ -2721,6 +2722,20 @@ CREATE TRIGGER supplier_bank_account_no_physical_delete BEFORE DELETE ON public.
 --
 
 CREATE TRIGGER supplier_contact_no_physical_delete BEFORE DELETE ON public.supplier_contact FOR EACH ROW EXECUTE FUNCTION public.forbid_delete();
+
+
+--
+-- Name: supplier_contract supplier_contract_no_physical_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER supplier_contract_no_physical_delete BEFORE DELETE ON public.supplier_contract FOR EACH ROW EXECUTE FUNCTION public.forbid_delete();
+
+
+--
+-- Name: supplier_evaluation supplier_evaluation_no_physical_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER supplier_evaluation_no_physical_delete BEFORE DELETE ON public.supplier_evaluation FOR EACH ROW EXECUTE FUNCTION public.forbid_delete();
 
 
 --

@@ -25,6 +25,13 @@ export default async function setup(project: TestProject) {
   if (serverUrl) {
     const template = `supplier_test_template_${process.pid}`
     const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
+    // Databases left by runs that were killed before their teardown (a day old or more).
+    const stale = await admin<{ datname: string }[]>`
+      SELECT datname FROM pg_database
+      WHERE datname LIKE 'supplier\_test\_%' AND (pg_stat_file('base/' || oid || '/PG_VERSION')).modification < now() - interval '1 day'
+    `.catch(() => [])
+    for (const { datname } of stale)
+      await admin.unsafe(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`)
     await admin.unsafe(`DROP DATABASE IF EXISTS ${template}`)
     await admin.unsafe(`CREATE DATABASE ${template}`)
     const url = new URL(serverUrl)

@@ -194,6 +194,7 @@ CREATE TABLE supplier_contract (
   deleted_at timestamptz
 );
 CREATE INDEX supplier_contract_live ON supplier_contract (supplier_id) WHERE deleted_at IS NULL;
+CREATE TRIGGER supplier_contract_no_physical_delete BEFORE DELETE ON supplier_contract FOR EACH ROW EXECUTE FUNCTION forbid_delete();
 
 CREATE TABLE supplier_evaluation (
   evaluation_id bigint GENERATED ALWAYS AS IDENTITY (START WITH 9007199254740993) PRIMARY KEY,
@@ -203,6 +204,7 @@ CREATE TABLE supplier_evaluation (
   deleted_at timestamptz
 );
 CREATE INDEX supplier_evaluation_live ON supplier_evaluation (supplier_id) WHERE deleted_at IS NULL;
+CREATE TRIGGER supplier_evaluation_no_physical_delete BEFORE DELETE ON supplier_evaluation FOR EACH ROW EXECUTE FUNCTION forbid_delete();
 
 CREATE TABLE supplier_bank_account (
   account_id bigint GENERATED ALWAYS AS IDENTITY (START WITH 9007199254740993) PRIMARY KEY,
@@ -292,7 +294,7 @@ CREATE TABLE change_log (
   old_value_masked text,
   new_value_masked text,
   change_reason text,
-  status text,
+  status text CONSTRAINT change_log_status_check CHECK (status IN ('SUBMITTED', 'APPROVED', 'REJECTED', 'APPLIED', 'APPLY_FAILED')),
   operator_id bigint,
   request_id text,
   create_time timestamptz NOT NULL DEFAULT now()

@@ -61,6 +61,7 @@ export function buildOpenApi(app: Hono<never>, info: { title: string; version: s
         .join(' ')
     }
     if (!doc.public && path.startsWith('/admin')) op.security = [{ bearer: [], adminId: [] }]
+    if (path.startsWith('/internal')) op.security = [{ internalToken: [] }]
     if (doc.response) {
       op.responses = {
         '200': {
@@ -106,6 +107,7 @@ export function buildOpenApi(app: Hono<never>, info: { title: string; version: s
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
         adminId: { type: 'apiKey', in: 'header', name: 'X-Admin-Id' },
+        internalToken: { type: 'apiKey', in: 'header', name: 'X-Internal-Token' },
       },
     },
     paths,
