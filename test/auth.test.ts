@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { sign } from 'hono/jwt'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ALL_PERMISSIONS, useHarness, type Harness } from './harness'
 import { createApp } from '../src/app'
+import type { Config } from '../src/config'
+import { resetJwksCaches } from '../src/http/auth'
 import {
   httpPermissionLookup,
   sqlPermissionLookup,
@@ -14,6 +16,7 @@ import { createLogger } from '../src/logger'
 const DICT = '/admin/dict/data/supplier_type'
 const UNAUTHORIZED = { code: 401, success: false, data: null }
 const PERMISSION_DENIED = 395002
+const DEPENDENCY_UNAVAILABLE = { code: 395039, success: false, data: null }
 
 /** A real HTTP server on 127.0.0.1 whose behaviour each test sets; records what it received. */
 function localServer() {
@@ -193,6 +196,7 @@ describe('authentication with a JWKS endpoint (RS256)', () => {
   let strangerJwk: JsonWebKey & { kid: string; alg: string }
   let publicKeys: JsonWebKey[]
   let jwksStatus = 200
+  let jwksDelayMs = 0
 
   const rsaKeyPair = async (kid: string) => {
     const pair = await crypto.subtle.generateKey(
@@ -221,21 +225,62 @@ describe('authentication with a JWKS endpoint (RS256)', () => {
     strangerJwk = stranger.privateJwk
     publicKeys = [trusted.publicJwk]
     jwks.handle((req, res) => {
-      if (req.url !== '/jwks') return json(res, 404, { error: 'not found' })
-      if (jwksStatus !== 200) return json(res, jwksStatus, { error: 'boom' })
-      json(res, 200, { keys: publicKeys })
+      // The query string only tells caches apart (one per URL): `/jwks?fresh=1` is the same set.
+      if (new URL(req.url!, jwks.url).pathname !== '/jwks') {
+        return json(res, 404, { error: 'not found' })
+      }
+      const answer = () =>
+        jwksStatus !== 200
+          ? json(res, jwksStatus, { error: 'boom' })
+          : json(res, 200, { keys: publicKeys })
+      if (jwksDelayMs > 0) setTimeout(answer, jwksDelayMs)
+      else answer()
     })
     await jwks.start()
   })
   afterAll(() => jwks.stop())
   beforeEach(() => {
     jwksStatus = 200
+    jwksDelayMs = 0
+  })
+  // The key caches live at module level, one per URL, shared by every app: each test starts cold.
+  afterEach(() => {
+    vi.useRealTimers()
+    resetJwksCaches()
   })
 
   const h = useHarness({ env: () => ({ AUTH_JWKS_URL: `${jwks.url}/jwks` }) })
 
   const rs256 = (key: JsonWebKey, claims: Record<string, unknown>) =>
     sign({ exp: nowSeconds() + 600, ...claims }, key as Parameters<typeof sign>[1], 'RS256')
+
+  /** A new app, as the edge builds one per request, whose JWKS URL is `jwksUrl`. */
+  const appFor = (jwksUrl: string) => {
+    const config: Config = { ...h.config, auth: { ...h.config.auth, jwksUrl } }
+    return createApp({
+      config,
+      sql: h.sql,
+      logger: createLogger({ level: 'silent' }),
+      cipher: h.cipher,
+      permissions: sqlPermissionLookup(h.sql),
+    })
+  }
+
+  const callApp = async (app: ReturnType<typeof createApp>, admin: string, token: string) => {
+    const res = await app.request(DICT, {
+      headers: { authorization: `Bearer ${token}`, 'x-admin-id': admin },
+    })
+    return { status: res.status, body: await res.json() }
+  }
+
+  const fetches = () => jwks.received.filter((r) => r.url?.startsWith('/jwks')).length
+
+  /** Moves Date (only Date: timers and fetch timeouts stay real) `ms` into the future. */
+  const advanceClock = (ms: number) => {
+    const now = Date.now()
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(now + ms)
+  }
 
   it('accepts a token signed by a key of the JWKS, fetched from the endpoint', async () => {
     const admin = await h.admin()
@@ -297,25 +342,93 @@ describe('authentication with a JWKS endpoint (RS256)', () => {
     expect(jwks.received.length).toBe(before)
   })
 
-  it('401 (not 500) when the JWKS endpoint answers HTTP 500 and no keys are cached', async () => {
-    // A new app starts with an empty key cache, so it must fetch, and the fetch fails.
-    const fresh = createApp({
-      config: h.config,
-      sql: h.sql,
-      logger: createLogger({ level: 'silent' }),
-      cipher: h.cipher,
-      permissions: sqlPermissionLookup(h.sql),
-    })
+  it('395039 (not 401, not 500) when the JWKS endpoint answers HTTP 500 and no keys are cached', async () => {
+    // A URL of its own: a cache nothing has filled, so the request must fetch, and the fetch fails.
+    const fresh = appFor(`${jwks.url}/jwks?fresh=1`)
     const admin = await h.admin()
     jwksStatus = 500
-    const res = await fresh.request(DICT, {
-      headers: {
-        authorization: `Bearer ${await rs256(privateJwk, { sub: admin })}`,
-        'x-admin-id': admin,
-      },
-    })
+    const res = await callApp(fresh, admin, await rs256(privateJwk, { sub: admin }))
     expect(res.status).toBe(200)
-    expect(await res.json()).toMatchObject(UNAUTHORIZED)
+    expect(res.body).toMatchObject(DEPENDENCY_UNAVAILABLE)
+    expect(jwks.received.at(-1)).toMatchObject({ method: 'GET', url: '/jwks?fresh=1' })
+  })
+
+  it('10 concurrent first requests on a cold cache share exactly one JWKS fetch', async () => {
+    const admin = await h.admin()
+    const token = await rs256(privateJwk, { sub: admin })
+    jwksDelayMs = 200
+    const before = fetches()
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => h.call('GET', DICT, { admin, token })),
+    )
+    for (const res of results) expect(res.body).toMatchObject({ code: 200, success: true })
+    expect(fetches() - before).toBe(1)
+  })
+
+  it('apps built per request (as on the edge) share one cache per JWKS URL', async () => {
+    const admin = await h.admin()
+    const token = await rs256(privateJwk, { sub: admin })
+    const url = h.config.auth.jwksUrl as string
+    expect((await callApp(appFor(url), admin, token)).body).toMatchObject({ success: true })
+    const before = fetches()
+    for (let i = 0; i < 3; i++) {
+      expect((await callApp(appFor(url), admin, token)).body).toMatchObject({ success: true })
+    }
+    expect(fetches()).toBe(before)
+  })
+
+  it('serves the stale keys when the refresh after the 5-minute TTL fails (stale-if-error)', async () => {
+    const admin = await h.admin()
+    await h.call('GET', DICT, { admin, token: await rs256(privateJwk, { sub: admin }) })
+    jwksStatus = 500
+    advanceClock(6 * 60_000)
+    const before = fetches()
+    const res = await h.call('GET', DICT, { admin, token: await rs256(privateJwk, { sub: admin }) })
+    expect(res.body).toMatchObject({ code: 200, success: true })
+    expect(fetches() - before).toBe(1) // it did try to refresh
+    // Within 10 s of the failure: still the stale keys, and no new attempt.
+    const again = await h.call('GET', DICT, {
+      admin,
+      token: await rs256(privateJwk, { sub: admin }),
+    })
+    expect(again.body).toMatchObject({ code: 200, success: true })
+    expect(fetches() - before).toBe(1)
+    // A token the stale keys do not verify is still 401, not 395039.
+    const stranger = await h.call('GET', DICT, {
+      admin,
+      token: await rs256(strangerJwk, { sub: admin }),
+    })
+    expect(stranger.body).toMatchObject(UNAUTHORIZED)
+  })
+
+  it('395039 when the endpoint fails with nothing cached; no new fetch within 10 s of the failure', async () => {
+    const admin = await h.admin()
+    const token = await rs256(privateJwk, { sub: admin })
+    jwksStatus = 500
+    const before = fetches()
+    expect((await h.call('GET', DICT, { admin, token })).body).toMatchObject(DEPENDENCY_UNAVAILABLE)
+    expect(fetches() - before).toBe(1)
+    expect((await h.call('GET', DICT, { admin, token })).body).toMatchObject(DEPENDENCY_UNAVAILABLE)
+    expect(fetches() - before).toBe(1)
+    // Past the 10 s backoff the next request tries again, and recovers once the endpoint does.
+    jwksStatus = 200
+    advanceClock(11_000)
+    const res = await h.call('GET', DICT, { admin, token: await rs256(privateJwk, { sub: admin }) })
+    expect(res.body).toMatchObject({ code: 200, success: true })
+    expect(fetches() - before).toBe(2)
+  })
+
+  it('401 without asking the endpoint for a token no JWKS key could verify (no kid, HS256)', async () => {
+    const admin = await h.admin()
+    jwksStatus = 500
+    const before = fetches()
+    const token = await sign(
+      { sub: admin, exp: nowSeconds() + 600 },
+      'dev-only-jwt-secret-change-me-0123456789abcdef',
+      'HS256',
+    )
+    expect((await h.call('GET', DICT, { admin, token })).body).toMatchObject(UNAUTHORIZED)
+    expect(fetches()).toBe(before)
   })
 })
 

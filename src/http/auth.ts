@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import { decode, verify, verifyWithJwks } from 'hono/jwt'
+import type { AsymmetricAlgorithm } from 'hono/utils/jwt/jwa'
 import type { HonoJsonWebKey } from 'hono/utils/jwt/jws'
 import type { Logger } from 'pino'
 import type { Config } from '../config'
@@ -11,17 +12,28 @@ import type { AppEnv } from './types'
 
 const JWKS_TTL_MS = 5 * 60_000
 const JWKS_TIMEOUT_MS = 3_000
+/** No new fetch within this long after the last attempt ends (unknown kid or failure). */
+const JWKS_RETRY_MS = 10_000
+const JWKS_ALGORITHMS: readonly AsymmetricAlgorithm[] = ['RS256', 'ES256', 'EdDSA']
 
 const decodeHeader = (token: string) => decode(token).header
 
+const keysUnavailable = () =>
+  new AppError(ERRORS.DEPENDENCY_UNAVAILABLE, 'identity provider keys unavailable')
+
 /**
  * The identity provider's keys, fetched with a timeout and kept for a few minutes, so a slow
- * JWKS endpoint cannot stall every request; an unknown kid refetches at once (key rotation).
+ * JWKS endpoint cannot stall every request. Concurrent callers share one fetch; an unknown kid
+ * refetches (key rotation), a failed fetch keeps serving the old keys (stale-if-error), and no
+ * new fetch starts within 10 s of the last one ending, whatever its outcome. Having never
+ * obtained keys is DEPENDENCY_UNAVAILABLE, not a verdict on the token.
  */
 function jwksCache(url: string) {
-  let keys: HonoJsonWebKey[] = []
-  let fetchedAt = 0
-  const refresh = async () => {
+  let keys: HonoJsonWebKey[] | undefined
+  let fetchedAt = -Infinity
+  let attemptEndedAt = -Infinity
+  let inFlight: Promise<void> | undefined
+  const load = async () => {
     const res = await fetch(url, { signal: AbortSignal.timeout(JWKS_TIMEOUT_MS) })
     if (!res.ok) throw new Error(`JWKS answered HTTP ${res.status}`)
     const body = (await res.json()) as { keys?: HonoJsonWebKey[] }
@@ -29,15 +41,44 @@ function jwksCache(url: string) {
     keys = body.keys
     fetchedAt = Date.now()
   }
+  const refresh = () =>
+    (inFlight ??= load().finally(() => {
+      attemptEndedAt = Date.now()
+      inFlight = undefined
+    }))
   return {
-    async keysFor(kid: string | undefined) {
-      const age = Date.now() - fetchedAt
-      // An unknown kid refetches, but at most every 10 s: random kids must not hammer the IdP.
-      const unknownKid = kid !== undefined && !keys.some((k) => k.kid === kid) && age > 10_000
-      if (age > JWKS_TTL_MS || unknownKid) await refresh()
+    async keysFor(kid: string): Promise<HonoJsonWebKey[]> {
+      // Date.now() is read on each call (not captured) so that tests can fake the clock.
+      const now = Date.now()
+      const wanted = now - fetchedAt > JWKS_TTL_MS || !keys?.some((k) => k.kid === kid)
+      if (wanted && (inFlight || now - attemptEndedAt > JWKS_RETRY_MS)) {
+        try {
+          await refresh()
+        } catch {
+          // stale-if-error: the keys from the last successful fetch, if any, still answer
+        }
+      }
+      if (!keys) throw keysUnavailable()
       return keys
     },
   }
+}
+
+/**
+ * One cache per JWKS URL for the whole module: every app built by createApp or createEdgeApp
+ * (one per request on the edge) shares the keys and the in-flight fetch.
+ */
+const jwksCaches = new Map<string, ReturnType<typeof jwksCache>>()
+
+const jwksCacheFor = (url: string) => {
+  let cache = jwksCaches.get(url)
+  if (!cache) jwksCaches.set(url, (cache = jwksCache(url)))
+  return cache
+}
+
+/** Forgets every cached key set (test hook: the next request fetches again). */
+export function resetJwksCaches() {
+  jwksCaches.clear()
 }
 
 const unauthorized = (why: string) => new AppError(ERRORS.UNAUTHORIZED, `not authenticated: ${why}`)
@@ -48,14 +89,17 @@ const unauthorized = (why: string) => new AppError(ERRORS.UNAUTHORIZED, `not aut
  */
 export function authenticate(auth: Config['auth']): MiddlewareHandler<AppEnv> {
   const verification = { iss: auth.issuer, aud: auth.audience }
-  const jwks = auth.jwksUrl ? jwksCache(auth.jwksUrl) : undefined
+  const { jwksUrl } = auth
   const verifyToken = async (token: string) => {
-    if (!jwks) return verify(token, auth.jwtSecret as string, { alg: 'HS256', ...verification })
-    const { kid } = decodeHeader(token)
+    if (!jwksUrl) return verify(token, auth.jwtSecret as string, { alg: 'HS256', ...verification })
+    const { kid, alg } = decodeHeader(token)
+    // A token no key could ever verify is refused without asking the identity provider.
+    if (typeof kid !== 'string' || !(JWKS_ALGORITHMS as readonly string[]).includes(alg))
+      throw new Error('no usable kid')
     return verifyWithJwks(token, {
-      keys: await jwks.keysFor(kid),
+      keys: await jwksCacheFor(jwksUrl).keysFor(kid),
       verification,
-      allowedAlgorithms: ['RS256', 'ES256', 'EdDSA'],
+      allowedAlgorithms: JWKS_ALGORITHMS,
     })
   }
 
@@ -69,7 +113,8 @@ export function authenticate(auth: Config['auth']): MiddlewareHandler<AppEnv> {
     let payload: Awaited<ReturnType<typeof verify>>
     try {
       payload = await verifyToken(match[1])
-    } catch {
+    } catch (err) {
+      if (err instanceof AppError) throw err // identity provider keys unavailable
       throw unauthorized('invalid or expired token')
     }
     if (payload.exp === undefined) throw unauthorized('token has no expiry')
