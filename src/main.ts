@@ -5,8 +5,8 @@ import { createApp } from './app'
 import { ConfigError, loadConfig } from './config'
 import { createCipher } from './crypto/sensitive'
 import { loadDemoData, loadReferenceData } from './db/seed'
-import { startEmbedded, type EmbeddedDatabase } from './db/embedded'
-import { migrate } from './db/migrate'
+import { DataDirInUseError, startEmbedded, type EmbeddedDatabase } from './db/embedded'
+import { MigrationError, migrate, migrateWithLock } from './db/migrate'
 import { createLogger } from './logger'
 import { httpPermissionLookup, sqlPermissionLookup } from './ports/permission'
 
@@ -21,21 +21,37 @@ try {
 const logger = createLogger({ level: config.logLevel })
 
 let embedded: EmbeddedDatabase | undefined
-if (!config.databaseUrl) {
-  embedded = await startEmbedded({
-    dataDir: join(config.dataDir, 'pgdata'),
-    port: config.embeddedDbPort,
-    timezone: config.timezone,
-  })
-  logger.info(
-    { url: embedded.url, dataDir: config.dataDir },
-    'embedded PGlite listening on loopback',
-  )
-}
-const databaseUrl = config.databaseUrl ?? embedded!.url
+let databaseUrl: string
+try {
+  if (!config.databaseUrl) {
+    embedded = await startEmbedded({
+      dataDir: join(config.dataDir, 'pgdata'),
+      port: config.embeddedDbPort,
+      timezone: config.timezone,
+    })
+    logger.info(
+      { url: embedded.url, dataDir: config.dataDir },
+      'embedded PGlite listening on loopback',
+    )
+  }
+  databaseUrl = config.databaseUrl ?? embedded!.url
 
-const migrated = await migrate(databaseUrl, { wait: !embedded })
-logger.info({ applied: migrated.trim() || 'none pending' }, 'migrations')
+  if (config.migrateOnStart) {
+    // On a real server replicas may start together: they migrate one at a time under a lock.
+    const migrated = embedded
+      ? await migrate(databaseUrl)
+      : await migrateWithLock(databaseUrl, { wait: true })
+    logger.info({ applied: migrated.trim() || 'none pending' }, 'migrations')
+  } else {
+    logger.info('migrations skipped (MIGRATE_ON_START=false)')
+  }
+} catch (err) {
+  // Expected start-up refusals: their message says it all (passwords already masked), no stack.
+  if (!(err instanceof DataDirInUseError || err instanceof MigrationError)) throw err
+  await embedded?.stop().catch(() => {})
+  console.error(err.message)
+  process.exit(1)
+}
 const sql = connect({ url: databaseUrl, max: embedded ? 1 : 10, timezone: config.timezone })
 await loadReferenceData(sql)
 if (config.demoData && (await loadDemoData(sql, config.demoAdminId))) {

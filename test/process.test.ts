@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -101,4 +102,51 @@ describe('the service process', () => {
     second.child.kill('SIGINT')
     expect(await second.exited).toBe(0)
   }, 120_000)
+
+  it('refuses a second process on the same DATA_DIR; the first keeps serving and unlocks on stop', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'supplier-main-'))
+    dirs.push(dataDir)
+    const port = await freePort()
+    const first = start({ DATA_DIR: dataDir, PORT: String(port) })
+    running.push(first.child)
+    await first.ready
+
+    const second = start({ DATA_DIR: dataDir, PORT: String(await freePort()) })
+    running.push(second.child)
+    second.ready.catch(() => {})
+    expect(await second.exited).not.toBe(0)
+    expect(second.output()).toContain(
+      `data directory ${join(dataDir, 'pgdata')} is in use by process ${first.child.pid}; ` +
+        'stop it or use another DATA_DIR',
+    )
+    expect(second.output()).not.toMatch(/\n\s+at /) // no stack trace
+    expect(second.output()).not.toContain('supplier-admin serving')
+
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200)
+    first.child.kill('SIGTERM')
+    expect(await first.exited).toBe(0)
+    expect(existsSync(join(dataDir, 'pgdata', '.lock'))).toBe(false)
+
+    // MIGRATE_ON_START=false starts without running dbmate (the schema is there already).
+    const third = start({ DATA_DIR: dataDir, PORT: String(port), MIGRATE_ON_START: 'false' })
+    running.push(third.child)
+    await third.ready
+    expect(third.output()).toContain('migrations skipped (MIGRATE_ON_START=false)')
+    third.child.kill('SIGTERM')
+    expect(await third.exited).toBe(0)
+  }, 120_000)
+
+  it('a failed migration exits non-zero without ever printing the database password', async () => {
+    const failed = start({
+      DATABASE_URL: 'postgres://app:S3cretPassw0rd@127.0.0.1:1/x?sslmode=disable',
+      PORT: String(await freePort()),
+      // dbmate waits up to a minute for a starting server by default; nothing listens on port 1.
+      DBMATE_WAIT_TIMEOUT: '1s',
+    })
+    running.push(failed.child)
+    failed.ready.catch(() => {})
+    expect(await failed.exited).not.toBe(0)
+    expect(failed.output()).toContain('connection refused')
+    expect(failed.output()).not.toContain('S3cretPassw0rd')
+  }, 60_000)
 })

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { createRequire } from 'node:module'
+import postgres from 'postgres'
 
 const run = promisify(execFile)
 
@@ -23,12 +24,102 @@ export function dbmateBinary(): string {
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../db/migrations', import.meta.url))
 
 /**
+ * Key of the PostgreSQL session advisory lock held around `dbmate migrate` on a real server, so
+ * that replicas starting together migrate one after the other. A fixed, arbitrary bigint chosen
+ * for this service ("395" is its error-code prefix); any other user of advisory locks on the same
+ * database must not use it.
+ */
+export const MIGRATION_LOCK_KEY = '3950000000000000001'
+
+/** A failed migration; the message is dbmate's stderr with every URL password masked. */
+export class MigrationError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'MigrationError'
+  }
+}
+
+/**
+ * Masks passwords: `scheme://user:password@` becomes `scheme://user:***@`, and when `url` is
+ * given its password (raw or percent-decoded) is masked wherever else it appears.
+ */
+export function redactPasswords(text: string, url?: string): string {
+  let out = text.replace(/\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*):[^\s/@]*@/gi, '$1:***@')
+  const raw = url ? /^[^:]+:\/\/[^:/@]*:([^/@]*)@/.exec(url)?.[1] : undefined
+  if (raw) {
+    let decoded = raw
+    try {
+      decoded = decodeURIComponent(raw)
+    } catch {
+      // not valid percent-encoding: mask the raw form only
+    }
+    // Very short passwords would mask ordinary words; the URL form above still covers them.
+    for (const secret of new Set([raw, decoded])) {
+      if (secret.length >= 4) out = out.split(secret).join('***')
+    }
+  }
+  return out
+}
+
+/**
+ * Runs dbmate with the URL in its environment (DATABASE_URL), never on its command line where
+ * `ps` and execFile's "Command failed: …" message would show the password.
+ */
+async function dbmate(url: string, command: string[]): Promise<string> {
+  const args = ['--migrations-dir', MIGRATIONS_DIR, '--no-dump-schema', ...command]
+  try {
+    const { stdout } = await run(dbmateBinary(), args, {
+      env: { ...process.env, DATABASE_URL: url },
+    })
+    return stdout
+  } catch (err) {
+    const e = err as { stderr?: string; message?: string }
+    const detail = e.stderr?.trim() || e.message || String(err)
+    throw new MigrationError(`dbmate ${command.join(' ')} failed: ${redactPasswords(detail, url)}`)
+  }
+}
+
+/**
  * Runs `dbmate migrate` (never `up`: the database exists already, and pglite-socket takes one
  * connection at a time). Asynchronous on purpose: the embedded server lives in this process.
+ * No lock: for the embedded database, or for one-off runs; replicas use `migrateWithLock`.
  */
 export async function migrate(url: string, { wait = false } = {}): Promise<string> {
   // `--wait` opens a probe connection of its own: only for a real server that may be starting.
-  const args = ['--url', url, '--migrations-dir', MIGRATIONS_DIR, '--no-dump-schema']
-  const { stdout } = await run(dbmateBinary(), [...args, ...(wait ? ['--wait'] : []), 'migrate'])
-  return stdout
+  return dbmate(url, [...(wait ? ['--wait'] : []), 'migrate'])
+}
+
+/**
+ * `dbmate migrate` on a real PostgreSQL server, under the session advisory lock
+ * MIGRATION_LOCK_KEY held on a dedicated connection: concurrent callers (replicas starting
+ * together) wait for each other, and each later one finds nothing pending. Needs a session
+ * connection (not a transaction-pooling PgBouncer). `wait` first waits for the server to accept
+ * connections (`dbmate wait`, up to DBMATE_WAIT_TIMEOUT, default 1 minute).
+ */
+export async function migrateWithLock(url: string, { wait = false } = {}): Promise<string> {
+  if (wait) await dbmate(url, ['wait'])
+  const lock = postgres(url, {
+    max: 1,
+    onnotice: () => {},
+    connect_timeout: 10,
+    // The lock lives as long as this one session: never recycle the connection while dbmate runs.
+    max_lifetime: 0,
+    idle_timeout: 0,
+    connection: { application_name: 'supplier-admin migrate lock' },
+  })
+  let locked = false
+  try {
+    try {
+      await lock`SELECT pg_advisory_lock(${MIGRATION_LOCK_KEY}::bigint)`
+      locked = true
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err)
+      throw new MigrationError(`cannot take the migration lock: ${redactPasswords(message, url)}`)
+    }
+    return await migrate(url)
+  } finally {
+    if (locked) await lock`SELECT pg_advisory_unlock(${MIGRATION_LOCK_KEY}::bigint)`.catch(() => {})
+    // Closing the session releases the lock in any case.
+    await lock.end({ timeout: 5 })
+  }
 }
