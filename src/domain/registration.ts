@@ -11,19 +11,23 @@ import {
 import {
   liveAccounts,
   liveTypes,
-  renameUnapprovedAccounts,
   setAccountsStatus,
   validQualificationTypes,
 } from '../../sql/supplier-children'
 import { fail } from '../errors'
 import type { ApprovalCommandResult, SupplierSubmitRequest } from '../schemas/supplier'
 import { applyApprovalResult } from './approval-applier'
-import { mergeContacts, mergeQualifications, mergeTypes, replaceDraftAccounts } from './children'
 import { today, type DomainDeps, type WriteContext } from './context'
 import { moveStatus } from './lifecycle'
 import { confirmNoNearDuplicates } from './near-duplicate'
-import { checkFieldRules, diffSubject, normalizeIdentity } from './supplier-form'
-import { findSupplierForSubmit, logChanges, mapUniqueViolations, relock } from './suppliers'
+import { checkFieldRules, normalizeIdentity } from './supplier-form'
+import {
+  applyForm,
+  findSupplierForSubmit,
+  logChanges,
+  mapUniqueViolations,
+  relock,
+} from './suppliers'
 import { guardDuplicateSubmit } from './write-guard'
 
 /** Approval levels of the spec, by business type. */
@@ -99,24 +103,7 @@ export async function submitRegistration(
     sql.begin(async (tx) => {
       await guardDuplicateSubmit(tx, deps, ctx)
       const locked = await relock(tx, seen)
-      const { columns, changes } = await diffSubject(deps, locked, req, supplierId)
-      if (columns.full_name) await renameUnapprovedAccounts(tx, supplierId, columns.full_name)
-      changes.push(...(await mergeTypes(tx, supplierId, req.types)))
-      if (req.contacts) changes.push(...(await mergeContacts(tx, deps, supplierId, req.contacts)))
-      if (req.qualifications)
-        changes.push(...(await mergeQualifications(tx, deps, supplierId, req.qualifications)))
-      if (req.initialAccounts) {
-        changes.push(
-          ...(await replaceDraftAccounts(
-            tx,
-            deps,
-            supplierId,
-            req.initialAccounts,
-            fullName!,
-            ctx.adminId,
-          )),
-        )
-      }
+      const { columns, changes } = await applyForm(tx, deps, ctx, locked, req)
       // The form is written first so that the checks below see exactly what will be approved.
       const moved = await moveStatus(tx, locked, 'SUBMIT_REGISTRATION', ctx.adminId, columns)
       await checkRegistration(tx, deps, supplierId)

@@ -27,7 +27,13 @@ import {
 } from './children'
 import type { SupplierStatus } from './lifecycle'
 import { confirmNoNearDuplicates } from './near-duplicate'
-import { checkFieldRules, diffSubject, normalizeIdentity, type FieldChange } from './supplier-form'
+import {
+  checkFieldRules,
+  diffSubject,
+  normalizeIdentity,
+  type FieldChange,
+  type SubjectInput,
+} from './supplier-form'
 import { guardDuplicateSubmit } from './write-guard'
 
 /** Statuses whose profile may be edited (SUSPENDED and FROZEN for remediation). */
@@ -186,6 +192,62 @@ export async function relock(tx: Sql, seen: SupplierRow) {
   return locked!
 }
 
+/** A form's fields and collections; each collection present is a complete snapshot. */
+type Form = SubjectInput & {
+  types?: { typeCode: string; isPrimary?: boolean }[]
+  contacts?: Parameters<typeof mergeContacts>[3]
+  qualifications?: Parameters<typeof mergeQualifications>[3]
+  contracts?: Parameters<typeof mergeBare>[3]
+  evaluations?: Parameters<typeof mergeBare>[3]
+  initialAccounts?: Parameters<typeof replaceDraftAccounts>[3]
+}
+
+/**
+ * Writes a form onto the locked supplier (update and submit alike): subject fields as a patch,
+ * every collection present as a snapshot. Returns the columns still to set on the supplier row
+ * and every field change. A vetting supplier's types are part of its pending approval.
+ */
+export async function applyForm(
+  tx: Sql,
+  deps: DomainDeps,
+  ctx: WriteContext,
+  locked: SupplierRow,
+  form: Form,
+) {
+  const { supplierId } = locked
+  const { columns, changes } = await diffSubject(deps, locked, form, supplierId)
+  if (columns.full_name) await renameUnapprovedAccounts(tx, supplierId, columns.full_name)
+  if (form.types) {
+    const typeChanges = await mergeTypes(tx, supplierId, form.types)
+    if (locked.status === 'VETTING' && typeChanges.length) {
+      fail('FIELD_NOT_EDITABLE', 'types are frozen while the registration is being vetted')
+    }
+    changes.push(...typeChanges)
+  }
+  if (form.contacts) changes.push(...(await mergeContacts(tx, deps, supplierId, form.contacts)))
+  if (form.qualifications) {
+    changes.push(...(await mergeQualifications(tx, deps, supplierId, form.qualifications)))
+  }
+  if (form.contracts) changes.push(...(await mergeBare(tx, 'contract', supplierId, form.contracts)))
+  if (form.evaluations) {
+    changes.push(...(await mergeBare(tx, 'evaluation', supplierId, form.evaluations)))
+  }
+  if (form.initialAccounts) {
+    const accountName = columns.full_name ?? locked.fullName
+    changes.push(
+      ...(await replaceDraftAccounts(
+        tx,
+        deps,
+        supplierId,
+        form.initialAccounts,
+        accountName,
+        ctx.adminId,
+      )),
+    )
+  }
+  return { columns, changes }
+}
+
 /**
  * The common end of a profile write inside the lock: refuse a write that changes nothing, move
  * the version with the guarded UPDATE, and record the change log and one pending event.
@@ -269,36 +331,7 @@ export async function updateSupplierProfile(
     sql.begin(async (tx) => {
       await guardDuplicateSubmit(tx, deps, ctx)
       const locked = await relock(tx, seen)
-      const { columns, changes } = await diffSubject(deps, locked, req, supplierId)
-      if (columns.full_name) await renameUnapprovedAccounts(tx, supplierId, columns.full_name)
-      if (req.types) {
-        const typeChanges = await mergeTypes(tx, supplierId, req.types)
-        // The types are part of what the pending registration approval covers.
-        if (locked.status === 'VETTING' && typeChanges.length) {
-          fail('FIELD_NOT_EDITABLE', 'types are frozen while the registration is being vetted')
-        }
-        changes.push(...typeChanges)
-      }
-      if (req.contacts) changes.push(...(await mergeContacts(tx, deps, supplierId, req.contacts)))
-      if (req.qualifications)
-        changes.push(...(await mergeQualifications(tx, deps, supplierId, req.qualifications)))
-      if (req.contracts)
-        changes.push(...(await mergeBare(tx, 'contract', supplierId, req.contracts)))
-      if (req.evaluations)
-        changes.push(...(await mergeBare(tx, 'evaluation', supplierId, req.evaluations)))
-      if (req.initialAccounts) {
-        const name = columns.full_name ?? locked.fullName
-        changes.push(
-          ...(await replaceDraftAccounts(
-            tx,
-            deps,
-            supplierId,
-            req.initialAccounts,
-            name,
-            ctx.adminId,
-          )),
-        )
-      }
+      const { columns, changes } = await applyForm(tx, deps, ctx, locked, req)
       await commitProfileChange(tx, ctx, locked, columns, changes, {
         operationType: locked.status === 'DRAFT' ? 'DRAFT_UPDATE' : 'PROFILE_UPDATE',
         eventType: 'SupplierProfileUpdated',
