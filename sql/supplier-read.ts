@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { many, maybeOne, one, type Sql } from './db'
-import { SUPPLIER_STATUSES } from './supplier'
+import { SUPPLIER_STATUSES, SupplierSubjectFields } from './supplier'
 
 /*
  * Read side of the supplier aggregate: list, basic-information detail, account information.
@@ -166,29 +166,13 @@ const QualificationJson = z.object({
 })
 
 export const SupplierDetailRow = z.object({
-  supplierId: z.string(),
-  supplierNo: z.string().nullable(),
-  fullName: z.string(),
-  shortName: z.string().nullable(),
-  taxNoMask: z.string(),
-  legalRepresentative: z.string().nullable(),
-  contactPhoneMask: z.string().nullable(),
-  establishDate: z.string().nullable(),
-  registeredCapital: z.string().nullable(),
-  businessScope: z.string().nullable(),
-  address: z.string().nullable(),
-  staffScale: z.string().nullable(),
-  mainCooperation: z.string(),
-  licenseImageUrl: z.string().nullable(),
-  remark: z.string().nullable(),
+  ...SupplierSubjectFields,
   types: z.array(SupplierTypeJson),
   contacts: z.array(ContactJson),
   qualifications: z.array(QualificationJson),
   creditLevel: z.string().nullable(),
   totalScore: z.number().nullable(),
-  status: z.enum(SUPPLIER_STATUSES),
   createTime: z.string(),
-  updateTime: z.string(),
 })
 export type SupplierDetailRow = z.output<typeof SupplierDetailRow>
 

@@ -15,17 +15,14 @@ export const SUPPLIER_STATUSES = [
 /** Formats a timestamp as the spec's date-time (session time zone = service time zone). */
 const ts = 'YYYY-MM-DD HH24:MI:SS'
 
-export const SupplierRow = z.object({
+/** The public subject fields of a supplier, as the write and the read rows both carry them. */
+export const SupplierSubjectFields = {
   supplierId: z.string(),
   supplierNo: z.string().nullable(),
-  status: z.enum(SUPPLIER_STATUSES),
   fullName: z.string(),
   shortName: z.string().nullable(),
-  taxNoEnc: z.string(),
-  taxNoBidx: z.string(),
   taxNoMask: z.string(),
   legalRepresentative: z.string().nullable(),
-  contactPhoneEnc: z.string().nullable(),
   contactPhoneMask: z.string().nullable(),
   establishDate: z.string().nullable(),
   registeredCapital: z.string().nullable(),
@@ -34,9 +31,18 @@ export const SupplierRow = z.object({
   staffScale: z.string().nullable(),
   mainCooperation: z.string(),
   licenseImageUrl: z.string().nullable(),
-  approveNote: z.string().nullable(),
   remark: z.string().nullable(),
+  status: z.enum(SUPPLIER_STATUSES),
   updateTime: z.string(),
+}
+
+/** The row a write works on: the subject plus what only the server may see. */
+export const SupplierRow = z.object({
+  ...SupplierSubjectFields,
+  taxNoEnc: z.string(),
+  taxNoBidx: z.string(),
+  contactPhoneEnc: z.string().nullable(),
+  approveNote: z.string().nullable(),
 })
 export type SupplierRow = z.output<typeof SupplierRow>
 
