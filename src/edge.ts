@@ -1,8 +1,9 @@
 /**
- * Edge entry (Cloudflare Workers, Deno): the read-only routes only: health, the API document and
- * the dictionaries. Nothing imported from here may reach a `node:*` module, so this file builds
- * its own Hono app from the route modules instead of importing app.ts (which pulls pino through
- * logger.ts) or main.ts (embedded database, migrations). test/edge.test.ts bundles it and checks.
+ * Edge entry (Cloudflare Workers, Deno): the read-only routes only: health, the API document,
+ * the dictionaries and the supplier reads (list, detail, account info, approval records).
+ * Nothing imported from here may reach a `node:*` module, so this file builds its own Hono app
+ * from the route modules instead of importing app.ts (which pulls pino through logger.ts) or
+ * main.ts (embedded database, migrations). test/edge.test.ts bundles it and checks.
  *
  * Workers: `export default { fetch }` below; wrangler.toml points here.
  * Deno:    `Deno.serve((req) => edge.fetch(req, Deno.env.toObject(), { waitUntil: () => {} }))`.
@@ -17,6 +18,7 @@ import { mapErrors, useFrame } from './http/frame'
 import type { AppEnv, Deps } from './http/types'
 import { sqlPermissionLookup, withDeadline } from './ports/permission'
 import { dictRoutes } from './routes/dict'
+import { supplierReadRoutes } from './routes/supplier-reads'
 import { systemRoutes } from './routes/system'
 
 /** Bindings and variables the platform passes to `fetch`. Only string values are configuration. */
@@ -99,6 +101,7 @@ export function createEdgeApp(deps: Deps) {
   useFrame(app, deps)
 
   app.route('/admin/dict/data', dictRoutes(deps))
+  app.route('/admin/supplier', supplierReadRoutes(deps))
 
   mapErrors(app, logger)
   app.route('/', systemRoutes(deps, app))

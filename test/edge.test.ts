@@ -180,6 +180,10 @@ describe('edge fetch against the test database', () => {
       [
         'get /admin/dict/data/supplier_lifecycle_status',
         'get /admin/dict/data/supplier_type',
+        'get /admin/supplier/items',
+        'get /admin/supplier/items/{supplierId}',
+        'get /admin/supplier/items/{supplierId}/account-info',
+        'get /admin/supplier/approval-records',
         'get /docs',
         'get /healthz',
         'get /openapi.json',
@@ -189,6 +193,15 @@ describe('edge fetch against the test database', () => {
     const docs = await fetchEdge('/docs')
     expect(docs.res.headers.get('content-type')).toMatch(/^text\/html/)
     expect(docs.body).toContain('<code>/admin/dict/data/supplier_type</code>')
+  })
+
+  it('serves the supplier list, as the Node app does', async () => {
+    const { res, body } = await fetchEdge('/admin/supplier/items?pageSize=5', {
+      headers: await authHeaders(),
+    })
+    expect(res.status).toBe(200)
+    expect(body).toMatchObject({ code: 200, success: true, data: { page: 1, pageSize: 5 } })
+    expect(body.data.records).toEqual(expect.any(Array))
   })
 
   it('has no write route: writes and unknown paths are the 404 envelope', async () => {
