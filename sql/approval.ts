@@ -1,7 +1,5 @@
 import { z } from 'zod'
-import { maybeOne, none, one, type Sql } from './db'
-
-const ts = 'YYYY-MM-DD HH24:MI:SS'
+import { maybeOne, none, one, type Sql, DATE_TIME } from './db'
 
 export const ApprovalRow = z.object({
   approvalLogId: z.string(),
@@ -30,7 +28,7 @@ const approvalColumns = (sql: Sql) => sql`
   a.target_id::text AS "targetId", a.applicant_admin_id::text AS "applicantAdminId",
   a.candidate_snapshot AS "candidateSnapshot", a.schema_version AS "schemaVersion", a.status,
   a.sync_status AS "syncStatus", a.sp_no AS "spNo", a.sp_status AS "spStatus",
-  to_char(a.submitted_at, ${ts}) AS "submittedAt", to_char(a.finished_at, ${ts}) AS "finishedAt"
+  to_char(a.submitted_at, ${DATE_TIME}) AS "submittedAt", to_char(a.finished_at, ${DATE_TIME}) AS "finishedAt"
 `
 
 export interface NewApproval {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { many, none, one, type Query, type Sql } from './db'
+import { many, none, one, type Query, type Sql, DATE_TIME } from './db'
 
 /*
  * Approval records (SUP-ADM-012): the change log, read as evidence. change_log and approval_log
@@ -112,7 +112,7 @@ export function changeLogPage(sql: Sql, f: ChangeLogFilter) {
              c.field_name AS "fieldName", c.old_value_masked AS "oldValueMasked",
              c.new_value_masked AS "newValueMasked", c.change_reason AS "changeReason",
              c.status, c.operator_id::text AS "operatorId",
-             to_char(c.create_time, 'YYYY-MM-DD HH24:MI:SS') AS "createTime",
+             to_char(c.create_time, ${DATE_TIME}) AS "createTime",
              (a.opinion_enc IS NOT NULL) AS "hasOpinion"
       FROM change_log c
       LEFT JOIN approval_log a ON a.approval_log_id = c.approval_log_id

@@ -5,6 +5,12 @@ import type { z } from 'zod'
 export type Sql = postgres.Sql | postgres.TransactionSql
 export type Query = postgres.PendingQuery<postgres.Row[]>
 
+/**
+ * The spec's date-time, as every query formats timestamps (in the session time zone, which is
+ * the service's). Versions are compared in this format too, so there must be one spelling.
+ */
+export const DATE_TIME = 'YYYY-MM-DD HH24:MI:SS'
+
 export class RowShapeError extends Error {
   constructor(issues: string) {
     super(`row did not match its parser: ${issues}`)

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { many, maybeOne, none, type Sql } from './db'
+import { many, maybeOne, none, type Sql, DATE_TIME } from './db'
 
 /*
  * Qualification rules per supplier type (table qualification_rule). A rule is live while
@@ -45,7 +45,7 @@ export function liveRulesOfType(sql: Sql, typeCode: string) {
       SELECT r.rule_id::text AS "ruleId", r.type_code AS "typeCode", r.qual_type AS "qualType",
              r.is_required AS "isRequired", r.warning_days AS "warningDays",
              r.sort_order AS "sortOrder",
-             to_char(r.update_time, 'YYYY-MM-DD HH24:MI:SS') AS "updateTime"
+             to_char(r.update_time, ${DATE_TIME}) AS "updateTime"
       FROM qualification_rule r
       WHERE r.type_code = ${typeCode} AND r.deleted_at IS NULL
       ORDER BY r.sort_order, r.rule_id

@@ -1,7 +1,5 @@
 import { z } from 'zod'
-import { many, maybeOne, none, one, type Sql } from './db'
-
-const ts = 'YYYY-MM-DD HH24:MI:SS'
+import { many, maybeOne, none, one, type Sql, DATE_TIME } from './db'
 
 // Types ------------------------------------------------------------------------------------
 
@@ -48,7 +46,7 @@ export type ContactRow = z.output<typeof ContactRow>
 const contactColumns = (sql: Sql) => sql`
   c.contact_id::text AS id, c.contact_name AS "contactName", c.contact_phone_enc AS "contactPhoneEnc",
   c.contact_phone_mask AS "contactPhoneMask", c.contact_role AS "contactRole", c.remark, c.status,
-  to_char(c.update_time, ${ts}) AS "updateTime"
+  to_char(c.update_time, ${DATE_TIME}) AS "updateTime"
 `
 
 export function liveContacts(sql: Sql, supplierId: string) {
@@ -84,7 +82,7 @@ export function updateContact(
     sql`
       UPDATE supplier_contact c SET ${sql(columns as unknown as Record<string, unknown>)},
         update_time = next_version(c.update_time)
-      WHERE c.contact_id = ${id} AND c.deleted_at IS NULL AND to_char(c.update_time, ${ts}) = ${expectedUpdateTime}
+      WHERE c.contact_id = ${id} AND c.deleted_at IS NULL AND to_char(c.update_time, ${DATE_TIME}) = ${expectedUpdateTime}
       RETURNING c.contact_id::text AS id
     `,
     z.object({ id: z.string() }),
@@ -109,7 +107,7 @@ export function liveQualifications(sql: Sql, supplierId: string) {
     sql`
       SELECT q.qualification_id::text AS id, q.qual_type AS "qualType", q.cert_no_enc AS "certNoEnc",
              q.cert_no_mask AS "certNoMask", q.image_url AS "imageUrl",
-             to_char(q.expiry_date, 'YYYY-MM-DD') AS "expiryDate", to_char(q.update_time, ${ts}) AS "updateTime"
+             to_char(q.expiry_date, 'YYYY-MM-DD') AS "expiryDate", to_char(q.update_time, ${DATE_TIME}) AS "updateTime"
       FROM supplier_qualification q
       WHERE q.supplier_id = ${supplierId} AND q.deleted_at IS NULL ORDER BY q.qualification_id
     `,
@@ -142,7 +140,7 @@ export function updateQualification(
       UPDATE supplier_qualification q SET ${sql(columns as unknown as Record<string, unknown>)},
         update_time = next_version(q.update_time)
       WHERE q.qualification_id = ${id} AND q.deleted_at IS NULL
-        AND to_char(q.update_time, ${ts}) = ${expectedUpdateTime}
+        AND to_char(q.update_time, ${DATE_TIME}) = ${expectedUpdateTime}
       RETURNING q.qualification_id::text AS id
     `,
     z.object({ id: z.string() }),
@@ -175,7 +173,7 @@ const bareId = { supplier_contract: 'contract_id', supplier_evaluation: 'evaluat
 export function liveBareChildren(sql: Sql, table: BareTable, supplierId: string) {
   return many(
     sql`
-      SELECT x.${sql(bareId[table])}::text AS id, to_char(x.update_time, ${ts}) AS "updateTime"
+      SELECT x.${sql(bareId[table])}::text AS id, to_char(x.update_time, ${DATE_TIME}) AS "updateTime"
       FROM ${sql(table)} x WHERE x.supplier_id = ${supplierId} AND x.deleted_at IS NULL ORDER BY 1
     `,
     BareChildRow,

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { many, maybeOne, one, type Sql } from './db'
+import { many, maybeOne, one, type Sql, DATE_TIME } from './db'
 import { SUPPLIER_STATUSES, SupplierSubjectFields } from './supplier'
 
 /*
@@ -120,8 +120,8 @@ export function supplierListPage(sql: Sql, f: SupplierListFilter) {
              (SELECT count(*)::int FROM supplier_bank_account a
               WHERE a.supplier_id = s.supplier_id AND a.status = 'ACTIVE' AND a.deleted_at IS NULL
              ) AS "activeAccountCount",
-             to_char(s.create_time, 'YYYY-MM-DD HH24:MI:SS') AS "createTime",
-             to_char(s.update_time, 'YYYY-MM-DD HH24:MI:SS') AS "updateTime"
+             to_char(s.create_time, ${DATE_TIME}) AS "createTime",
+             to_char(s.update_time, ${DATE_TIME}) AS "updateTime"
       FROM supplier s
       ${listWhere(sql, f)}
       ${listOrder(sql, f)}
@@ -198,7 +198,7 @@ export function supplierDetail(sql: Sql, supplierId: string) {
                         'contactId', c.contact_id::text, 'contactName', c.contact_name,
                         'contactPhoneMask', c.contact_phone_mask, 'contactRole', c.contact_role,
                         'remark', c.remark, 'status', c.status,
-                        'updateTime', to_char(c.update_time, 'YYYY-MM-DD HH24:MI:SS'))
+                        'updateTime', to_char(c.update_time, ${DATE_TIME}))
                       ORDER BY c.contact_id)
                FROM supplier_contact c
                WHERE c.supplier_id = s.supplier_id AND c.deleted_at IS NULL
@@ -215,14 +215,14 @@ export function supplierDetail(sql: Sql, supplierId: string) {
                           WHERE t.supplier_id = s.supplier_id AND r.qual_type = q.qual_type
                             AND r.is_required AND r.deleted_at IS NULL),
                         'status', q.status,
-                        'updateTime', to_char(q.update_time, 'YYYY-MM-DD HH24:MI:SS'))
+                        'updateTime', to_char(q.update_time, ${DATE_TIME}))
                       ORDER BY q.qualification_id)
                FROM supplier_qualification q
                WHERE q.supplier_id = s.supplier_id AND q.deleted_at IS NULL
              ), '[]'::json) AS qualifications,
              s.credit_level AS "creditLevel", s.total_score::float8 AS "totalScore", s.status,
-             to_char(s.create_time, 'YYYY-MM-DD HH24:MI:SS') AS "createTime",
-             to_char(s.update_time, 'YYYY-MM-DD HH24:MI:SS') AS "updateTime"
+             to_char(s.create_time, ${DATE_TIME}) AS "createTime",
+             to_char(s.update_time, ${DATE_TIME}) AS "updateTime"
       FROM supplier s
       WHERE s.supplier_id = ${supplierId} AND s.deleted_at IS NULL
     `,
@@ -269,12 +269,12 @@ export function supplierAccountInfo(sql: Sql, supplierId: string) {
                         'settleMode', a.settle_mode, 'accountPeriod', a.account_period,
                         'invoiceType', a.invoice_type, 'taxRate', a.tax_rate::float8,
                         'status', a.status, 'isDefault', a.is_default,
-                        'updateTime', to_char(a.update_time, 'YYYY-MM-DD HH24:MI:SS'))
+                        'updateTime', to_char(a.update_time, ${DATE_TIME}))
                       ORDER BY (a.is_default = 'YES') DESC, a.account_id)
                FROM supplier_bank_account a
                WHERE a.supplier_id = s.supplier_id AND a.deleted_at IS NULL
              ), '[]'::json) AS "bankAccounts",
-             to_char(s.update_time, 'YYYY-MM-DD HH24:MI:SS') AS "updateTime"
+             to_char(s.update_time, ${DATE_TIME}) AS "updateTime"
       FROM supplier s
       WHERE s.supplier_id = ${supplierId} AND s.deleted_at IS NULL
     `,

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { many, maybeOne, none, one, type Sql } from './db'
+import { many, maybeOne, none, one, type Sql, DATE_TIME } from './db'
 
 /** The seven lifecycle codes, as the supplier_status_check constraint has them. */
 export const SUPPLIER_STATUSES = [
@@ -11,9 +11,6 @@ export const SUPPLIER_STATUSES = [
   'BLACKLIST',
   'ARCHIVED',
 ] as const
-
-/** Formats a timestamp as the spec's date-time (session time zone = service time zone). */
-const ts = 'YYYY-MM-DD HH24:MI:SS'
 
 /** The public subject fields of a supplier, as the write and the read rows both carry them. */
 export const SupplierSubjectFields = {
@@ -56,7 +53,7 @@ const supplierColumns = (sql: Sql) => sql`
   s.registered_capital AS "registeredCapital", s.business_scope AS "businessScope", s.address,
   s.staff_scale AS "staffScale", s.main_cooperation AS "mainCooperation",
   s.license_image_url AS "licenseImageUrl", s.approve_note AS "approveNote", s.remark,
-  to_char(s.update_time, ${ts}) AS "updateTime"
+  to_char(s.update_time, ${DATE_TIME}) AS "updateTime"
 `
 
 /** A live supplier, unlocked: the pre-checks of the write order (existence, status). */
@@ -107,7 +104,7 @@ export function insertSupplier(sql: Sql, columns: Required<SupplierColumns>, adm
   return one(
     sql`
       INSERT INTO supplier ${sql(row)}
-      RETURNING supplier_id::text AS "supplierId", to_char(update_time, ${ts}) AS "updateTime"
+      RETURNING supplier_id::text AS "supplierId", to_char(update_time, ${DATE_TIME}) AS "updateTime"
     `,
     Version,
   )
@@ -131,8 +128,8 @@ export function updateSupplier(
     sql`
       UPDATE supplier s SET ${sql(set as Record<string, unknown>)}, update_time = next_version(s.update_time)
       WHERE s.supplier_id = ${guard.supplierId} AND s.deleted_at IS NULL AND s.status = ${guard.status}
-        AND to_char(s.update_time, ${ts}) = ${guard.expectedUpdateTime}
-      RETURNING s.supplier_id::text AS "supplierId", to_char(s.update_time, ${ts}) AS "updateTime"
+        AND to_char(s.update_time, ${DATE_TIME}) = ${guard.expectedUpdateTime}
+      RETURNING s.supplier_id::text AS "supplierId", to_char(s.update_time, ${DATE_TIME}) AS "updateTime"
     `,
     Version,
   )

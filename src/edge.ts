@@ -1,25 +1,24 @@
 /**
  * Edge entry (Cloudflare Workers, Deno): the read-only routes only: health, the API document,
  * the dictionaries and the supplier reads (list, detail, account info, approval records).
- * Nothing imported from here may reach a `node:*` module, so this file builds its own Hono app
- * from the route modules instead of importing app.ts (which pulls pino through logger.ts) or
- * main.ts (embedded database, migrations). test/edge.test.ts bundles it and checks.
+ * It mounts its own route list through buildApp (http/frame.ts) rather than importing app.ts,
+ * whose route set includes the write side and /internal. Nothing imported from here may reach a
+ * `node:*` module or pino, so not main.ts or logger.ts either; test/edge.test.ts bundles it and
+ * checks.
  *
  * Workers: `export default { fetch }` below; wrangler.toml points here.
  * Deno:    `Deno.serve((req) => edge.fetch(req, Deno.env.toObject(), { waitUntil: () => {} }))`.
  */
-import { Hono } from 'hono'
 import type { Logger } from 'pino'
 import postgres from 'postgres'
 import { loadConfig, type Config } from './config'
 import { createCipher, SENSITIVE_LOG_KEYS, type SensitiveCipher } from './crypto/sensitive'
 import { assertCatalog, ERRORS } from './errors'
-import { mapErrors, useFrame } from './http/frame'
-import type { AppEnv, Deps } from './http/types'
-import { sqlPermissionLookup, withDeadline } from './ports/permission'
+import { buildApp } from './http/frame'
+import type { Deps } from './http/types'
+import { sqlPermissionLookup } from './ports/permission'
 import { dictRoutes } from './routes/dict'
 import { supplierReadRoutes } from './routes/supplier-reads'
-import { systemRoutes } from './routes/system'
 
 /** Bindings and variables the platform passes to `fetch`. Only string values are configuration. */
 export interface EdgeEnv {
@@ -91,21 +90,14 @@ export function consoleLogger(level: string, bindings: Record<string, unknown> =
 }
 
 /**
- * The read-only app over one request's database client. Same middleware order, envelopes and
- * error mapping as createApp in app.ts (see the note there on sharing the mapping).
+ * The read-only app over one request's database client. Assembled by buildApp like createApp
+ * in app.ts, so the middleware order, envelopes, error mapping and permission deadline match.
  */
 export function createEdgeApp(deps: Deps) {
-  const { logger } = deps
-  const app = new Hono<AppEnv>()
-
-  useFrame(app, deps)
-
-  app.route('/admin/dict/data', dictRoutes(deps))
-  app.route('/admin/supplier', supplierReadRoutes(deps))
-
-  mapErrors(app, logger)
-  app.route('/', systemRoutes(deps, app))
-  return app
+  return buildApp(deps, (app, deps) => {
+    app.route('/admin/dict/data', dictRoutes(deps))
+    app.route('/admin/supplier', supplierReadRoutes(deps))
+  })
 }
 
 interface Setup {
@@ -181,11 +173,7 @@ export default {
       connection: { TimeZone: setup.config.timezone, application_name: 'supplier-admin-edge' },
     })
     try {
-      const app = createEdgeApp({
-        ...setup,
-        sql,
-        permissions: withDeadline(sqlPermissionLookup(sql), setup.config.permissions.timeoutMs),
-      })
+      const app = createEdgeApp({ ...setup, sql, permissions: sqlPermissionLookup(sql) })
       return await app.fetch(request)
     } finally {
       ctx.waitUntil(sql.end({ timeout: 5 }))

@@ -1,13 +1,15 @@
-import type { Hono } from 'hono'
+import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import type { Logger } from 'pino'
 import type { Config } from '../config'
 import { AppError, ERRORS } from '../errors'
+import { withDeadline } from '../ports/permission'
+import { systemRoutes } from '../routes/system'
 import { accessLog } from './access-log'
 import { authenticate } from './auth'
 import { failure } from './envelope'
-import type { AppEnv } from './types'
+import type { AppEnv, Deps } from './types'
 
 /**
  * What every request passes through before its route, for the Node app and the edge app
@@ -60,4 +62,20 @@ export function mapErrors(app: Hono<AppEnv>, logger: Pick<Logger, 'error'>) {
     logger.error({ requestId: id, err }, 'unexpected fault')
     return failure(c, ERRORS.INTERNAL, `internal error (request id ${id})`, { requestId: id }, 500)
   })
+}
+
+/**
+ * One app, assembled the same way for the Node entry and the edge entry: permission lookups
+ * bounded by the configured deadline, the frame, the caller's routes (`mount`, given the
+ * wrapped deps), the error mapping, and the system routes last, since the OpenAPI document
+ * is built from `app.routes` and must see everything mounted before it.
+ */
+export function buildApp(deps: Deps, mount: (app: Hono<AppEnv>, deps: Deps) => void): Hono<AppEnv> {
+  deps = { ...deps, permissions: withDeadline(deps.permissions, deps.config.permissions.timeoutMs) }
+  const app = new Hono<AppEnv>()
+  useFrame(app, deps)
+  mount(app, deps)
+  mapErrors(app, deps.logger)
+  app.route('/', systemRoutes(deps, app))
+  return app
 }

@@ -19,6 +19,7 @@ import { authorize } from '../http/auth'
 import { ok, pageSchema, resultSchema } from '../http/envelope'
 import type { AppEnv, Deps } from '../http/types'
 import { idString, pageQuery, validate } from '../http/validate'
+import { dateTimeString, SupplierIdParam } from '../schemas/supplier'
 
 /** An optional text filter; blank (after trimming) means "no filter". */
 const optionalText = (max: number) =>
@@ -35,36 +36,6 @@ const optionalCode = <const T extends readonly [string, ...string[]]>(codes: T) 
     .union([z.enum(codes), z.literal('')])
     .optional()
     .transform((v) => v || undefined)
-
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/
-
-/** `yyyy-MM-dd HH:mm:ss` naming a real calendar second (no 2026-02-30, no 24:00:00). */
-export const dateTime = z
-  .string()
-  .regex(DATE_TIME, 'must be yyyy-MM-dd HH:mm:ss')
-  .refine((v) => {
-    const [, y, mo, d, h, mi, s] = (DATE_TIME.exec(v) ?? []).map(Number)
-    const t = new Date(Date.UTC(y, mo - 1, d, h, mi, s))
-    return (
-      t.getUTCFullYear() === y &&
-      t.getUTCMonth() === mo - 1 &&
-      t.getUTCDate() === d &&
-      t.getUTCHours() === h &&
-      t.getUTCMinutes() === mi &&
-      t.getUTCSeconds() === s
-    )
-  }, 'not a valid date-time')
-
-/**
- * `idString`, checked for digits first: its range refinement calls BigInt(), which throws (a 500)
- * on non-digits because zod 4 runs refinements even after the regex failed.
- */
-const id = z
-  .string()
-  .regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer string')
-  .pipe(idString)
-
-const SupplierIdParam = z.object({ supplierId: id })
 
 /** SUP-ADM-001 query. Unknown parameters are refused, so no sensitive value rides in the URL. */
 export const SupplierListQuerySchema = z
@@ -84,14 +55,14 @@ export const SupplierListQuerySchema = z
 export const ApprovalRecordQuerySchema = z
   .object({
     ...pageQuery,
-    supplierId: id.optional(),
-    approvalLogId: id.optional(),
+    supplierId: idString.optional(),
+    approvalLogId: idString.optional(),
     operationType: optionalCode(CHANGE_OPERATION_TYPES),
     targetType: optionalCode(CHANGE_TARGET_TYPES),
     fieldName: optionalText(64),
     status: optionalText(32),
-    createTimeFrom: dateTime.optional().describe('inclusive, yyyy-MM-dd HH:mm:ss'),
-    createTimeTo: dateTime.optional().describe('inclusive, yyyy-MM-dd HH:mm:ss'),
+    createTimeFrom: dateTimeString.optional().describe('inclusive, yyyy-MM-dd HH:mm:ss'),
+    createTimeTo: dateTimeString.optional().describe('inclusive, yyyy-MM-dd HH:mm:ss'),
   })
   .strict()
   .refine(

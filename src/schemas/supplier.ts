@@ -61,14 +61,24 @@ export const dateString = z
     return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v)
   }, 'not a calendar date')
 
-/** yyyy-MM-dd HH:mm:ss, the spec's date-time and the version format. */
+const DATE_TIME_PATTERN = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/
+
+/** yyyy-MM-dd HH:mm:ss naming a real calendar second: the spec's date-time and the version. */
 export const dateTimeString = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'must be yyyy-MM-dd HH:mm:ss')
-  .refine(
-    (v) => !Number.isNaN(new Date(`${v.replace(' ', 'T')}Z`).getTime()),
-    'not a valid date-time',
-  )
+  .regex(DATE_TIME_PATTERN, { message: 'must be yyyy-MM-dd HH:mm:ss', abort: true })
+  .refine((v) => {
+    const [, y, mo, d, h, mi, s] = (DATE_TIME_PATTERN.exec(v) ?? []).map(Number)
+    const t = new Date(Date.UTC(y, mo - 1, d, h, mi, s))
+    return (
+      t.getUTCFullYear() === y &&
+      t.getUTCMonth() === mo - 1 &&
+      t.getUTCDate() === d &&
+      t.getUTCHours() === h &&
+      t.getUTCMinutes() === mi &&
+      t.getUTCSeconds() === s
+    )
+  }, 'not a valid date-time')
 
 const phone = (min: number, max: number) =>
   z
