@@ -85,7 +85,6 @@ export const IdempotencyRow = z.object({
   operation: z.string(),
   status: z.enum(['IN_PROGRESS', 'DONE']),
   response: z.unknown(),
-  live: z.boolean(),
 })
 export type IdempotencyRow = z.output<typeof IdempotencyRow>
 
@@ -117,7 +116,7 @@ export async function claimIdempotencyKey(
   if (claimed) return { claimed: true }
   const existing = await maybeOne(
     sql`
-      SELECT request_hash AS "requestHash", operation, status, response, expires_at > now() AS live
+      SELECT request_hash AS "requestHash", operation, status, response
       FROM idempotency_record WHERE admin_id = ${key.adminId} AND idempotency_key = ${key.idempotencyKey}
     `,
     IdempotencyRow,

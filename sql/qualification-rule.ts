@@ -1,31 +1,10 @@
 import { z } from 'zod'
-import { many, maybeOne, none, type Sql, DATE_TIME } from './db'
+import { many, none, type Sql, DATE_TIME } from './db'
 
 /*
  * Qualification rules per supplier type (table qualification_rule). A rule is live while
  * deleted_at IS NULL; replaced rules are soft-deleted and stay in the table.
  */
-
-const TypeRow = z.object({ dictDataId: z.string() })
-
-/**
- * The dictionary item of `typeCode` when it is a live, enabled value of a live, enabled
- * `supplier_type` dictionary; null otherwise. With `lock`, the item row is locked FOR UPDATE so
- * that replacements of one type's rules serialize and the type cannot be disabled meanwhile.
- */
-export function enabledSupplierType(sql: Sql, typeCode: string, lock = false) {
-  return maybeOne(
-    sql`
-      SELECT d.dict_data_id::text AS "dictDataId"
-      FROM dict_data d
-      JOIN dict_type t ON t.dict_type = d.dict_type AND t.status = 'ACTIVE' AND t.deleted_at IS NULL
-      WHERE d.dict_type = 'supplier_type' AND d.dict_value = ${typeCode}
-        AND d.status = 'ACTIVE' AND d.deleted_at IS NULL
-      ${lock ? sql`FOR UPDATE OF d` : sql``}
-    `,
-    TypeRow,
-  )
-}
 
 export const QualificationRuleRow = z.object({
   ruleId: z.string(),

@@ -120,7 +120,6 @@ export function updateSupplier(
   columns: SupplierColumns & {
     status?: string
     supplier_no?: string | null
-    submitted_snapshot?: unknown
   },
 ) {
   const set = { ...columns, updated_by: guard.adminId }
@@ -159,14 +158,18 @@ export async function softDeleteDraft(sql: Sql, supplierId: string, adminId: str
 
 const Code = z.object({ code: z.string() })
 
-/** Which of these codes are enabled, live values of dictionary supplier_type. */
-export async function enabledTypeCodes(sql: Sql, codes: readonly string[]) {
+/**
+ * Which of these codes are enabled, live values of dictionary supplier_type. With `lock`, the
+ * items are locked FOR UPDATE, so writes that depend on a type serialize with its disabling.
+ */
+export async function enabledTypeCodes(sql: Sql, codes: readonly string[], { lock = false } = {}) {
   const rows = await many(
     sql`
       SELECT d.dict_value AS code FROM dict_data d
       JOIN dict_type t ON t.dict_type = d.dict_type AND t.deleted_at IS NULL AND t.status = 'ACTIVE'
       WHERE d.dict_type = 'supplier_type' AND d.status = 'ACTIVE' AND d.deleted_at IS NULL
         AND d.dict_value = ANY(${codes as string[]})
+      ${lock ? sql`FOR UPDATE OF d` : sql``}
     `,
     Code,
   )

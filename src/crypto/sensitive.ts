@@ -344,3 +344,12 @@ export const SENSITIVE_LOG_KEYS = [
   'password',
   'secret',
 ] as const
+
+/** Compares two secrets without an early exit on the first differing byte. */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const x = new TextEncoder().encode(a)
+  const y = new TextEncoder().encode(b)
+  let diff = x.length ^ y.length
+  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0)
+  return diff === 0
+}

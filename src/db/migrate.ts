@@ -84,9 +84,8 @@ async function dbmate(url: string, command: string[]): Promise<string> {
  * connection at a time). Asynchronous on purpose: the embedded server lives in this process.
  * No lock: for the embedded database, or for one-off runs; replicas use `migrateWithLock`.
  */
-export async function migrate(url: string, { wait = false } = {}): Promise<string> {
-  // `--wait` opens a probe connection of its own: only for a real server that may be starting.
-  return dbmate(url, [...(wait ? ['--wait'] : []), 'migrate'])
+export async function migrate(url: string): Promise<string> {
+  return dbmate(url, ['migrate'])
 }
 
 /**

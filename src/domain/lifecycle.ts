@@ -42,7 +42,7 @@ export async function moveStatus(
   supplier: { supplierId: string; status: SupplierStatus; updateTime: string },
   trigger: Trigger,
   adminId: string,
-  columns: SupplierColumns & { supplier_no?: string | null; submitted_snapshot?: unknown } = {},
+  columns: SupplierColumns & { supplier_no?: string | null } = {},
 ) {
   const to = nextStatus(supplier.status, trigger)
   const row = await updateSupplier(

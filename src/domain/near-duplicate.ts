@@ -1,5 +1,6 @@
 import { similarSuppliers, type Candidate } from '../../sql/supplier'
 import type { Sql } from '../../sql/db'
+import { constantTimeEqual } from '../crypto/sensitive'
 import { fail } from '../errors'
 import type { DomainDeps } from './context'
 
@@ -66,12 +67,5 @@ async function tokenMatches(
   const expiresAt = Number(expires)
   if (!Number.isInteger(expiresAt) || expiresAt < Date.now() / 1000 || !mac) return false
   const expected = await sign(deps, input, candidates, expiresAt)
-  return timingSafeEqual(expected, mac)
-}
-
-function timingSafeEqual(a: string, b: string) {
-  if (a.length !== b.length) return false
-  let diff = 0
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i)
-  return diff === 0
+  return constantTimeEqual(expected, mac)
 }

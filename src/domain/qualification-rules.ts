@@ -1,11 +1,12 @@
-import { z } from 'zod'
 import {
-  enabledSupplierType,
   liveRulesOfType,
   softDeleteRulesExcept,
   upsertRules,
+  type QualificationRuleRow,
   type QualificationRuleInput,
 } from '../../sql/qualification-rule'
+import { enabledTypeCodes } from '../../sql/supplier'
+import type { Sql } from '../../sql/db'
 import { fail } from '../errors'
 import type { Deps } from '../http/types'
 import type { WriteContext } from './context'
@@ -20,26 +21,20 @@ import { guardDuplicateSubmit } from './write-guard'
 
 export const MAX_RULES = 100
 
-export const QualificationRuleVO = z.object({
-  ruleId: z.string(),
-  typeCode: z.string(),
-  qualType: z.string(),
-  isRequired: z.boolean(),
-  warningDays: z.int(),
-  sortOrder: z.int(),
-  updateTime: z.string(),
-})
-export type QualificationRuleVO = z.output<typeof QualificationRuleVO>
+/** The response contract is the row parser itself (zod objects drop unlisted columns). */
+export { QualificationRuleRow as QualificationRuleVO } from '../../sql/qualification-rule'
+type QualificationRuleVO = QualificationRuleRow
 
-const toVO = (rows: unknown[]) => rows.map((r) => QualificationRuleVO.parse(r))
+const enabled = async (sql: Sql, typeCode: string, lock = false) =>
+  (await enabledTypeCodes(sql, [typeCode], { lock })).has(typeCode)
 
 /** The live rules of an enabled supplier type; 395010 when the type is unknown or disabled. */
 export async function listQualificationRules(
   { sql }: Pick<Deps, 'sql'>,
   typeCode: string,
 ): Promise<QualificationRuleVO[]> {
-  if (!(await enabledSupplierType(sql, typeCode))) return fail('SUPPLIER_TYPE_INVALID')
-  return toVO(await liveRulesOfType(sql, typeCode))
+  if (!(await enabled(sql, typeCode))) return fail('SUPPLIER_TYPE_INVALID')
+  return liveRulesOfType(sql, typeCode)
 }
 
 /**
@@ -57,14 +52,14 @@ export async function replaceQualificationRules(
 ): Promise<QualificationRuleVO[]> {
   const result = await deps.sql.begin(async (tx) => {
     await guardDuplicateSubmit(tx, deps, ctx)
-    if (!(await enabledSupplierType(tx, typeCode, true))) return fail('SUPPLIER_TYPE_INVALID')
+    if (!(await enabled(tx, typeCode, true))) return fail('SUPPLIER_TYPE_INVALID')
     await softDeleteRulesExcept(
       tx,
       typeCode,
       rules.map((r) => r.qualType),
     )
     await upsertRules(tx, typeCode, rules)
-    return toVO(await liveRulesOfType(tx, typeCode))
+    return liveRulesOfType(tx, typeCode)
   })
   deps.logger.info(
     { typeCode, adminId: ctx.adminId, count: result.length, requestId: ctx.requestId },

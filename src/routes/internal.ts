@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { applyApprovalResult } from '../domain/approval-applier'
 import type { DomainDeps } from '../domain/context'
 import { commandResult } from '../domain/registration'
+import { constantTimeEqual } from '../crypto/sensitive'
 import { AppError, ERRORS, fail } from '../errors'
 import { ok, resultSchema } from '../http/envelope'
 import { describe } from '../http/openapi'
@@ -12,21 +13,12 @@ import { findApproval } from '../../sql/approval'
 import { ApprovalCommandResult } from '../schemas/supplier'
 import type { ApprovalResult } from '../ports/approval-provider'
 
-/** Constant-time comparison of the internal token (no early exit on the first differing byte). */
-function sameSecret(a: string, b: string) {
-  const x = new TextEncoder().encode(a)
-  const y = new TextEncoder().encode(b)
-  let diff = x.length ^ y.length
-  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0)
-  return diff === 0
-}
-
 /** Internal routes (`/internal/supplier`): X-Internal-Token, no administrator identity. */
 export const internalRoutes = (deps: Deps & DomainDeps) => {
   const app = new Hono<AppEnv>()
   const internalToken: MiddlewareHandler<AppEnv> = async (c, next) => {
     const token = c.req.header('x-internal-token')
-    if (!token || !sameSecret(token, deps.config.internalToken)) {
+    if (!token || !constantTimeEqual(token, deps.config.internalToken)) {
       throw new AppError(
         ERRORS.UNAUTHORIZED,
         'not authenticated: X-Internal-Token missing or wrong',
