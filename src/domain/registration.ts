@@ -20,7 +20,7 @@ import { applyApprovalResult } from './approval-applier'
 import { today, type DomainDeps, type WriteContext } from './context'
 import { moveStatus } from './lifecycle'
 import { confirmNoNearDuplicates } from './near-duplicate'
-import { checkFieldRules, normalizeIdentity } from './supplier-form'
+import { checkFieldRules, identityOf } from './supplier-form'
 import {
   applyForm,
   findSupplierForSubmit,
@@ -87,13 +87,13 @@ export async function submitRegistration(
 ): Promise<ApprovalCommandResult> {
   const { sql, cipher } = deps
   const seen = await findSupplierForSubmit(sql, supplierId, req.expectedUpdateTime)
-  const { fullName, taxNo } = normalizeIdentity(req)
+  const identity = await identityOf(deps, req)
+  const fullName = identity.fullName!
   await checkFieldRules(sql, deps, req)
-  if (await taxNoHolder(sql, await cipher.blindIndex(taxNo!, 'taxNo'), supplierId))
-    fail('TAX_NO_DUPLICATE')
+  if (await taxNoHolder(sql, identity.taxNoBidx!, supplierId)) fail('TAX_NO_DUPLICATE')
   await confirmNoNearDuplicates(sql, deps, {
     adminId: ctx.adminId,
-    fullName: fullName!,
+    fullName,
     shortName: req.shortName,
     supplierId,
     token: req.duplicateConfirmToken,
@@ -103,7 +103,7 @@ export async function submitRegistration(
     sql.begin(async (tx) => {
       await guardDuplicateSubmit(tx, deps, ctx)
       const locked = await relock(tx, seen)
-      const { columns, changes } = await applyForm(tx, deps, ctx, locked, req)
+      const { columns, changes } = await applyForm(tx, deps, ctx, locked, req, identity)
       // The form is written first so that the checks below see exactly what will be approved.
       const moved = await moveStatus(tx, locked, 'SUBMIT_REGISTRATION', ctx.adminId, columns)
       await checkRegistration(tx, deps, supplierId)
@@ -112,7 +112,7 @@ export async function submitRegistration(
       const submitted = {
         schemaVersion: 1,
         supplierId,
-        fullName: fullName!,
+        fullName,
         taxNoMask: columns.tax_no_mask ?? locked.taxNoMask,
         taxNoBidx: columns.tax_no_bidx ?? locked.taxNoBidx,
         types: req.types.map((t) => t.typeCode).sort(),

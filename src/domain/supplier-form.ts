@@ -51,8 +51,18 @@ export type SubjectInput = Partial<Record<keyof typeof PLAIN_FIELDS, string | nu
   contactPhone?: string | null
 }
 
-/** Normalized identity values with their bounds checked (bounds apply after normalization). */
-export function normalizeIdentity(input: { fullName?: string; taxNo?: string }) {
+/** A request's identity: normalized, bounds checked (after normalization), tax number indexed. */
+export interface Identity {
+  fullName?: string
+  taxNo?: string
+  taxNoBidx?: string
+}
+
+/** Computed once per request, before the lock, and reused inside it. */
+export async function identityOf(
+  deps: Pick<DomainDeps, 'cipher'>,
+  input: { fullName?: string; taxNo?: string },
+): Promise<Identity> {
   const fullName = input.fullName === undefined ? undefined : normalizeName(input.fullName)
   // Characters are code points, as zod and char_length count them (not UTF-16 units).
   const chars = fullName === undefined ? 0 : [...fullName].length
@@ -63,7 +73,8 @@ export function normalizeIdentity(input: { fullName?: string; taxNo?: string }) 
   if (taxNo !== undefined && (utf8Bytes(taxNo) < 1 || utf8Bytes(taxNo) > LIMITS.taxNoBytes)) {
     fail('BAD_REQUEST', `taxNo: must be 1..${LIMITS.taxNoBytes} UTF-8 bytes after normalization`)
   }
-  return { fullName, taxNo }
+  const taxNoBidx = taxNo === undefined ? undefined : await deps.cipher.blindIndex(taxNo, 'taxNo')
+  return { fullName, taxNo, taxNoBidx }
 }
 
 /**
@@ -74,7 +85,7 @@ export async function diffSubject(
   deps: Pick<DomainDeps, 'cipher'>,
   current: SupplierRow | null,
   input: SubjectInput,
-  supplierId: string | null,
+  { fullName, taxNo, taxNoBidx }: Identity,
 ) {
   const columns: SupplierColumns = {}
   const changes: FieldChange[] = []
@@ -85,25 +96,21 @@ export async function diffSubject(
   ) =>
     changes.push({
       targetType: 'SUPPLIER',
-      targetId: supplierId,
+      targetId: current?.supplierId ?? null,
       fieldName,
       oldValueMasked,
       newValueMasked,
     })
 
-  const { fullName, taxNo } = normalizeIdentity(input)
   if (fullName !== undefined && fullName !== current?.fullName) {
     columns.full_name = fullName
     change('fullName', current?.fullName ?? null, fullName)
   }
-  if (taxNo !== undefined) {
-    const bidx = await deps.cipher.blindIndex(taxNo, 'taxNo')
-    if (bidx !== current?.taxNoBidx) {
-      columns.tax_no_enc = await deps.cipher.encrypt(taxNo)
-      columns.tax_no_bidx = bidx
-      columns.tax_no_mask = maskTaxNo(taxNo) as string
-      change('taxNo', current?.taxNoMask ?? null, columns.tax_no_mask)
-    }
+  if (taxNo !== undefined && taxNoBidx !== current?.taxNoBidx) {
+    columns.tax_no_enc = await deps.cipher.encrypt(taxNo)
+    columns.tax_no_bidx = taxNoBidx
+    columns.tax_no_mask = maskTaxNo(taxNo) as string
+    change('taxNo', current?.taxNoMask ?? null, columns.tax_no_mask)
   }
   if (input.contactPhone !== undefined) {
     const phone = emptyToNull(input.contactPhone && normalizePhone(input.contactPhone))

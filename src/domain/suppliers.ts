@@ -30,7 +30,8 @@ import { confirmNoNearDuplicates } from './near-duplicate'
 import {
   checkFieldRules,
   diffSubject,
-  normalizeIdentity,
+  identityOf,
+  type Identity,
   type FieldChange,
   type SubjectInput,
 } from './supplier-form'
@@ -109,14 +110,14 @@ export function logChanges(
 
 /** SUP-ADM-003: a new DRAFT with its types, contacts, qualifications and initial accounts. */
 export async function createDraft(deps: DomainDeps, ctx: WriteContext, req: SupplierDraftRequest) {
-  const { sql, cipher } = deps
-  const { fullName, taxNo } = normalizeIdentity(req)
+  const { sql } = deps
+  const identity = await identityOf(deps, req)
+  const fullName = identity.fullName!
   await checkFieldRules(sql, deps, req)
-  const taxNoBidx = await cipher.blindIndex(taxNo!, 'taxNo')
-  if (await taxNoHolder(sql, taxNoBidx, null)) fail('TAX_NO_DUPLICATE')
+  if (await taxNoHolder(sql, identity.taxNoBidx!, null)) fail('TAX_NO_DUPLICATE')
   await confirmNoNearDuplicates(sql, deps, {
     adminId: ctx.adminId,
-    fullName: fullName!,
+    fullName,
     shortName: req.shortName,
     supplierId: null,
     token: req.duplicateConfirmToken,
@@ -125,7 +126,7 @@ export async function createDraft(deps: DomainDeps, ctx: WriteContext, req: Supp
   const supplierId = await mapUniqueViolations(() =>
     sql.begin(async (tx) => {
       await guardDuplicateSubmit(tx, deps, ctx)
-      const { columns, changes } = await diffSubject(deps, null, req, null)
+      const { columns, changes } = await diffSubject(deps, null, req, identity)
       const created = await insertSupplier(tx, columns as Required<typeof columns>, ctx.adminId)
       const id = created.supplierId
       changes.push(...(await mergeTypes(tx, id, req.types)))
@@ -137,7 +138,7 @@ export async function createDraft(deps: DomainDeps, ctx: WriteContext, req: Supp
           deps,
           id,
           req.initialAccounts ?? [],
-          fullName!,
+          fullName,
           ctx.adminId,
         )),
       )
@@ -213,9 +214,10 @@ export async function applyForm(
   ctx: WriteContext,
   locked: SupplierRow,
   form: Form,
+  identity: Identity,
 ) {
   const { supplierId } = locked
-  const { columns, changes } = await diffSubject(deps, locked, form, supplierId)
+  const { columns, changes } = await diffSubject(deps, locked, form, identity)
   if (columns.full_name) await renameUnapprovedAccounts(tx, supplierId, columns.full_name)
   if (form.types) {
     const typeChanges = await mergeTypes(tx, supplierId, form.types)
@@ -293,10 +295,10 @@ export async function updateSupplierProfile(
   supplierId: string,
   req: SupplierUpdateRequest,
 ) {
-  const { sql, cipher } = deps
+  const { sql } = deps
   const seen = await loadForWrite(sql, supplierId, req.expectedUpdateTime)
-  const { fullName, taxNo } = normalizeIdentity(req)
-  const taxNoBidx = taxNo === undefined ? undefined : await cipher.blindIndex(taxNo, 'taxNo')
+  const identity = await identityOf(deps, req)
+  const { fullName, taxNoBidx } = identity
   const identityChanges =
     (fullName !== undefined && fullName !== seen.fullName) ||
     (taxNoBidx !== undefined && taxNoBidx !== seen.taxNoBidx)
@@ -331,7 +333,7 @@ export async function updateSupplierProfile(
     sql.begin(async (tx) => {
       await guardDuplicateSubmit(tx, deps, ctx)
       const locked = await relock(tx, seen)
-      const { columns, changes } = await applyForm(tx, deps, ctx, locked, req)
+      const { columns, changes } = await applyForm(tx, deps, ctx, locked, req, identity)
       await commitProfileChange(tx, ctx, locked, columns, changes, {
         operationType: locked.status === 'DRAFT' ? 'DRAFT_UPDATE' : 'PROFILE_UPDATE',
         eventType: 'SupplierProfileUpdated',
