@@ -224,3 +224,48 @@ describe('a vetting supplier', () => {
     ])
   })
 })
+
+describe('changes that look the same once masked', () => {
+  it('saves a new phone or image URL even when the logged (masked or cut) values are equal', async () => {
+    const admin = await h.admin()
+    const long = (tail: string) => `${STORAGE}${'p'.repeat(250)}/${tail}.png`
+    const { data } = await draft(admin, {
+      contacts: [{ contactName: 'Li', contactPhone: '13812345678' }],
+      qualifications: [{ qualType: 'BUSINESS_LICENSE', imageUrl: long('a') }],
+    })
+    const detail = (await h.call('GET', `${ITEMS}/${data.supplierId}`, { admin })).body.data
+    const res = await h.call('PUT', `${ITEMS}/${data.supplierId}`, {
+      admin,
+      body: {
+        contacts: [
+          {
+            contactId: detail.contacts[0].contactId,
+            expectedUpdateTime: detail.contacts[0].updateTime,
+            contactName: 'Li',
+            contactPhone: '13899995678', // same mask: 138****5678
+          },
+        ],
+        qualifications: [
+          {
+            qualificationId: detail.qualifications[0].qualificationId,
+            expectedUpdateTime: detail.qualifications[0].updateTime,
+            qualType: 'BUSINESS_LICENSE',
+            imageUrl: long('b'), // same first 200 characters
+          },
+        ],
+        expectedUpdateTime: detail.updateTime,
+      },
+    })
+    expect(res.body).toMatchObject({ code: 200 })
+    const [contact] = await h.sql`
+      SELECT contact_phone_enc FROM supplier_contact WHERE supplier_id = ${data.supplierId} AND deleted_at IS NULL`
+    expect(await h.cipher.decrypt(contact.contact_phone_enc)).toBe('13899995678')
+    const after = (await h.call('GET', `${ITEMS}/${data.supplierId}`, { admin })).body.data
+    expect(after.qualifications[0].imageUrl).toBe(long('b'))
+    const logged = await h.sql`
+      SELECT field_name, old_value_masked, new_value_masked FROM change_log
+      WHERE supplier_id = ${data.supplierId} AND operation_type = 'DRAFT_UPDATE' ORDER BY change_log_id`
+    expect(logged.map((r) => r.field_name)).toEqual(['contactPhone', 'imageUrl'])
+    expect(JSON.stringify(logged)).not.toContain('13899995678')
+  })
+})

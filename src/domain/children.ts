@@ -13,6 +13,7 @@ import {
   updateContact,
   updateQualification,
   draftAccountTerms,
+  type ChildTable,
   insertAccount,
 } from '../../sql/supplier-children'
 import type { Sql } from '../../sql/db'
@@ -70,6 +71,86 @@ const typeChange = (id: string | null, old: string | null, next: string | null):
   newValueMasked: next,
 })
 
+/**
+ * One field of a kept item as [fieldName, old, new] in plain values (decrypted where stored
+ * encrypted): compared as they are, logged only through the masking policy of the field.
+ */
+type FieldDiff = [fieldName: string, old: string | null, next: string | null]
+
+/** How one child kind plugs into mergeSnapshot. */
+interface SnapshotSpec<I, E, C> {
+  /** Names the kind in planMerge errors and is the fieldName of add/remove rows. */
+  what: string
+  table: ChildTable
+  targetType: FieldChange['targetType']
+  load: (tx: Sql, supplierId: string) => Promise<E[]>
+  idOf: (item: I) => string | undefined
+  /** Row columns of an item, the sensitive field encrypted. */
+  columns: (item: I) => Promise<C>
+  addedSummary: (columns: C) => string
+  removedSummary: (row: E) => string
+  diff: (item: I, current: E) => Promise<FieldDiff[]>
+  insert: (tx: Sql, supplierId: string, columns: C) => Promise<unknown>
+  /** Guarded by the row's version; null when someone else changed it meanwhile. */
+  update: (tx: Sql, id: string, expectedUpdateTime: string, columns: C) => Promise<unknown>
+}
+
+/** A child kind as a complete snapshot: same id updates, no id adds, absent ones are soft-deleted. */
+async function mergeSnapshot<
+  I extends { expectedUpdateTime?: string },
+  E extends { id: string; updateTime: string },
+  C,
+>(tx: Sql, supplierId: string, items: I[], spec: SnapshotSpec<I, E, C>) {
+  const { what, targetType } = spec
+  const existing = await spec.load(tx, supplierId)
+  const plan = planMerge(what, existing, items, spec.idOf, (i) => i.expectedUpdateTime)
+  const changes: FieldChange[] = []
+  for (const item of plan.added) {
+    const columns = await spec.columns(item)
+    await spec.insert(tx, supplierId, columns)
+    changes.push({
+      targetType,
+      targetId: null,
+      fieldName: what,
+      oldValueMasked: null,
+      newValueMasked: spec.addedSummary(columns),
+    })
+  }
+  for (const { item, current } of plan.kept) {
+    const fields = (await spec.diff(item, current)).filter(([, old, next]) => old !== next)
+    if (fields.length === 0) continue
+    const updated = await spec.update(tx, current.id, current.updateTime, await spec.columns(item))
+    if (!updated) fail('CONCURRENT_MODIFICATION')
+    for (const [fieldName, old, next] of fields) {
+      changes.push({
+        targetType,
+        targetId: current.id,
+        fieldName,
+        oldValueMasked: maskForLog(fieldName, old),
+        newValueMasked: maskForLog(fieldName, next),
+      })
+    }
+  }
+  await softDeleteChildren(
+    tx,
+    spec.table,
+    supplierId,
+    plan.removed.map((r) => r.id),
+  )
+  for (const r of plan.removed) {
+    changes.push({
+      targetType,
+      targetId: r.id,
+      fieldName: what,
+      oldValueMasked: spec.removedSummary(r),
+      newValueMasked: null,
+    })
+  }
+  return changes
+}
+
+const summary = (name: string, mask: string | null) => `${name} ${mask ?? ''}`.trim()
+
 interface ContactItem {
   contactId?: string
   expectedUpdateTime?: string
@@ -79,85 +160,30 @@ interface ContactItem {
   remark?: string | null
 }
 
-/** Contacts as a complete snapshot: same id updates, no id adds, absent ones are soft-deleted. */
-export async function mergeContacts(
-  tx: Sql,
-  deps: Cipher,
-  supplierId: string,
-  items: ContactItem[],
-) {
-  const existing = await liveContacts(tx, supplierId)
-  const plan = planMerge(
-    'contact',
-    existing,
-    items,
-    (i) => i.contactId,
-    (i) => i.expectedUpdateTime,
-  )
-  const changes: FieldChange[] = []
-  const summary = (name: string, phoneMask: string | null) => `${name} ${phoneMask ?? ''}`.trim()
-  for (const item of plan.added) {
-    const columns = await contactColumns(deps, item)
-    await insertContact(tx, supplierId, columns)
-    changes.push({
-      targetType: 'CONTACT',
-      targetId: null,
-      fieldName: 'contact',
-      oldValueMasked: null,
-      newValueMasked: summary(columns.contact_name, columns.contact_phone_mask),
-    })
-  }
-  for (const { item, current } of plan.kept) {
-    const phone = normalizePhone(item.contactPhone)
-    const oldPhone = await deps.cipher.decrypt(current.contactPhoneEnc)
-    const fields: FieldChange[] = []
-    const diff = (fieldName: string, old: string | null, next: string | null) => {
-      if (old !== next) {
-        fields.push({
-          targetType: 'CONTACT',
-          targetId: current.id,
-          fieldName,
-          oldValueMasked: old,
-          newValueMasked: next,
-        })
-      }
-    }
-    diff('contactName', current.contactName, item.contactName)
-    if (phone !== oldPhone) diff('contactPhone', current.contactPhoneMask, maskPhone(phone))
-    diff('contactRole', current.contactRole, emptyToNull(item.contactRole))
-    diff(
-      'remark',
-      maskForLog('remark', current.remark),
-      maskForLog('remark', emptyToNull(item.remark)),
-    )
-    if (fields.length === 0) continue
-    const updated = await updateContact(
-      tx,
-      current.id,
-      current.updateTime,
-      await contactColumns(deps, item),
-    )
-    if (!updated) fail('CONCURRENT_MODIFICATION')
-    changes.push(...fields)
-  }
-  if (plan.removed.length) {
-    await softDeleteChildren(
-      tx,
-      'supplier_contact',
-      supplierId,
-      plan.removed.map((r) => r.id),
-    )
-    for (const r of plan.removed) {
-      changes.push({
-        targetType: 'CONTACT',
-        targetId: r.id,
-        fieldName: 'contact',
-        oldValueMasked: summary(r.contactName, r.contactPhoneMask),
-        newValueMasked: null,
-      })
-    }
-  }
-  return changes
+/** Contacts as a complete snapshot; the phone is the sensitive field. */
+export function mergeContacts(tx: Sql, deps: Cipher, supplierId: string, items: ContactItem[]) {
+  return mergeSnapshot(tx, supplierId, items, {
+    what: 'contact',
+    table: 'supplier_contact',
+    targetType: 'CONTACT',
+    load: liveContacts,
+    idOf: (i) => i.contactId,
+    columns: (item) => contactColumns(deps, item),
+    addedSummary: (c) => summary(c.contact_name, c.contact_phone_mask),
+    removedSummary: (r) => summary(r.contactName, r.contactPhoneMask),
+    diff: async (item, current) => [
+      ['contactName', current.contactName, item.contactName],
+      [
+        'contactPhone',
+        await deps.cipher.decrypt(current.contactPhoneEnc),
+        normalizePhone(item.contactPhone),
+      ],
+      ['contactRole', current.contactRole, emptyToNull(item.contactRole)],
+      ['remark', current.remark, emptyToNull(item.remark)],
+    ],
+    insert: insertContact,
+    update: updateContact,
+  })
 }
 
 async function contactColumns(deps: Cipher, item: ContactItem) {
@@ -180,86 +206,35 @@ interface QualificationItem {
   expiryDate?: string | null
 }
 
-/** Qualifications as a complete snapshot, like contacts. isRequired is derived on read. */
-export async function mergeQualifications(
+/** Qualifications reconcile like contacts. isRequired is derived on read. */
+export function mergeQualifications(
   tx: Sql,
   deps: Cipher,
   supplierId: string,
   items: QualificationItem[],
 ) {
-  const existing = await liveQualifications(tx, supplierId)
-  const plan = planMerge(
-    'qualification',
-    existing,
-    items,
-    (i) => i.qualificationId,
-    (i) => i.expectedUpdateTime,
-  )
-  const changes: FieldChange[] = []
-  const summary = (qualType: string, certMask: string | null) =>
-    `${qualType} ${certMask ?? ''}`.trim()
-  for (const item of plan.added) {
-    const columns = await qualificationColumns(deps, item)
-    await insertQualification(tx, supplierId, columns)
-    changes.push({
-      targetType: 'QUALIFICATION',
-      targetId: null,
-      fieldName: 'qualification',
-      oldValueMasked: null,
-      newValueMasked: summary(columns.qual_type, columns.cert_no_mask),
-    })
-  }
-  for (const { item, current } of plan.kept) {
-    const certNo = emptyToNull(item.certNo?.trim())
-    const oldCert = current.certNoEnc ? await deps.cipher.decrypt(current.certNoEnc) : null
-    const fields: FieldChange[] = []
-    const diff = (fieldName: string, old: string | null, next: string | null) => {
-      if (old !== next) {
-        fields.push({
-          targetType: 'QUALIFICATION',
-          targetId: current.id,
-          fieldName,
-          oldValueMasked: old,
-          newValueMasked: next,
-        })
-      }
-    }
-    diff('qualType', current.qualType, item.qualType)
-    if (certNo !== oldCert) diff('certNo', current.certNoMask, maskCertNo(certNo))
-    diff(
-      'imageUrl',
-      maskForLog('imageUrl', current.imageUrl),
-      maskForLog('imageUrl', emptyToNull(item.imageUrl)),
-    )
-    diff('expiryDate', current.expiryDate, emptyToNull(item.expiryDate))
-    if (fields.length === 0) continue
-    const updated = await updateQualification(
-      tx,
-      current.id,
-      current.updateTime,
-      await qualificationColumns(deps, item),
-    )
-    if (!updated) fail('CONCURRENT_MODIFICATION')
-    changes.push(...fields)
-  }
-  if (plan.removed.length) {
-    await softDeleteChildren(
-      tx,
-      'supplier_qualification',
-      supplierId,
-      plan.removed.map((r) => r.id),
-    )
-    for (const r of plan.removed) {
-      changes.push({
-        targetType: 'QUALIFICATION',
-        targetId: r.id,
-        fieldName: 'qualification',
-        oldValueMasked: summary(r.qualType, r.certNoMask),
-        newValueMasked: null,
-      })
-    }
-  }
-  return changes
+  return mergeSnapshot(tx, supplierId, items, {
+    what: 'qualification',
+    table: 'supplier_qualification',
+    targetType: 'QUALIFICATION',
+    load: liveQualifications,
+    idOf: (i) => i.qualificationId,
+    columns: (item) => qualificationColumns(deps, item),
+    addedSummary: (c) => summary(c.qual_type, c.cert_no_mask),
+    removedSummary: (r) => summary(r.qualType, r.certNoMask),
+    diff: async (item, current) => [
+      ['qualType', current.qualType, item.qualType],
+      [
+        'certNo',
+        await deps.cipher.decryptNullable(current.certNoEnc),
+        emptyToNull(item.certNo?.trim()),
+      ],
+      ['imageUrl', current.imageUrl, emptyToNull(item.imageUrl)],
+      ['expiryDate', current.expiryDate, emptyToNull(item.expiryDate)],
+    ],
+    insert: insertQualification,
+    update: updateQualification,
+  })
 }
 
 async function qualificationColumns(deps: Cipher, item: QualificationItem) {
