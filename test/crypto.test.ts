@@ -6,16 +6,18 @@ import {
   maskPhone,
   maskTaxNo,
   maskText,
+  SensitiveCipher,
+  SensitiveCryptoError,
+  utf8Bytes,
+  type CryptoConfig,
+} from '../src/crypto/sensitive'
+import {
   normalizeAccountNo,
   normalizeName,
   normalizePhone,
   normalizeTaxNo,
-  SensitiveCipher,
-  SensitiveCryptoError,
   toHalfWidth,
-  utf8Bytes,
-  type CryptoConfig,
-} from '../src/crypto/sensitive'
+} from '../src/domain/identity'
 
 const TAX_NO = '91330106MA2KXYZ12Q'
 const PHONE = '13812345678'

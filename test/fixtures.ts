@@ -1,11 +1,5 @@
-import {
-  maskAccountNo,
-  maskCertNo,
-  maskPhone,
-  maskTaxNo,
-  normalizeAccountNo,
-  normalizeTaxNo,
-} from '../src/crypto/sensitive'
+import { maskAccountNo, maskCertNo, maskPhone, maskTaxNo } from '../src/crypto/sensitive'
+import { normalizeAccountNo, normalizeTaxNo } from '../src/domain/identity'
 import type { Harness } from './harness'
 
 /*

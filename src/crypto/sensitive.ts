@@ -1,10 +1,12 @@
 /**
  * Field-level protection for sensitive supplier data: encryption at rest, blind indexes for
- * equality lookups, display masks and the normalizers that make lookups stable.
+ * equality lookups and display masks (normalization lives in `domain/identity`).
  *
  * Web Crypto only (no `node:*`, no Buffer) so the same module runs on Node, Cloudflare Workers
  * and Deno.
  */
+
+import { normalizeAccountNo } from '../domain/identity'
 
 export interface CryptoConfig {
   /** keyId -> base64 of 32 raw bytes (AES-256). Retired keys stay listed so old rows decrypt. */
@@ -291,37 +293,6 @@ export function maskAccountNo(v: string | null | undefined): string | null {
 /** Masks free text such as approval opinions: any non-blank value -> `******`; null/blank -> null. */
 export function maskText(v: string | null | undefined): string | null {
   return v?.trim() ? '******' : null
-}
-
-// ---------------------------------------------------------------------------------------------
-// Normalizers: the canonical forms that blind indexes and duplicate checks compare.
-// ---------------------------------------------------------------------------------------------
-
-/** Maps full-width ASCII variants (U+FF01..U+FF5E) to ASCII and the ideographic space to ' '. */
-export function toHalfWidth(s: string): string {
-  return s.replace(/[\uFF01-\uFF5E\u3000]/g, (ch) =>
-    ch === '\u3000' ? ' ' : String.fromCharCode(ch.charCodeAt(0) - 0xfee0),
-  )
-}
-
-/** Half-width, trimmed, internal whitespace runs collapsed to a single space. */
-export function normalizeName(s: string): string {
-  return toHalfWidth(s).trim().replace(/\s+/g, ' ')
-}
-
-/** Half-width, all whitespace removed, upper-cased (`９１ａｂ 12` -> `91AB12`). */
-export function normalizeTaxNo(s: string): string {
-  return toHalfWidth(s).replace(/\s+/g, '').toUpperCase()
-}
-
-/** Half-width with whitespace and hyphens removed (`6222-0212 3456` -> `622202123456`). */
-export function normalizeAccountNo(s: string): string {
-  return toHalfWidth(s).replace(/[\s-]+/g, '')
-}
-
-/** Half-width and trimmed; formatting inside the number is kept for validation to judge. */
-export function normalizePhone(s: string): string {
-  return toHalfWidth(s).trim()
 }
 
 /** UTF-8 byte length, for validating byte-bounded columns (`'汉'` -> 3, `'😀'` -> 4). */

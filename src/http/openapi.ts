@@ -1,5 +1,6 @@
 import type { Hono, MiddlewareHandler } from 'hono'
 import { z } from 'zod'
+import type { ErrorName } from '../errors'
 
 /** What a route declares about itself; read back from `app.routes` to build the document. */
 export interface RouteDoc {
@@ -11,6 +12,11 @@ export interface RouteDoc {
   response?: z.ZodType
   validator?: { target: string; schema: z.ZodType }
   public?: boolean
+  /**
+   * The business errors this operation can answer besides the ones every authorized route can
+   * (401, 400, permission denied): the document lists them, derived from this declaration.
+   */
+  errors?: readonly ErrorName[]
 }
 
 const docs = new WeakMap<object, RouteDoc>()

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { z } from 'zod'
 import { canonicalJson, type DomainDeps, type WriteContext } from '../domain/context'
-import { withIdempotency } from '../domain/write-guard'
+import { withIdempotency } from '../domain/write/guard'
 import { ok } from './envelope'
 import { AppError, ERRORS } from '../errors'
 import type { AppEnv, Deps } from './types'

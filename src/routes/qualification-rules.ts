@@ -5,7 +5,7 @@ import {
   MAX_RULES,
   QualificationRuleVO,
   replaceQualificationRules,
-} from '../domain/qualification-rules'
+} from '../domain/supplier/qualification-rules'
 import { authorize } from '../http/auth'
 import { answerWrite } from '../http/write'
 import { ok, resultSchema } from '../http/envelope'

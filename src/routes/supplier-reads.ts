@@ -14,7 +14,7 @@ import {
   SupplierListItemVO,
   SUPPLIER_SORT_KEYS,
   SUPPLIER_STATUSES,
-} from '../domain/supplier-reads'
+} from '../domain/supplier/reads'
 import { authorize } from '../http/auth'
 import { ok, pageSchema, resultSchema } from '../http/envelope'
 import type { AppEnv, Deps } from '../http/types'

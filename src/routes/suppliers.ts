@@ -6,13 +6,13 @@ import type { AppEnv, Deps } from '../http/types'
 import { validate } from '../http/validate'
 import { answerWrite } from '../http/write'
 import type { DomainDeps } from '../domain/context'
-import { submitRegistration } from '../domain/registration'
+import { submitRegistration } from '../domain/supplier/registration'
 import {
   createDraft,
   deleteDraft,
   replaceContacts,
   updateSupplierProfile,
-} from '../domain/suppliers'
+} from '../domain/supplier/profile'
 import {
   ApprovalCommandResult,
   ContactReplaceRequest,

@@ -15,15 +15,16 @@ import {
   draftAccountTerms,
   type ChildTable,
   insertAccount,
-} from '../../sql/supplier-children'
-import type { Sql } from '../../sql/db'
-import { maskCertNo, maskPhone, normalizePhone } from '../crypto/sensitive'
-import { fail } from '../errors'
-import type { BankAccountInput } from '../schemas/supplier'
-import type { DomainDeps } from './context'
-import { maskForLog } from './masking'
+} from '../../../sql/supplier-children'
+import type { Sql } from '../../../sql/db'
+import { maskCertNo, maskPhone } from '../../crypto/sensitive'
+import { normalizePhone } from '../identity'
+import { fail } from '../../errors'
+import type { BankAccountInput } from '../../schemas/supplier'
+import type { DomainDeps } from '../context'
+import { maskForLog } from '../masking'
 import { planMerge } from './merge'
-import { accountColumns, emptyToNull, type FieldChange } from './supplier-form'
+import { accountColumns, emptyToNull, type FieldChange } from './form'
 
 type Cipher = Pick<DomainDeps, 'cipher'>
 

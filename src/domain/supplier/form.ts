@@ -1,21 +1,13 @@
-import { enabledTypeCodes, type SupplierColumns, type SupplierRow } from '../../sql/supplier'
-import type { Sql } from '../../sql/db'
-import {
-  maskAccountNo,
-  maskTaxNo,
-  maskPhone,
-  normalizeAccountNo,
-  normalizeName,
-  normalizePhone,
-  normalizeTaxNo,
-  utf8Bytes,
-} from '../crypto/sensitive'
-import { fail } from '../errors'
-import { LIMITS } from '../schemas/supplier'
+import { enabledTypeCodes, type SupplierColumns, type SupplierRow } from '../../../sql/supplier'
+import type { Sql } from '../../../sql/db'
+import { maskAccountNo, maskTaxNo, maskPhone, utf8Bytes } from '../../crypto/sensitive'
+import { normalizeAccountNo, normalizeName, normalizePhone, normalizeTaxNo } from '../identity'
+import { fail } from '../../errors'
+import { LIMITS } from '../../schemas/supplier'
 import type { z } from 'zod'
-import type { BankAccountInput } from '../schemas/supplier'
-import { today, type DomainDeps } from './context'
-import { maskForLog } from './masking'
+import type { BankAccountInput } from '../../schemas/supplier'
+import { today, type DomainDeps } from '../context'
+import { maskForLog } from '../masking'
 
 /** A field-level change, values already masked for the change log. */
 export interface FieldChange {

@@ -3,10 +3,10 @@ import {
   claimSubmitWindow,
   completeIdempotencyKey,
   releaseIdempotencyKey,
-} from '../../sql/audit'
-import type { Sql } from '../../sql/db'
-import { fail } from '../errors'
-import type { DomainDeps, WriteContext } from './context'
+} from '../../../sql/audit'
+import type { Sql } from '../../../sql/db'
+import { fail } from '../../errors'
+import type { DomainDeps, WriteContext } from '../context'
 
 /**
  * Step 4 of the write order, inside the business transaction: the same administrator sending

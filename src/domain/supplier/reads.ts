@@ -6,7 +6,7 @@ import {
   countChangeLogs,
   recordSensitiveReads,
   type ChangeLogFilter,
-} from '../../sql/change-log-read'
+} from '../../../sql/change-log-read'
 import {
   countSuppliers,
   supplierAccountInfo,
@@ -16,10 +16,10 @@ import {
   supplierListPage,
   SupplierListRow,
   type SupplierListFilter,
-} from '../../sql/supplier-read'
-import { fail } from '../errors'
-import { page, type PageResult } from '../http/envelope'
-import type { Deps } from '../http/types'
+} from '../../../sql/supplier-read'
+import { fail } from '../../errors'
+import { page, type PageResult } from '../../http/envelope'
+import type { Deps } from '../../http/types'
 
 /*
  * Read verbs of the supplier module: list (SUP-ADM-001), basic and account information
@@ -29,8 +29,8 @@ import type { Deps } from '../http/types'
  */
 
 /** Codes the read filters accept; their single source is the SQL module (the table's checks). */
-export { CHANGE_OPERATION_TYPES, CHANGE_TARGET_TYPES } from '../../sql/change-log-read'
-export { SUPPLIER_SORT_KEYS, SUPPLIER_STATUSES } from '../../sql/supplier-read'
+export { CHANGE_OPERATION_TYPES, CHANGE_TARGET_TYPES } from '../../../sql/change-log-read'
+export { SUPPLIER_SORT_KEYS, SUPPLIER_STATUSES } from '../../../sql/supplier-read'
 
 /** The permission that reveals approval opinions (decrypted and audited per read). */
 export const OPINION_PERMISSION = 'supplier:approval:opinion'

@@ -1,6 +1,6 @@
-import { SUPPLIER_STATUSES, updateSupplier, type SupplierColumns } from '../../sql/supplier'
-import type { Sql } from '../../sql/db'
-import { fail } from '../errors'
+import { SUPPLIER_STATUSES, updateSupplier, type SupplierColumns } from '../../../sql/supplier'
+import type { Sql } from '../../../sql/db'
+import { fail } from '../../errors'
 
 export type SupplierStatus = (typeof SUPPLIER_STATUSES)[number]
 

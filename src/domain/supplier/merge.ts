@@ -1,4 +1,4 @@
-import { fail } from '../errors'
+import { fail } from '../../errors'
 
 export interface MergePlan<I, E> {
   added: I[]

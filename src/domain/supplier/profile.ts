@@ -1,5 +1,5 @@
-import { insertChangeLogs, insertEvent } from '../../sql/audit'
-import type { Sql } from '../../sql/db'
+import { insertChangeLogs, insertEvent } from '../../../sql/audit'
+import type { Sql } from '../../../sql/db'
 import {
   findSupplier,
   insertSupplier,
@@ -9,15 +9,19 @@ import {
   updateSupplier,
   type SupplierColumns,
   type SupplierRow,
-} from '../../sql/supplier'
-import { liveAccounts, liveContacts, renameUnapprovedAccounts } from '../../sql/supplier-children'
-import { fail } from '../errors'
+} from '../../../sql/supplier'
+import {
+  liveAccounts,
+  liveContacts,
+  renameUnapprovedAccounts,
+} from '../../../sql/supplier-children'
+import { fail } from '../../errors'
 import type {
   SupplierDraftRequest,
   SupplierUpdateRequest,
   SupplierWriteResult,
-} from '../schemas/supplier'
-import type { DomainDeps, WriteContext } from './context'
+} from '../../schemas/supplier'
+import type { DomainDeps, WriteContext } from '../context'
 import {
   mergeBare,
   mergeContacts,
@@ -25,7 +29,7 @@ import {
   mergeTypes,
   replaceDraftAccounts,
 } from './children'
-import type { SupplierStatus } from './lifecycle'
+import type { SupplierStatus } from '../lifecycle/transitions'
 import { confirmNoNearDuplicates } from './near-duplicate'
 import {
   checkFieldRules,
@@ -34,8 +38,8 @@ import {
   type Identity,
   type FieldChange,
   type SubjectInput,
-} from './supplier-form'
-import { guardDuplicateSubmit } from './write-guard'
+} from './form'
+import { guardDuplicateSubmit } from '../write/guard'
 
 /** Statuses whose profile may be edited (SUSPENDED and FROZEN for remediation). */
 const EDITABLE: readonly SupplierStatus[] = ['DRAFT', 'VETTING', 'ACTIVE', 'SUSPENDED', 'FROZEN']

@@ -4,13 +4,13 @@ import {
   upsertRules,
   type QualificationRuleRow,
   type QualificationRuleInput,
-} from '../../sql/qualification-rule'
-import { enabledTypeCodes } from '../../sql/supplier'
-import type { Sql } from '../../sql/db'
-import { fail } from '../errors'
-import type { Deps } from '../http/types'
-import type { WriteContext } from './context'
-import { guardDuplicateSubmit } from './write-guard'
+} from '../../../sql/qualification-rule'
+import { enabledTypeCodes } from '../../../sql/supplier'
+import type { Sql } from '../../../sql/db'
+import { fail } from '../../errors'
+import type { Deps } from '../../http/types'
+import type { WriteContext } from '../context'
+import { guardDuplicateSubmit } from '../write/guard'
 
 /*
  * Qualification rules of a supplier type: which qualification types a supplier of that type
@@ -22,7 +22,7 @@ import { guardDuplicateSubmit } from './write-guard'
 export const MAX_RULES = 100
 
 /** The response contract is the row parser itself (zod objects drop unlisted columns). */
-export { QualificationRuleRow as QualificationRuleVO } from '../../sql/qualification-rule'
+export { QualificationRuleRow as QualificationRuleVO } from '../../../sql/qualification-rule'
 type QualificationRuleVO = QualificationRuleRow
 
 const enabled = async (sql: Sql, typeCode: string, lock = false) =>

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { insertEvent } from '../../sql/audit'
+import { insertEvent } from '../../../sql/audit'
 import {
   findApproval,
   isLatestApproval,
@@ -8,17 +8,17 @@ import {
   markApplyFailed,
   recordDecision,
   type ApprovalRow,
-} from '../../sql/approval'
-import type { Sql } from '../../sql/db'
-import { lockSupplier, nextSupplierNo, type SupplierRow } from '../../sql/supplier'
-import { liveAccounts, liveTypes, setAccountsStatus } from '../../sql/supplier-children'
-import { AppError, fail } from '../errors'
-import type { ApprovalResult } from '../ports/approval-provider'
-import type { DomainDeps, WriteContext } from './context'
-import { moveStatus } from './lifecycle'
-import { checkRegistration } from './registration'
-import type { FieldChange } from './supplier-form'
-import { logChanges, mapUniqueViolations } from './suppliers'
+} from '../../../sql/approval'
+import type { Sql } from '../../../sql/db'
+import { lockSupplier, nextSupplierNo, type SupplierRow } from '../../../sql/supplier'
+import { liveAccounts, liveTypes, setAccountsStatus } from '../../../sql/supplier-children'
+import { AppError, fail } from '../../errors'
+import type { ApprovalResult } from '../../ports/approval-provider'
+import type { DomainDeps, WriteContext } from '../context'
+import { moveStatus } from '../lifecycle/transitions'
+import { checkRegistration } from '../supplier/registration'
+import type { FieldChange } from '../supplier/form'
+import { logChanges, mapUniqueViolations } from '../supplier/profile'
 
 type ApplierDeps = Pick<DomainDeps, 'sql' | 'config' | 'logger'>
 type Ctx = Pick<WriteContext, 'adminId' | 'requestId'>

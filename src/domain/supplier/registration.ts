@@ -1,34 +1,34 @@
-import { insertEvent } from '../../sql/audit'
-import { findApproval, insertApproval } from '../../sql/approval'
-import type { Sql } from '../../sql/db'
+import { insertEvent } from '../../../sql/audit'
+import { findApproval, insertApproval } from '../../../sql/approval'
+import type { Sql } from '../../../sql/db'
 import {
   accountNumbersHeldElsewhere,
   registrationFacts,
   requiredQualifications,
   setSubmittedSnapshot,
   taxNoHolder,
-} from '../../sql/supplier'
+} from '../../../sql/supplier'
 import {
   liveAccounts,
   liveTypes,
   setAccountsStatus,
   validQualificationTypes,
-} from '../../sql/supplier-children'
-import { fail } from '../errors'
-import type { ApprovalCommandResult, SupplierSubmitRequest } from '../schemas/supplier'
-import { applyApprovalResult } from './approval-applier'
-import { today, type DomainDeps, type WriteContext } from './context'
-import { moveStatus } from './lifecycle'
+} from '../../../sql/supplier-children'
+import { fail } from '../../errors'
+import type { ApprovalCommandResult, SupplierSubmitRequest } from '../../schemas/supplier'
+import { applyApprovalResult } from '../approval/applier'
+import { today, type DomainDeps, type WriteContext } from '../context'
+import { moveStatus } from '../lifecycle/transitions'
 import { confirmNoNearDuplicates } from './near-duplicate'
-import { checkFieldRules, identityOf } from './supplier-form'
+import { checkFieldRules, identityOf } from './form'
 import {
   applyForm,
   findSupplierForSubmit,
   logChanges,
   mapUniqueViolations,
   relock,
-} from './suppliers'
-import { guardDuplicateSubmit } from './write-guard'
+} from './profile'
+import { guardDuplicateSubmit } from '../write/guard'
 
 /** Approval levels of the spec, by business type. */
 export const REGISTRATION_LEVELS = 4

@@ -1,8 +1,8 @@
-import { similarSuppliers, type Candidate } from '../../sql/supplier'
-import type { Sql } from '../../sql/db'
-import { constantTimeEqual } from '../crypto/sensitive'
-import { fail } from '../errors'
-import type { DomainDeps } from './context'
+import { similarSuppliers, type Candidate } from '../../../sql/supplier'
+import type { Sql } from '../../../sql/db'
+import { constantTimeEqual } from '../../crypto/sensitive'
+import { fail } from '../../errors'
+import type { DomainDeps } from '../context'
 
 /**
  * Near-duplicate protection on create and submit. When similar live suppliers exist, the
