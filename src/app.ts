@@ -7,6 +7,7 @@ import { supplierReadRoutes } from './routes/supplier-reads'
 import { supplierWriteRoutes } from './routes/suppliers'
 import { internalRoutes } from './routes/internal'
 import { localAutoProvider } from './ports/approval-provider'
+import { nodeDocsAssets } from './http/docs-assets'
 
 /**
  * The whole HTTP surface. Entry points (Node, tests) build the dependencies; nothing here
@@ -14,7 +15,7 @@ import { localAutoProvider } from './ports/approval-provider'
  */
 export function createApp(deps: Deps) {
   assertCatalog()
-  return buildApp(deps, (app, deps) => {
+  return buildApp({ docsAssets: nodeDocsAssets(), ...deps }, (app, deps) => {
     const domain = { ...deps, approvalProvider: deps.approvalProvider ?? localAutoProvider }
     app.route('/admin/dict/data', dictRoutes(deps))
     app.route('/admin/supplier', supplierReadRoutes(deps))

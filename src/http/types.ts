@@ -4,6 +4,7 @@ import type { Config } from '../config'
 import type { SensitiveCipher } from '../crypto/sensitive'
 import type { ApprovalProvider } from '../ports/approval-provider'
 import type { PermissionLookup } from '../ports/permission'
+import type { DocsAssets } from './docs-page'
 
 /** What the domain needs from the outside world; built once by the entry point. */
 export interface Deps {
@@ -15,6 +16,8 @@ export interface Deps {
   permissions: PermissionLookup
   /** LOCAL_AUTO unless a test or a later phase supplies another adapter. */
   approvalProvider?: ApprovalProvider
+  /** The reference page's renderer files; without them (edge) /docs is a static index. */
+  docsAssets?: DocsAssets
 }
 
 export interface AppEnv {

@@ -89,7 +89,10 @@ const phone = (min: number, max: number) =>
 
 const typeCode = z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'must be a supplier_type code')
 
-export const TypeInput = z.object({ typeCode, isPrimary: z.boolean().optional() }).strict()
+export const TypeInput = z
+  .object({ typeCode, isPrimary: z.boolean().optional() })
+  .strict()
+  .meta({ id: 'SupplierTypeInput' })
 
 const typeList = z
   .array(TypeInput)
@@ -107,7 +110,10 @@ const contactFields = {
   remark: text(LIMITS.contactRemark).nullish(),
 }
 
-export const ContactInput = z.object({ contactId: idString.optional(), ...contactFields }).strict()
+export const ContactInput = z
+  .object({ contactId: idString.optional(), ...contactFields })
+  .strict()
+  .meta({ id: 'SupplierContactInput' })
 
 const qualificationFields = {
   qualType: z.string().trim().min(1, 'is required').max(LIMITS.qualType),
@@ -119,6 +125,7 @@ const qualificationFields = {
 export const QualificationInput = z
   .object({ qualificationId: idString.optional(), ...qualificationFields })
   .strict()
+  .meta({ id: 'SupplierQualificationInput' })
 
 export const BankAccountInput = z
   .object({
@@ -141,6 +148,7 @@ export const BankAccountInput = z
       .nullish(),
   })
   .strict()
+  .meta({ id: 'SupplierBankAccountInput' })
 
 /** Subject fields shared by draft, update and submit; optional ones accept null to clear. */
 const subjectFields = {
@@ -178,6 +186,7 @@ export const SupplierDraftRequest = z
     duplicateConfirmToken: z.string().min(1).max(512).optional(),
   })
   .strict()
+  .meta({ id: 'SupplierDraftUpsertRequest' })
 export type SupplierDraftRequest = z.output<typeof SupplierDraftRequest>
 
 const PAIRED =
@@ -190,19 +199,23 @@ export const ContactMergeInput = z
   .object({ contactId: idString.optional(), ...version, ...contactFields })
   .strict()
   .refine(paired('contactId'), PAIRED)
+  .meta({ id: 'SupplierContactMergeInput' })
 export const QualificationMergeInput = z
   .object({ qualificationId: idString.optional(), ...version, ...qualificationFields })
   .strict()
   .refine(paired('qualificationId'), PAIRED)
+  .meta({ id: 'SupplierQualificationMergeInput' })
 /** The spec has not defined contract and evaluation fields yet: only the merge shape. */
 export const ContractMergeInput = z
   .object({ contractId: idString.optional(), ...version })
   .strict()
   .refine(paired('contractId'), PAIRED)
+  .meta({ id: 'SupplierContractMergeInput' })
 export const EvaluationMergeInput = z
   .object({ evaluationId: idString.optional(), ...version })
   .strict()
   .refine(paired('evaluationId'), PAIRED)
+  .meta({ id: 'SupplierEvaluationMergeInput' })
 
 /** SUP-ADM-004 SupplierUpdateRequest; a DRAFT also accepts initialAccounts (a full replacement). */
 export const SupplierUpdateRequest = z
@@ -232,6 +245,7 @@ export const SupplierUpdateRequest = z
     expectedUpdateTime: dateTimeString,
   })
   .strict()
+  .meta({ id: 'SupplierUpdateRequest' })
 export type SupplierUpdateRequest = z.output<typeof SupplierUpdateRequest>
 
 /** SUP-ADM-007 SupplierSubmitRequest: the final form plus submitNote and the version. */
@@ -248,6 +262,7 @@ export const SupplierSubmitRequest = z
     expectedUpdateTime: dateTimeString,
   })
   .strict()
+  .meta({ id: 'SupplierSubmitRequest' })
 export type SupplierSubmitRequest = z.output<typeof SupplierSubmitRequest>
 
 /** ContactReplaceRequest. */
@@ -258,34 +273,39 @@ export const ContactReplaceRequest = z
     expectedUpdateTime: dateTimeString,
   })
   .strict()
+  .meta({ id: 'ContactReplaceRequest' })
 
 export const SupplierIdParam = z.object({ supplierId: idString }).strict()
 
 // Responses ---------------------------------------------------------------------------------
 
-export const SupplierWriteResult = z.object({
-  supplierId: z.string(),
-  supplierNo: z.string().nullable(),
-  status: z.enum(SUPPLIER_STATUSES),
-  onboardingStage: z.string(),
-  initialAccounts: z.array(
-    z.object({ accountId: z.string(), accountNoMask: z.string(), status: z.string() }),
-  ),
-  updateTime: z.string(),
-})
+export const SupplierWriteResult = z
+  .object({
+    supplierId: z.string(),
+    supplierNo: z.string().nullable(),
+    status: z.enum(SUPPLIER_STATUSES),
+    onboardingStage: z.string(),
+    initialAccounts: z.array(
+      z.object({ accountId: z.string(), accountNoMask: z.string(), status: z.string() }),
+    ),
+    updateTime: z.string(),
+  })
+  .meta({ id: 'SupplierWriteResultVO' })
 export type SupplierWriteResult = z.output<typeof SupplierWriteResult>
 
-export const ApprovalCommandResult = z.object({
-  approvalLogId: z.string(),
-  requestNo: z.string(),
-  provider: z.literal('LOCAL_AUTO'),
-  approvalStatus: z.enum(['SUBMITTED', 'APPROVED', 'REJECTED', 'APPLIED', 'APPLY_FAILED']),
-  spNo: z.string(),
-  spStatus: z.string(),
-  syncStatus: z.string(),
-  submittedAt: z.string().nullable(),
-  finishedAt: z.string().nullable(),
-})
+export const ApprovalCommandResult = z
+  .object({
+    approvalLogId: z.string(),
+    requestNo: z.string(),
+    provider: z.literal('LOCAL_AUTO'),
+    approvalStatus: z.enum(['SUBMITTED', 'APPROVED', 'REJECTED', 'APPLIED', 'APPLY_FAILED']),
+    spNo: z.string(),
+    spStatus: z.string(),
+    syncStatus: z.string(),
+    submittedAt: z.string().nullable(),
+    finishedAt: z.string().nullable(),
+  })
+  .meta({ id: 'ApprovalCommandResultVO' })
 export type ApprovalCommandResult = z.output<typeof ApprovalCommandResult>
 
 /** A contact as every response shows it (the read module's row parser). */
