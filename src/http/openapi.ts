@@ -327,7 +327,10 @@ export function buildOpenApi(app: Hono<never>, info: { title: string; version: s
     info: { ...info, description: API_DESCRIPTION },
     servers: [{ url: '/', description: 'this service' }],
     security: [{ bearer: [], adminId: [] }],
-    tags: [...tags].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
+    // The supplier operations first: the order of TAG_DESCRIPTIONS, then any other tag.
+    tags: [...new Set([...Object.keys(TAG_DESCRIPTIONS), ...tags])]
+      .filter((name) => tags.has(name))
+      .map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
     paths,
     components: {
       schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),

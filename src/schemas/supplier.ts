@@ -60,6 +60,7 @@ export const dateString = z
     const d = new Date(`${v}T00:00:00Z`)
     return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v)
   }, 'not a calendar date')
+  .meta({ examples: ['2016-05-18'] })
 
 const DATE_TIME_PATTERN = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/
 
@@ -79,6 +80,7 @@ export const dateTimeString = z
       t.getUTCSeconds() === s
     )
   }, 'not a valid date-time')
+  .meta({ examples: ['2026-11-23 10:15:00'] })
 
 const phone = (min: number, max: number) =>
   z
@@ -86,8 +88,12 @@ const phone = (min: number, max: number) =>
     .min(min, min ? 'is required' : undefined)
     .max(max, `at most ${max} characters`)
     .regex(/^[0-9+\-() ]*$/, 'digits, spaces and + - ( ) only')
+    .meta({ examples: ['0571-8888 6666'] })
 
-const typeCode = z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'must be a supplier_type code')
+const typeCode = z
+  .string()
+  .regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'must be a supplier_type code')
+  .meta({ examples: ['OTHER'] })
 
 export const TypeInput = z
   .object({ typeCode, isPrimary: z.boolean().optional() })
@@ -175,6 +181,28 @@ const initialAccounts = z
 const collection = <T extends z.ZodType>(item: T) =>
   z.array(item).max(LIMITS.collectionItems, `at most ${LIMITS.collectionItems} items`)
 
+/** A draft as the reference page shows it (and as `npm run demo` sends it). */
+export const DRAFT_EXAMPLE = {
+  fullName: '杭州湖畔旅游服务有限公司',
+  shortName: '湖畔旅游',
+  taxNo: '91330106MA2KXYZ12Q',
+  types: [{ typeCode: 'OTHER', isPrimary: true }],
+  mainCooperation: '导游与门票',
+  licenseImageUrl: 'https://storage.example.com/supplier/license.png',
+  contacts: [{ contactName: '王芳', contactPhone: '13800138000', contactRole: 'sales' }],
+  initialAccounts: [
+    {
+      accountType: 'CORPORATE',
+      bankName: '工商银行杭州分行',
+      accountNo: '6222 0212 3456 7890 123',
+      settleMode: 'MONTHLY',
+      accountPeriod: 30,
+      invoiceType: 'SPECIAL',
+      taxRate: 6,
+    },
+  ],
+} as const
+
 /** SUP-ADM-003 SupplierDraftUpsertRequest. */
 export const SupplierDraftRequest = z
   .object({
@@ -186,7 +214,7 @@ export const SupplierDraftRequest = z
     duplicateConfirmToken: z.string().min(1).max(512).optional(),
   })
   .strict()
-  .meta({ id: 'SupplierDraftUpsertRequest' })
+  .meta({ id: 'SupplierDraftUpsertRequest', examples: [DRAFT_EXAMPLE] })
 export type SupplierDraftRequest = z.output<typeof SupplierDraftRequest>
 
 const PAIRED =
