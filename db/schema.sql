@@ -2361,6 +2361,13 @@ CREATE INDEX approval_log_supplier ON public.approval_log USING btree (supplier_
 
 
 --
+-- Name: approval_log_unfinished; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX approval_log_unfinished ON public.approval_log USING btree (submitted_at) WHERE (status = ANY (ARRAY['SUBMITTED'::text, 'APPROVED'::text]));
+
+
+--
 -- Name: change_log_approval; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2875,4 +2882,5 @@ ALTER TABLE ONLY public.supplier_type
 
 INSERT INTO public.schema_migrations (version) VALUES
     ('20261121000100'),
-    ('20261121000200');
+    ('20261121000200'),
+    ('20261123050000');

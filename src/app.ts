@@ -8,6 +8,7 @@ import { supplierWriteRoutes } from './routes/suppliers'
 import { internalRoutes } from './routes/internal'
 import { localAutoProvider } from './ports/approval-provider'
 import { nodeDocsAssets } from './http/docs-assets'
+import { createMetrics, metricsRoutes } from './metrics'
 
 /**
  * The whole HTTP surface. Entry points (Node, tests) build the dependencies; nothing here
@@ -15,12 +16,17 @@ import { nodeDocsAssets } from './http/docs-assets'
  */
 export function createApp(deps: Deps) {
   assertCatalog()
-  return buildApp({ docsAssets: nodeDocsAssets(), ...deps }, (app, deps) => {
-    const domain = { ...deps, approvalProvider: deps.approvalProvider ?? localAutoProvider }
-    app.route('/admin/dict/data', dictRoutes(deps))
-    app.route('/admin/supplier', supplierReadRoutes(deps))
-    app.route('/admin/supplier', qualificationRuleRoutes(deps))
-    app.route('/admin/supplier', supplierWriteRoutes(domain))
-    app.route('/internal/supplier', internalRoutes(domain))
-  })
+  const metrics = createMetrics(deps)
+  return buildApp(
+    { docsAssets: nodeDocsAssets(), observer: metrics.observer, ...deps },
+    (app, deps) => {
+      const domain = { ...deps, approvalProvider: deps.approvalProvider ?? localAutoProvider }
+      app.route('/admin/dict/data', dictRoutes(deps))
+      app.route('/admin/supplier', supplierReadRoutes(deps))
+      app.route('/admin/supplier', qualificationRuleRoutes(deps))
+      app.route('/admin/supplier', supplierWriteRoutes(domain))
+      app.route('/internal/supplier', internalRoutes(domain))
+      app.route('/', metricsRoutes(metrics, deps.config))
+    },
+  )
 }

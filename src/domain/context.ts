@@ -33,6 +33,6 @@ export function canonicalJson(value: unknown): string {
   )
 }
 
-export type DomainDeps = Pick<Deps, 'config' | 'sql' | 'cipher' | 'logger'> & {
+export type DomainDeps = Pick<Deps, 'config' | 'sql' | 'cipher' | 'logger' | 'observer'> & {
   approvalProvider: ApprovalProvider
 }

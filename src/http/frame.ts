@@ -5,6 +5,7 @@ import type { Logger } from 'pino'
 import type { Config } from '../config'
 import { AppError, ERRORS } from '../errors'
 import { withDeadline } from '../ports/permission'
+import { observeLookupFailures, type Observer } from '../ports/observer'
 import { systemRoutes } from '../routes/system'
 import { accessLog } from './access-log'
 import { authenticate } from './auth'
@@ -17,7 +18,11 @@ import type { AppEnv, Deps } from './types'
  */
 export function useFrame(
   app: Hono<AppEnv>,
-  { config, logger }: { config: Config; logger: Pick<Logger, 'info'> },
+  {
+    config,
+    logger,
+    observer,
+  }: { config: Config; logger: Pick<Logger, 'info'>; observer?: Observer },
 ) {
   // Our own id for every request: a caller's X-Request-Id is not trusted, since the id is
   // written into the change log and the sensitive-read audit.
@@ -27,7 +32,7 @@ export function useFrame(
     c.header('X-Request-Id', id)
     await next()
   })
-  app.use(accessLog(logger))
+  app.use(accessLog(logger, observer))
   app.use(
     bodyLimit({
       maxSize: config.bodyLimitBytes,
@@ -71,7 +76,8 @@ export function mapErrors(app: Hono<AppEnv>, logger: Pick<Logger, 'error'>) {
  * is built from `app.routes` and must see everything mounted before it.
  */
 export function buildApp(deps: Deps, mount: (app: Hono<AppEnv>, deps: Deps) => void): Hono<AppEnv> {
-  deps = { ...deps, permissions: withDeadline(deps.permissions, deps.config.permissions.timeoutMs) }
+  const bounded = withDeadline(deps.permissions, deps.config.permissions.timeoutMs)
+  deps = { ...deps, permissions: observeLookupFailures(bounded, deps.observer) }
   const app = new Hono<AppEnv>()
   useFrame(app, deps)
   mount(app, deps)

@@ -5,6 +5,7 @@ import type { SensitiveCipher } from '../crypto/sensitive'
 import type { ApprovalProvider } from '../ports/approval-provider'
 import type { PermissionLookup } from '../ports/permission'
 import type { DocsAssets } from './docs-page'
+import type { Observer } from '../ports/observer'
 
 /** What the domain needs from the outside world; built once by the entry point. */
 export interface Deps {
@@ -18,6 +19,8 @@ export interface Deps {
   approvalProvider?: ApprovalProvider
   /** The reference page's renderer files; without them (edge) /docs is a static index. */
   docsAssets?: DocsAssets
+  /** Metrics (Node); absent on the edge. */
+  observer?: Observer
 }
 
 export interface AppEnv {

@@ -20,7 +20,7 @@ import { checkRegistration } from '../supplier/registration'
 import type { FieldChange } from '../supplier/form'
 import { logChanges, mapUniqueViolations } from '../supplier/profile'
 
-type ApplierDeps = Pick<DomainDeps, 'sql' | 'config' | 'logger'>
+type ApplierDeps = Pick<DomainDeps, 'sql' | 'config' | 'logger' | 'observer'>
 type Ctx = Pick<WriteContext, 'adminId' | 'requestId'>
 
 /**
@@ -31,6 +31,16 @@ type Ctx = Pick<WriteContext, 'adminId' | 'requestId'>
  * says (a registration goes back to DRAFT), in a transaction of its own.
  */
 export async function applyApprovalResult(
+  deps: ApplierDeps,
+  ctx: Ctx,
+  result: ApprovalResult,
+): Promise<ApprovalRow> {
+  const approval = await applyResult(deps, ctx, result)
+  deps.observer?.approvalOutcome(approval.bizType, approval.status)
+  return approval
+}
+
+async function applyResult(
   deps: ApplierDeps,
   ctx: Ctx,
   result: ApprovalResult,
