@@ -151,7 +151,9 @@ const seasonsOf = (sql: Sql, module: ResourceModule) => sql`
 `
 
 /**
- * The live resources of one module among `ids` (one statement for all of them, by primary key),
+ * The live resources of one module among `ids` (one statement for all of them, by primary key;
+ * the ids travel as one text, since array parameters need the type lookup that the edge's
+ * client skips),
  * with their tags and seasons; soft-deleted and unknown ids are absent from the answer.
  * `updateTime` is the resource's own, in `timezone`.
  */
@@ -170,7 +172,8 @@ export function liveResources(
              ${tagsOf(sql, module)} AS tags,
              ${seasonsOf(sql, module)} AS seasons
       FROM ${sql(RESOURCE_TABLES[module])} x
-      WHERE x.id = ANY(${ids as string[]}::bigint[]) AND x.deleted_at IS NULL
+      WHERE x.id = ANY(string_to_array(${ids.join(',')}::text, ',')::bigint[])
+        AND x.deleted_at IS NULL
     `,
     ResourceRow,
   )
