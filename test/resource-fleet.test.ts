@@ -28,7 +28,7 @@ describe('resource-information page with the fleet service over HTTP', () => {
     env: () => ({
       FLEET_BASE_URL: `${fleet.url}/`,
       FLEET_INTERNAL_TOKEN: FLEET_TOKEN,
-      FLEET_TIMEOUT_MS: '300',
+      FLEET_TIMEOUT_MS: '1000',
     }),
   })
   afterAll(async () => {
@@ -198,7 +198,7 @@ describe('resource-information page with the fleet service over HTTP', () => {
     ['a truncated body', () => ({ body: '{"code":200,"success":true,"data":[{"vehicleId"' })],
     [
       'no answer within the timeout',
-      (ids) => ({ ...ok(ids.map((id) => fleetVehicle(id))), delayMs: 1500 }),
+      (ids) => ({ ...ok(ids.map((id) => fleetVehicle(id))), delayMs: 3000 }),
     ],
   ]
 
@@ -211,7 +211,7 @@ describe('resource-information page with the fleet service over HTTP', () => {
       expect(body).toMatchObject({ code: 395039, success: false, data: null })
       // One request, never a retry.
       expect(fleet.requests).toHaveLength(1)
-      expect(Date.now() - started).toBeLessThan(1400)
+      expect(Date.now() - started).toBeLessThan(2800)
     })
   }
 
@@ -277,5 +277,35 @@ describe('resource-information page with the fleet service over HTTP', () => {
     } finally {
       await counted.end()
     }
+  })
+})
+
+describe('fleet configuration', () => {
+  it('needs FLEET_INTERNAL_TOKEN with FLEET_BASE_URL, and https in production', async () => {
+    const { loadConfig } = await import('../src/config')
+    expect(() => loadConfig({ FLEET_BASE_URL: 'http://127.0.0.1:9' })).toThrow(
+      /FLEET_INTERNAL_TOKEN: required with FLEET_BASE_URL/,
+    )
+    expect(() =>
+      loadConfig({ FLEET_BASE_URL: 'http://127.0.0.1:9', FLEET_INTERNAL_TOKEN: 'short' }),
+    ).toThrow(/FLEET_INTERNAL_TOKEN: must be at least 16 characters/)
+    const config = loadConfig({
+      FLEET_BASE_URL: 'http://127.0.0.1:9',
+      FLEET_INTERNAL_TOKEN: FLEET_TOKEN,
+      FLEET_TIMEOUT_MS: '1500',
+    })
+    expect(config.fleet).toEqual({
+      baseUrl: 'http://127.0.0.1:9',
+      token: FLEET_TOKEN,
+      timeoutMs: 1500,
+    })
+    expect(loadConfig({}).fleet).toEqual({ timeoutMs: 3000 })
+    expect(() =>
+      loadConfig({
+        NODE_ENV: 'production',
+        FLEET_BASE_URL: 'http://fleet.internal',
+        FLEET_INTERNAL_TOKEN: FLEET_TOKEN,
+      }),
+    ).toThrow(/FLEET_BASE_URL: must be https in production/)
   })
 })
