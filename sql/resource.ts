@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { formatDateTime, many, maybeOne, one, type Sql } from './db'
+import { formatDateTime, many, maybeOne, none, one, type Sql } from './db'
 
 /*
  * Supplier-resource relations and the resources they point at. The nine local modules live in
@@ -246,4 +246,125 @@ export function currentRelation(
     `,
     RelationRow,
   )
+}
+
+/** The valid relation of a resource as the write side sees it: its owner and its version. */
+export const RelationVersionRow = z.object({
+  relationId: z.string(),
+  supplierId: z.string(),
+  requiredTypeCode: z.string().nullable(),
+  remark: z.string().nullable(),
+  updateTime: z.string(),
+})
+export type RelationVersionRow = z.output<typeof RelationVersionRow>
+
+/**
+ * The valid relation of a resource, or null; with `lock`, the row is locked until the end of
+ * the transaction (a concurrent rebind or unbind of the same resource waits, then re-reads).
+ */
+export function relationVersion(
+  sql: Sql,
+  module: ResourceModule,
+  resourceId: string,
+  timezone: string,
+  lock = false,
+) {
+  return maybeOne(
+    sql`
+      SELECT r.relation_id::text AS "relationId", r.supplier_id::text AS "supplierId",
+             r.required_type_code AS "requiredTypeCode", r.remark,
+             ${formatDateTime(sql, sql`r.update_time`, timezone)} AS "updateTime"
+      FROM supplier_resource_relation r
+      WHERE r.resource_module = ${module} AND r.resource_id = ${resourceId}
+        AND r.deleted_at IS NULL
+      ${lock ? sql`FOR UPDATE` : sql``}
+    `,
+    RelationVersionRow,
+  )
+}
+
+export const RelationSupplierRow = z.object({
+  supplierId: z.string(),
+  status: z.string(),
+  typeCodes: z.array(z.string()),
+})
+
+/**
+ * A live supplier's status and live type codes, for the eligibility of a new relation; with
+ * `lock`, shared-locked so that a status change waits for the binding (and vice versa).
+ */
+export function relationSupplier(sql: Sql, supplierId: string, lock = false) {
+  return maybeOne(
+    sql`
+      SELECT s.supplier_id::text AS "supplierId", s.status,
+             COALESCE((
+               SELECT array_agg(t.type_code ORDER BY t.type_code) FROM supplier_type t
+               WHERE t.supplier_id = s.supplier_id AND t.deleted_at IS NULL
+             ), '{}') AS "typeCodes"
+      FROM supplier s
+      WHERE s.supplier_id = ${supplierId} AND s.deleted_at IS NULL
+      ${lock ? sql`FOR SHARE OF s` : sql``}
+    `,
+    RelationSupplierRow,
+  )
+}
+
+export interface NewRelation {
+  supplierId: string
+  resourceModule: ResourceModule
+  resourceId: string
+  requiredTypeCode: string | null
+  remark: string | null
+  adminId: string
+}
+
+/**
+ * Inserts the valid relation of a resource. Its version is a later second than that of the
+ * relation it `replaces` (ended in the same transaction), so a rebind always moves the
+ * resource's version. The partial unique index supplier_resource_relation_one_valid refuses a
+ * second valid relation.
+ */
+export async function insertRelation(sql: Sql, r: NewRelation, replaces: string | null) {
+  const row = await one(
+    sql`
+      INSERT INTO supplier_resource_relation
+        (supplier_id, resource_module, resource_id, required_type_code, remark, update_time,
+         created_by, updated_by)
+      VALUES (${r.supplierId}, ${r.resourceModule}, ${r.resourceId}, ${r.requiredTypeCode},
+              ${r.remark},
+              ${
+                replaces === null
+                  ? sql`date_trunc('second', now())`
+                  : sql`next_version((SELECT p.update_time FROM supplier_resource_relation p
+                                      WHERE p.relation_id = ${replaces}))`
+              },
+              ${r.adminId}, ${r.adminId})
+      RETURNING relation_id::text AS "relationId"
+    `,
+    z.object({ relationId: z.string() }),
+  )
+  return row.relationId
+}
+
+/** Changes the required type and remark of a valid relation in place; moves its version. */
+export function updateRelation(
+  sql: Sql,
+  relationId: string,
+  change: { requiredTypeCode: string | null; remark: string | null; adminId: string },
+) {
+  return none(sql`
+    UPDATE supplier_resource_relation
+    SET required_type_code = ${change.requiredTypeCode}, remark = ${change.remark},
+        update_time = next_version(update_time), updated_by = ${change.adminId}
+    WHERE relation_id = ${relationId} AND deleted_at IS NULL
+  `)
+}
+
+/** Ends a valid relation (soft delete): the resource has no supplier through it any more. */
+export function endRelation(sql: Sql, relationId: string, adminId: string) {
+  return none(sql`
+    UPDATE supplier_resource_relation
+    SET deleted_at = now(), update_time = next_version(update_time), updated_by = ${adminId}
+    WHERE relation_id = ${relationId} AND deleted_at IS NULL
+  `)
 }

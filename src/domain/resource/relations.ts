@@ -51,18 +51,24 @@ export async function currentResourceName(
   return row?.resourceName ?? null
 }
 
-/** The VO of the valid relation of a resource read in `tx`, or null when it has none. */
+/**
+ * The VO of the valid relation of a resource read in `tx`, or null when it has none. A write
+ * passes the vehicle name it already had from the fleet (`known`), so that no outbound call is
+ * made inside its transaction.
+ */
 export async function relationView(
   tx: Sql,
   deps: Pick<Deps, 'config' | 'fleet'>,
   module: ResourceModule,
   resourceId: string,
+  known: { resourceName: string | null } = { resourceName: null },
 ): Promise<SupplierResourceRelationVO | null> {
   const timezone = deps.config.timezone
   const row = await currentRelation(tx, module, resourceId, timezone)
   if (!row) return null
   const fleet = deps.fleet ?? fleetResourcesFor(deps.config)
-  const resourceName = await currentResourceName(tx, fleet, module, resourceId, timezone)
+  const resourceName =
+    known.resourceName ?? (await currentResourceName(tx, fleet, module, resourceId, timezone))
   const status = z.enum(SUPPLIER_STATUSES).parse(row.supplierStatus)
   const reasons = relationReasons({
     supplierStatus: status,
