@@ -215,6 +215,34 @@ describe('resource-information page with the fleet service over HTTP', () => {
     })
   }
 
+  it('binding a vehicle asks the fleet whether it exists: its name in the answer, 395031 when deleted, 395039 on a fault (nothing written)', async () => {
+    const writer = await h.admin(['supplier:update', 'supplier:view'], [])
+    const { supplierId: owner } = await insertSupplier(h, {
+      status: 'ACTIVE',
+      supplierNo: 'SPF3',
+      types: [{ typeCode: 'FLEET', isPrimary: true }],
+    })
+    const bind = (vehicleId: string) =>
+      h.call('PUT', `/admin/supplier/resource-relations/VEHICLE/${vehicleId}`, {
+        admin: writer,
+        body: { supplierId: owner, requiredTypeCode: 'FLEET', changeReason: '车辆签约' },
+      })
+    const count = async () =>
+      (await h.sql`SELECT count(*)::int AS n FROM supplier_resource_relation`)[0].n
+    const bound = await bind('9007199254820001')
+    expect(bound.body).toMatchObject({
+      code: 200,
+      data: { resourceModule: 'VEHICLE', resourceName: '大巴车 0001', available: true },
+    })
+    expect(fleet.requests.map((r) => r.body)).toEqual([{ vehicleIds: ['9007199254820001'] }])
+    const before = await count()
+    fleet.answer((ids) => ok(ids.map((id) => fleetVehicle(id, { deleted: true }))))
+    expect((await bind('9007199254820002')).body).toMatchObject({ code: 395031 })
+    fleet.answer(() => ({ status: 502, body: 'bad gateway' }))
+    expect((await bind('9007199254820003')).body).toMatchObject({ code: 395039 })
+    expect(await count()).toBe(before)
+  })
+
   it('an unreachable fleet service is 395039 too', async () => {
     const closed = await startFleet()
     await closed.close()

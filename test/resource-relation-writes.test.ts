@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { insertSupplier } from './fixtures'
 import { useHarness } from './harness'
 import { insertRelation, insertResource, MODULES, type Module } from './resource-data'
@@ -449,6 +449,57 @@ describe('SUP-ADM-049/050: set, rebind and unbind resource relations', () => {
       expect(logs).toBe(1)
     }
   })
+
+  // PGlite serves one session at a time: a transaction held open by the test would block the
+  // request it waits for. On PostgreSQL the race is forced deterministically.
+  it.skipIf(inject('database').kind === 'embedded')(
+    'a bind that passed every check loses to a concurrent commit at the unique index: 395022, nothing of it stays',
+    async () => {
+      const supplierId = await activeSupplier()
+      const rival = await activeSupplier()
+      const resourceId = await insertResource(h, 'HOTEL')
+      let release!: () => void
+      const held = new Promise<void>((resolve) => (release = resolve))
+      let inserted!: () => void
+      const rivalInserted = new Promise<void>((resolve) => (inserted = resolve))
+      // A rival binding, uncommitted: invisible to the request's checks, but holding the index.
+      const rivalTx = h.sql.begin(async (tx) => {
+        await tx`
+          INSERT INTO supplier_resource_relation (supplier_id, resource_module, resource_id,
+                                                  created_by, updated_by)
+          VALUES (${rival}, 'HOTEL', ${resourceId}, 1, 1)
+        `
+        inserted()
+        await held
+      })
+      await rivalInserted
+      const before = await snapshot()
+      const request = put('HOTEL', resourceId, { supplierId, changeReason: '并发签约' })
+      // Let the request reach its INSERT and wait on the rival's index entry.
+      let waited = false
+      for (let i = 0; i < 100 && !waited; i++) {
+        const [{ waiting }] = await h.sql`
+          SELECT count(*)::int AS waiting FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock'
+            AND query ILIKE '%INSERT INTO supplier_resource_relation%'
+        `
+        waited = waiting > 0
+        if (!waited) await new Promise((r) => setTimeout(r, 50))
+      }
+      release()
+      await rivalTx
+      const { status, body } = await request
+      expect(waited).toBe(true)
+      expect(status).toBe(200)
+      expect(body).toMatchObject({ code: 395022, success: false, data: null })
+      const after = await snapshot()
+      expect({ changeLogs: after.changeLogs, events: after.events }).toEqual({
+        changeLogs: before.changeLogs,
+        events: before.events,
+      })
+      expect((await current('HOTEL', resourceId)).supplierId).toBe(rival)
+    },
+  )
 
   it('racing rebinds from the same version: exactly one wins', async () => {
     const owner = await activeSupplier()

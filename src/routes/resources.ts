@@ -1,11 +1,15 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { getResourceInfoPage, SupplierResourceInfoRespVO } from '../domain/resource/info-page'
+import type { DomainDeps } from '../domain/context'
+import { reassignRelation, unbindRelation } from '../domain/resource/relation-writes'
 import { getCurrentRelation, SupplierResourceRelationVO } from '../domain/resource/relations'
 import { authorize } from '../http/auth'
 import { ok, pageSchema, resultSchema } from '../http/envelope'
 import type { AppEnv, Deps } from '../http/types'
 import { idString, pageQuery, validate } from '../http/validate'
+import { answerWrite } from '../http/write'
+import { SupplierResourceReassignRequest, SupplierResourceUnbindRequest } from '../schemas/resource'
 import { SupplierIdParam } from '../schemas/supplier'
 
 /** Roles that may read the resource-information page, besides its two permissions. */
@@ -63,7 +67,7 @@ export const resourceInfoRoutes = (deps: Deps) => {
 }
 
 /** The resource side's relation maintenance: SUP-ADM-048 (read), 049 (set or rebind), 050 (unbind). */
-export const resourceRelationRoutes = (deps: Deps) => {
+export const resourceRelationRoutes = (deps: Deps & DomainDeps) => {
   const app = new Hono<AppEnv>()
   app.get(
     '/resource-relations/:resourceModule/:resourceId',
@@ -79,6 +83,69 @@ export const resourceRelationRoutes = (deps: Deps) => {
     async (c) => {
       const { resourceModule, resourceId } = c.req.valid('param')
       return ok(c, await getCurrentRelation(deps, resourceModule, resourceId))
+    },
+  )
+
+  app.put(
+    '/resource-relations/:resourceModule/:resourceId',
+    authorize(deps.permissions, deps.logger, {
+      operationId: 'setResourceRelation',
+      summary:
+        'SUP-ADM-049: bind a resource to a supplier, or rebind it (expectedCurrentSupplierId and expectedRelationUpdateTime)',
+      tags: ['resource'],
+      permissions: ['supplier:update'],
+      response: resultSchema(SupplierResourceRelationVO),
+      errors: [
+        'RESOURCE_MODULE_UNSUPPORTED',
+        'SUPPLIER_NOT_FOUND',
+        'SUPPLIER_NOT_ELIGIBLE',
+        'RESOURCE_NOT_FOUND',
+        'RELATION_CONFLICT',
+        'NO_ACTUAL_CHANGE',
+        'DUPLICATE_SUBMIT',
+        'IDEMPOTENCY_KEY_REUSED',
+        'IDEMPOTENCY_IN_PROGRESS',
+        'DEPENDENCY_UNAVAILABLE',
+      ],
+    }),
+    validate('param', ResourceRelationParam),
+    validate('json', SupplierResourceReassignRequest),
+    async (c) => {
+      const { resourceModule, resourceId } = c.req.valid('param')
+      const body = c.req.valid('json')
+      const target = `${resourceModule}:${resourceId}`
+      return answerWrite(c, deps, { operation: 'SUP-ADM-049', target, body }, (ctx) =>
+        reassignRelation(deps, ctx, resourceModule, resourceId, body),
+      )
+    },
+  )
+
+  app.post(
+    '/resource-relations/:resourceModule/:resourceId/unbind',
+    authorize(deps.permissions, deps.logger, {
+      operationId: 'unbindResourceRelation',
+      summary: 'SUP-ADM-050: remove the supplier relation of a resource (the one the caller saw)',
+      tags: ['resource'],
+      permissions: ['supplier:update'],
+      response: resultSchema(z.null()),
+      errors: [
+        'RESOURCE_MODULE_UNSUPPORTED',
+        'RELATION_NOT_FOUND',
+        'RELATION_CONFLICT',
+        'DUPLICATE_SUBMIT',
+        'IDEMPOTENCY_KEY_REUSED',
+        'IDEMPOTENCY_IN_PROGRESS',
+      ],
+    }),
+    validate('param', ResourceRelationParam),
+    validate('json', SupplierResourceUnbindRequest),
+    async (c) => {
+      const { resourceModule, resourceId } = c.req.valid('param')
+      const body = c.req.valid('json')
+      const target = `${resourceModule}:${resourceId}`
+      return answerWrite(c, deps, { operation: 'SUP-ADM-050', target, body }, (ctx) =>
+        unbindRelation(deps, ctx, resourceModule, resourceId, body),
+      )
     },
   )
   return app

@@ -17,7 +17,8 @@ import type {
   SupplierResourceReassignRequest,
   SupplierResourceUnbindRequest,
 } from '../../schemas/resource'
-import type { WriteContext } from '../context'
+import type { DomainDeps, WriteContext } from '../context'
+import { runWrite, type WriteCommand } from '../write/pipeline'
 import { maskForLog } from '../masking'
 import type { SupplierStatus } from '../lifecycle/transitions'
 import { NEW_RELATION_ALLOWED } from './eligibility'
@@ -34,6 +35,7 @@ import { relationView, type SupplierResourceRelationVO } from './relations'
  */
 
 type RelationDeps = Pick<Deps, 'sql' | 'config' | 'fleet'>
+type WriteDeps = Pick<DomainDeps, 'sql' | 'config' | 'logger'> & Pick<Deps, 'fleet'>
 
 export interface RelationTarget {
   module: ResourceModule
@@ -45,9 +47,6 @@ export const relationTarget = (moduleCode: string, resourceId: string): Relation
   module: resourceModule(moduleCode),
   resourceId,
 })
-
-/** The write-context target of a relation command (the duplicate-submit guard's key). */
-export const relationTargetKey = (t: RelationTarget) => `${t.module}:${t.resourceId}`
 
 const isStatus = (s: string): s is SupplierStatus =>
   (SUPPLIER_STATUSES as readonly string[]).includes(s)
@@ -124,13 +123,40 @@ interface ReassignSeen {
   resourceName: string | null
 }
 
-/** SUP-ADM-049: bind a free resource, rebind it to another supplier, or edit its relation. */
+/**
+ * SUP-ADM-049: bind a free resource, rebind it to another supplier (with the expected relation),
+ * or change the terms of its relation with the same supplier.
+ */
+export function reassignRelation(
+  deps: WriteDeps,
+  ctx: WriteContext,
+  moduleCode: string,
+  resourceId: string,
+  body: SupplierResourceReassignRequest,
+): Promise<SupplierResourceRelationVO> {
+  const target = relationTarget(moduleCode, resourceId)
+  return runWrite(deps, ctx, reassignRelationCommand(deps, ctx, target, body))
+}
+
+/** SUP-ADM-050: remove the valid relation of a resource that the caller saw. */
+export function unbindRelation(
+  deps: WriteDeps,
+  ctx: WriteContext,
+  moduleCode: string,
+  resourceId: string,
+  body: SupplierResourceUnbindRequest,
+): Promise<null> {
+  const target = relationTarget(moduleCode, resourceId)
+  return runWrite(deps, ctx, unbindRelationCommand(deps, ctx, target, body))
+}
+
+/** The command of SUP-ADM-049. */
 export function reassignRelationCommand(
   deps: RelationDeps,
   ctx: WriteContext,
   target: RelationTarget,
   body: SupplierResourceReassignRequest,
-) {
+): WriteCommand<ReassignSeen, SupplierResourceRelationVO> {
   const requiredTypeCode = body.requiredTypeCode ?? null
   const remark = body.remark ?? null
   const expected = {
@@ -251,13 +277,13 @@ export function reassignRelationCommand(
   }
 }
 
-/** SUP-ADM-050: remove the valid relation of a resource that the caller saw. */
+/** The command of SUP-ADM-050. */
 export function unbindRelationCommand(
   deps: RelationDeps,
   ctx: WriteContext,
   target: RelationTarget,
   body: SupplierResourceUnbindRequest,
-) {
+): WriteCommand<RelationTarget, null> {
   const expected = {
     supplierId: body.expectedCurrentSupplierId,
     updateTime: body.expectedRelationUpdateTime,
