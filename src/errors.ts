@@ -119,6 +119,7 @@ export const SUPPLIER_ERRORS = {
     message: 'a request with this Idempotency-Key is still being processed',
   },
   APPROVAL_NOT_FOUND: { code: 395029, message: 'approval record does not exist' },
+  RESOURCE_NOT_FOUND: { code: 395031, message: 'resource does not exist or is deleted' },
   ARCHIVE_CLEARANCE_UNAVAILABLE: {
     code: 395032,
     message: 'archive refused: finance clearance provider is not connected',
@@ -180,11 +181,11 @@ export class AppError extends Error {
   }
 }
 
-/** Throws the named failure; `data` is allowed (and type-checked) only where the entry declares it. */
-export const fail = <N extends ErrorName>(
-  name: N,
-  message?: string,
-  data?: ErrorData<N>,
-): never => {
+/**
+ * Throws the catalog error `name`; `data` is allowed (and type-checked) only where the entry
+ * declares its schema. A function declaration with a `never` return type, so that
+ * `if (!row) fail('…')` narrows `row` for the code after it.
+ */
+export function fail<N extends ErrorName>(name: N, message?: string, data?: ErrorData<N>): never {
   throw new AppError(ERRORS[name], message, data ?? null)
 }

@@ -6,14 +6,16 @@ import { createAdaptorServer } from '@hono/node-server'
 import type { Logger } from 'pino'
 import type postgres from 'postgres'
 import { connect } from '../sql/db'
-import { createApp } from './app'
+import { createApp, domainDeps } from './app'
+import { startApprovalSweeper } from './domain/approval/reconcile'
 import { ConfigError, loadConfig, type Config } from './config'
 import { createCipher } from './crypto/sensitive'
 import { loadDemoData, loadReferenceData } from './db/seed'
 import { DataDirInUseError, startEmbedded, type EmbeddedDatabase } from './db/embedded'
 import { appliedMigrations, MigrationError, migrate, migrateWithLock } from './db/migrate'
 import { createLogger } from './logger'
-import { httpPermissionLookup, sqlPermissionLookup } from './ports/permission'
+import { createMetrics } from './metrics'
+import { permissionLookupFor } from './ports/permission'
 
 /** A start-up refusal whose message says it all (no stack trace is printed for it). */
 class StartupError extends Error {}
@@ -70,6 +72,7 @@ let handler: (req: Request, env: unknown) => Response | Promise<Response> = star
 let server: Server | undefined
 let embedded: EmbeddedDatabase | undefined
 let sql: postgres.Sql | undefined
+let stopSweeper: () => Promise<void> = async () => {}
 
 /** Every start-up failure ends the same way: cleanup, one line on stderr, a non-zero exit. */
 async function failStartup(err: unknown): Promise<never> {
@@ -124,15 +127,13 @@ try {
     logger.info({ demoAdminId: config.demoAdminId }, 'demo data loaded')
   }
 
-  const permissions = config.permissions.serviceUrl
-    ? httpPermissionLookup({
-        baseUrl: config.permissions.serviceUrl,
-        token: config.permissions.serviceToken,
-        timeoutMs: config.permissions.timeoutMs,
-      })
-    : sqlPermissionLookup(sql)
+  const permissions = permissionLookupFor(config, sql)
   const cipher = await createCipher(config.crypto)
-  const app = createApp({ config, sql, logger, cipher, permissions })
+  // One set of metrics for the app and the reconciliation sweeper, so /metrics sees both.
+  const metrics = createMetrics({ sql, config, logger })
+  const deps = { config, sql, logger, cipher, permissions, observer: metrics.observer }
+  const app = createApp({ ...deps, metrics })
+  stopSweeper = startApprovalSweeper(domainDeps(deps))
   handler = (req, env) => app.fetch(req, env)
   const { address, port } = server.address() as AddressInfo
   logger.info(
@@ -158,6 +159,7 @@ const shutdown = (signal: string) => {
   force.unref()
   // close() stops accepting and resolves once in-flight requests have finished.
   server!.close(async () => {
+    await stopSweeper()
     await sql!.end({ timeout: 5 })
     await embedded?.stop()
     logger.info('stopped cleanly')

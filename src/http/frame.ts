@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception'
 import type { Logger } from 'pino'
 import type { Config } from '../config'
 import { AppError, ERRORS } from '../errors'
+import { fleetResourcesFor } from '../ports/fleet'
 import { withDeadline } from '../ports/permission'
 import { observeLookupFailures, type Observer } from '../ports/observer'
 import { systemRoutes } from '../routes/system'
@@ -77,7 +78,11 @@ export function mapErrors(app: Hono<AppEnv>, logger: Pick<Logger, 'error'>) {
  */
 export function buildApp(deps: Deps, mount: (app: Hono<AppEnv>, deps: Deps) => void): Hono<AppEnv> {
   const bounded = withDeadline(deps.permissions, deps.config.permissions.timeoutMs)
-  deps = { ...deps, permissions: observeLookupFailures(bounded, deps.observer) }
+  deps = {
+    ...deps,
+    permissions: observeLookupFailures(bounded, deps.observer),
+    fleet: deps.fleet ?? fleetResourcesFor(deps.config),
+  }
   const app = new Hono<AppEnv>()
   useFrame(app, deps)
   mount(app, deps)
