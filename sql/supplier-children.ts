@@ -251,22 +251,25 @@ const InsertedAccount = z.object({
   status: z.string(),
 })
 
+/** A new account in `status`; `riskFlags` are the codes its values raise (none at registration). */
 export function insertAccount(
   sql: Sql,
   supplierId: string,
   a: AccountColumns,
   status: string,
   adminId: string,
+  riskFlags: readonly string[] = [],
 ) {
   return one(
     sql`
       INSERT INTO supplier_bank_account (
         supplier_id, account_name, account_type, bank_name, bank_branch, account_no_enc, account_no_bidx,
-        account_no_mask, proof_file_urls, settle_mode, account_period, invoice_type, tax_rate, status, created_by
+        account_no_mask, proof_file_urls, settle_mode, account_period, invoice_type, tax_rate, status, created_by,
+        risk_flags
       ) VALUES (
         ${supplierId}, ${a.account_name}, ${a.account_type}, ${a.bank_name}, ${a.bank_branch}, ${a.account_no_enc},
         ${a.account_no_bidx}, ${a.account_no_mask}, ${sql.json(a.proof_file_urls)}, ${a.settle_mode},
-        ${a.account_period}, ${a.invoice_type}, ${a.tax_rate}, ${status}, ${adminId}
+        ${a.account_period}, ${a.invoice_type}, ${a.tax_rate}, ${status}, ${adminId}, ${sql.json([...riskFlags])}
       )
       RETURNING account_id::text AS "accountId", account_no_mask AS "accountNoMask", status
     `,

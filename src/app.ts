@@ -5,6 +5,7 @@ import { dictRoutes } from './routes/dict'
 import { qualificationRuleRoutes } from './routes/qualification-rules'
 import { supplierReadRoutes } from './routes/supplier-reads'
 import { supplierWriteRoutes } from './routes/suppliers'
+import { accountRoutes } from './routes/accounts'
 import { internalRoutes } from './routes/internal'
 import { localAutoProvider } from './ports/approval-provider'
 
@@ -20,6 +21,7 @@ export function createApp(deps: Deps) {
     app.route('/admin/supplier', supplierReadRoutes(deps))
     app.route('/admin/supplier', qualificationRuleRoutes(deps))
     app.route('/admin/supplier', supplierWriteRoutes(domain))
+    app.route('/admin/supplier', accountRoutes(domain))
     app.route('/internal/supplier', internalRoutes(domain))
   })
 }
