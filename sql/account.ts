@@ -193,14 +193,16 @@ export function updateAccount(
   const set: Record<string, unknown> = { ...plain }
   if (proof_file_urls) set.proof_file_urls = sql.json(proof_file_urls)
   if (risk_flags) set.risk_flags = sql.json(risk_flags)
-  const assignments = Object.keys(set).length ? sql`${sql(set)},` : sql``
+  // The column helper must follow SET directly (postgres.js reads the keyword before it).
+  const where = sql`
+    WHERE a.account_id = ${guard.accountId} AND a.deleted_at IS NULL AND a.status = ${guard.status}
+      AND to_char(a.update_time, ${DATE_TIME}) = ${guard.expectedUpdateTime}
+    RETURNING a.account_id::text AS "accountId", to_char(a.update_time, ${DATE_TIME}) AS "updateTime"
+  `
   return maybeOne(
-    sql`
-      UPDATE supplier_bank_account a SET ${assignments} update_time = next_version(a.update_time)
-      WHERE a.account_id = ${guard.accountId} AND a.deleted_at IS NULL AND a.status = ${guard.status}
-        AND to_char(a.update_time, ${DATE_TIME}) = ${guard.expectedUpdateTime}
-      RETURNING a.account_id::text AS "accountId", to_char(a.update_time, ${DATE_TIME}) AS "updateTime"
-    `,
+    Object.keys(set).length
+      ? sql`UPDATE supplier_bank_account a SET ${sql(set)}, update_time = next_version(a.update_time) ${where}`
+      : sql`UPDATE supplier_bank_account a SET update_time = next_version(a.update_time) ${where}`,
     Version,
   )
 }

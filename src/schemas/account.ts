@@ -3,7 +3,14 @@ import { RISK_FLAG_CODES } from '../../sql/account'
 import { ACCOUNT_STATUSES } from '../domain/account/statuses'
 import { idString } from '../http/validate'
 import { utf8Bytes } from '../crypto/sensitive'
-import { BankAccountInput, dateTimeString, INVOICE_TYPES, LIMITS, SETTLE_MODES } from './supplier'
+import {
+  ApprovalCommandResult,
+  BankAccountInput,
+  dateTimeString,
+  INVOICE_TYPES,
+  LIMITS,
+  SETTLE_MODES,
+} from './supplier'
 
 /** Accounts per SUP-ADM-035 request (the spec's bound). */
 export const BATCH_ACCOUNTS = 50
@@ -112,7 +119,7 @@ export const BankAccountSubmitResultVO = z.object({
   approvalLogId: z.string(),
   requestNo: z.string(),
   provider: z.literal('LOCAL_AUTO'),
-  approvalStatus: z.enum(['SUBMITTED', 'APPROVED', 'REJECTED', 'APPLIED', 'APPLY_FAILED']),
+  approvalStatus: ApprovalCommandResult.shape.approvalStatus,
   syncStatus: z.string(),
   accountStatus: z.enum(ACCOUNT_STATUSES),
   isDefault: z.literal('NO'),

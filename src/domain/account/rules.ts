@@ -63,9 +63,17 @@ export const CANDIDATE_FIELDS = [
   'taxRate',
 ] as const satisfies readonly (keyof AccountCandidate)[]
 
+/** Settlement terms, as an account holds them or a candidate sets some of them. */
+interface Terms {
+  settleMode?: string | null
+  accountPeriod?: number | null
+  invoiceType?: string | null
+  taxRate?: number | null
+}
+
 /** The settlement terms the account will hold once the candidate is applied (a patch). */
-export function mergedTerms(current: AccountWriteRow, candidate: AccountCandidate) {
-  const pick = <K extends 'settleMode' | 'accountPeriod' | 'invoiceType' | 'taxRate'>(k: K) =>
+export function mergedTerms(current: Required<Terms>, candidate: Terms): Required<Terms> {
+  const pick = <K extends keyof Terms>(k: K) =>
     candidate[k] === undefined ? current[k] : emptyToNull(candidate[k])
   return {
     settleMode: pick('settleMode'),

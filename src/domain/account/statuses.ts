@@ -9,7 +9,8 @@ import { fail } from '../../errors'
  * - PENDING: under approval (a submitted registration, or an ACCOUNT_CREATE not yet applied).
  * - ACTIVE: applied by an approval; the only status finance may pay into or make the default.
  * - APPLY_FAILED: its ACCOUNT_CREATE was approved but could not be applied (retryable).
- * - REJECTED: its ACCOUNT_CREATE was rejected; kept as evidence, holds nothing.
+ * - REJECTED: its ACCOUNT_CREATE was rejected, or withdrawn after a failed application; kept as
+ *   evidence, holds nothing.
  *
  * A change (ACCOUNT_CHANGE) does not move the status: the account stays ACTIVE with its current
  * values until the approved candidate is applied.
@@ -24,17 +25,21 @@ export const ACCOUNT_MOVES = [
   { from: 'PENDING', trigger: 'APPLY_FAILED', to: 'APPLY_FAILED' },
   { from: 'PENDING', trigger: 'APPROVAL_REJECTED', to: 'REJECTED' },
   { from: 'APPLY_FAILED', trigger: 'APPROVAL_APPLIED', to: 'ACTIVE' },
+  { from: 'APPLY_FAILED', trigger: 'APPROVAL_WITHDRAWN', to: 'REJECTED' },
 ] as const satisfies readonly { from: AccountStatus; trigger: string; to: AccountStatus }[]
 
 export type AccountTrigger = (typeof ACCOUNT_MOVES)[number]['trigger']
 
-/** The status `trigger` leads to from `from`; an undeclared move is a bug in the caller. */
+/** The status `trigger` leads to from `from`, or null when the table declares no such move. */
+export function accountMove(from: AccountStatus, trigger: AccountTrigger): AccountStatus | null {
+  return ACCOUNT_MOVES.find((m) => m.from === from && m.trigger === trigger)?.to ?? null
+}
+
+/** The status `trigger` leads to from `from`; an undeclared move is refused (395021). */
 export function nextAccountStatus(from: AccountStatus, trigger: AccountTrigger): AccountStatus {
-  const move = ACCOUNT_MOVES.find((m) => m.from === from && m.trigger === trigger)
-  if (!move) {
-    fail('OPERATION_NOT_ALLOWED_IN_STATUS', `a ${from} account cannot take ${trigger}`)
-  }
-  return move!.to
+  const to = accountMove(from, trigger)
+  if (!to) fail('OPERATION_NOT_ALLOWED_IN_STATUS', `a ${from} account cannot take ${trigger}`)
+  return to!
 }
 
 /**
