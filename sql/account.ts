@@ -9,6 +9,7 @@ import { many, maybeOne, type Sql, DATE_TIME } from './db'
 
 /** Account statuses as the supplier_bank_account_status_check constraint has them. */
 export const ACCOUNT_STATUSES = ['DRAFT', 'PENDING', 'ACTIVE', 'APPLY_FAILED', 'REJECTED'] as const
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number]
 
 /** Codes of the named risk flags an account can carry (see src/domain/account/risk.ts). */
 export const RISK_FLAG_CODES = ['ACCOUNT_NO_HELD_ELSEWHERE', 'PERSONAL_HOLDER_MISMATCH'] as const
@@ -144,7 +145,7 @@ export type NumberHolderRow = z.output<typeof NumberHolderRow>
  * numbers (by blind index). One lookup serves C-19 (valid at another supplier, or repeated at
  * this one) and the fraud signal (held by another supplier in any holding status).
  */
-export function numberHolders(sql: Sql, bidxs: string[], statuses: readonly string[]) {
+export function numberHolders(sql: Sql, bidxs: string[], statuses: readonly AccountStatus[]) {
   if (bidxs.length === 0) return Promise.resolve([] as NumberHolderRow[])
   return many(
     sql`
@@ -175,7 +176,7 @@ export interface AccountTermColumns {
   invoice_type?: string | null
   tax_rate?: number | null
   risk_flags?: RiskFlagCode[]
-  status?: string
+  status?: AccountStatus
   is_default?: 'YES' | 'NO'
 }
 
@@ -186,7 +187,7 @@ export interface AccountTermColumns {
  */
 export function updateAccount(
   sql: Sql,
-  guard: { accountId: string; status: string; expectedUpdateTime: string },
+  guard: { accountId: string; status: AccountStatus; expectedUpdateTime: string },
   columns: AccountTermColumns = {},
 ) {
   const { proof_file_urls, risk_flags, ...plain } = columns

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ACCOUNT_STATUSES, type AccountStatus } from './account'
 import { many, maybeOne, none, one, type Sql, DATE_TIME } from './db'
 
 // Types ------------------------------------------------------------------------------------
@@ -211,12 +212,12 @@ export const AccountRow = z.object({
   accountId: z.string(),
   accountNoBidx: z.string(),
   accountNoMask: z.string(),
-  status: z.string(),
+  status: z.enum(ACCOUNT_STATUSES),
   isDefault: z.enum(['YES', 'NO']),
 })
 export type AccountRow = z.output<typeof AccountRow>
 
-export function liveAccounts(sql: Sql, supplierId: string, status?: string) {
+export function liveAccounts(sql: Sql, supplierId: string, status?: AccountStatus) {
   return many(
     sql`
       SELECT a.account_id::text AS "accountId", a.account_no_bidx AS "accountNoBidx",
@@ -256,7 +257,7 @@ export function insertAccount(
   sql: Sql,
   supplierId: string,
   a: AccountColumns,
-  status: string,
+  status: AccountStatus,
   adminId: string,
   riskFlags: readonly string[] = [],
 ) {
@@ -278,7 +279,12 @@ export function insertAccount(
 }
 
 /** Moves this supplier's live accounts from one status to another (registration steps). */
-export function setAccountsStatus(sql: Sql, supplierId: string, from: string, to: string) {
+export function setAccountsStatus(
+  sql: Sql,
+  supplierId: string,
+  from: AccountStatus,
+  to: AccountStatus,
+) {
   return none(sql`
     UPDATE supplier_bank_account SET status = ${to}, update_time = next_version(update_time)
     WHERE supplier_id = ${supplierId} AND deleted_at IS NULL AND status = ${from}
