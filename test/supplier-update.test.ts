@@ -78,8 +78,12 @@ function client(h: Harness) {
     if (field) expect(res.body.message).toContain(field)
   }
 
+  /** changeReason is required on every update: a body that leaves it out gets one. */
   const update = (id: string, body: Record<string, unknown>, admin?: string) =>
-    call('PUT', `${ITEMS}/${id}`, { body, admin })
+    call('PUT', `${ITEMS}/${id}`, {
+      body: 'changeReason' in body ? body : { changeReason: 'profile upkeep', ...body },
+      admin,
+    })
   const replaceContacts = (id: string, body: Record<string, unknown>, admin?: string) =>
     call('PUT', `${ITEMS}/${id}/contacts`, { body, admin })
   const remove = (id: string, admin?: string) => call('DELETE', `${ITEMS}/${id}`, { admin })
