@@ -7,6 +7,7 @@ import { createCipher } from './crypto/sensitive'
 import { loadDemoData, loadReferenceData } from './db/seed'
 import { DataDirInUseError, startEmbedded, type EmbeddedDatabase } from './db/embedded'
 import { MigrationError, migrate, migrateWithLock } from './db/migrate'
+import { encryptPlaintextApproveNotes } from './domain/supplier/approve-note'
 import { createLogger } from './logger'
 import { httpPermissionLookup, sqlPermissionLookup } from './ports/permission'
 
@@ -57,6 +58,10 @@ await loadReferenceData(sql)
 if (config.demoData && (await loadDemoData(sql, config.demoAdminId))) {
   logger.info({ demoAdminId: config.demoAdminId }, 'demo data loaded')
 }
+const cipher = await createCipher(config.crypto)
+// Notes written in plaintext before migration 20261123000100 are encrypted before serving.
+const encryptedNotes = await encryptPlaintextApproveNotes(sql, cipher)
+if (encryptedNotes) logger.info({ count: encryptedNotes }, 'plaintext approve notes encrypted')
 
 const permissions = config.permissions.serviceUrl
   ? httpPermissionLookup({
@@ -65,7 +70,6 @@ const permissions = config.permissions.serviceUrl
       timeoutMs: config.permissions.timeoutMs,
     })
   : sqlPermissionLookup(sql)
-const cipher = await createCipher(config.crypto)
 const app = createApp({ config, sql, logger, cipher, permissions })
 
 const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
