@@ -4,6 +4,7 @@ import {
   decryptApproveNotesForRollback,
   encryptPlaintextApproveNotes,
 } from '../src/domain/supplier/approve-note'
+import { createLogger } from '../src/logger'
 import { useHarness } from './harness'
 import { insertSupplier } from './fixtures'
 import { STORAGE, draftBody } from './supplier-data'
@@ -124,6 +125,21 @@ describe('approveNote is encrypted at rest', () => {
     expect((await noteLogs(id)).at(-1)).toEqual({
       old_value_masked: '******',
       new_value_masked: null,
+    })
+  })
+})
+
+describe('approveNote in logs', () => {
+  it('security: the logger redacts approveNote wherever it appears', () => {
+    const lines: string[] = []
+    const logger = createLogger({ level: 'info', destination: { write: (l) => lines.push(l) } })
+    const note = 'APPROVE-NOTE-IN-A-LOG'
+    logger.info({ approveNote: note, req: { body: { approveNote: note } } }, 'probe')
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).not.toContain(note)
+    expect(JSON.parse(lines[0])).toMatchObject({
+      approveNote: '[REDACTED]',
+      req: { body: { approveNote: '[REDACTED]' } },
     })
   })
 })
