@@ -1,7 +1,8 @@
 import { join } from 'node:path'
 import { serve } from '@hono/node-server'
 import { connect } from '../sql/db'
-import { createApp } from './app'
+import { createApp, domainDeps } from './app'
+import { startApprovalSweeper } from './domain/approval/reconcile'
 import { ConfigError, loadConfig } from './config'
 import { createCipher } from './crypto/sensitive'
 import { loadDemoData, loadReferenceData } from './db/seed'
@@ -70,7 +71,9 @@ const permissions = config.permissions.serviceUrl
       timeoutMs: config.permissions.timeoutMs,
     })
   : sqlPermissionLookup(sql)
-const app = createApp({ config, sql, logger, cipher, permissions })
+const deps = { config, sql, logger, cipher, permissions }
+const app = createApp(deps)
+const stopSweeper = startApprovalSweeper(domainDeps(deps))
 
 const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
   logger.info(
@@ -91,6 +94,7 @@ const shutdown = (signal: string) => {
   force.unref()
   // close() stops accepting and resolves once in-flight requests have finished.
   server.close(async () => {
+    await stopSweeper()
     await sql.end({ timeout: 5 })
     await embedded?.stop()
     logger.info('stopped cleanly')
