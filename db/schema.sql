@@ -2673,6 +2673,13 @@ CREATE INDEX supplier_resource_relation_supplier ON public.supplier_resource_rel
 
 
 --
+-- Name: supplier_resource_relation_supplier_module; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX supplier_resource_relation_supplier_module ON public.supplier_resource_relation USING btree (supplier_id, resource_module, update_time DESC, relation_id DESC) WHERE (deleted_at IS NULL);
+
+
+--
 -- Name: supplier_short_name_trgm; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2916,4 +2923,5 @@ INSERT INTO public.schema_migrations (version) VALUES
     ('20261121000100'),
     ('20261121000200'),
     ('20261123000100'),
-    ('20261123000200');
+    ('20261123000200'),
+    ('20261123040000');

@@ -7,6 +7,7 @@ import { qualificationRuleRoutes } from './routes/qualification-rules'
 import { supplierReadRoutes } from './routes/supplier-reads'
 import { supplierWriteRoutes } from './routes/suppliers'
 import { internalRoutes } from './routes/internal'
+import { resourceInfoRoutes, resourceRelationRoutes } from './routes/resources'
 import { localAutoProvider } from './ports/approval-provider'
 import { APPROVAL_HANDLERS } from './domain/approval-handlers'
 
@@ -29,6 +30,8 @@ export function createApp(deps: Deps) {
     app.route('/admin/supplier', supplierReadRoutes(deps))
     app.route('/admin/supplier', qualificationRuleRoutes(deps))
     app.route('/admin/supplier', supplierWriteRoutes(domain))
+    app.route('/admin/supplier', resourceInfoRoutes(deps))
+    app.route('/admin/supplier', resourceRelationRoutes(domain))
     app.route('/internal/supplier', internalRoutes(domain))
   })
 }

@@ -10,7 +10,7 @@ import { DataDirInUseError, startEmbedded, type EmbeddedDatabase } from './db/em
 import { MigrationError, migrate, migrateWithLock } from './db/migrate'
 import { encryptPlaintextApproveNotes } from './domain/supplier/approve-note'
 import { createLogger } from './logger'
-import { httpPermissionLookup, sqlPermissionLookup } from './ports/permission'
+import { permissionLookupFor } from './ports/permission'
 
 let config
 try {
@@ -64,13 +64,7 @@ const cipher = await createCipher(config.crypto)
 const encryptedNotes = await encryptPlaintextApproveNotes(sql, cipher)
 if (encryptedNotes) logger.info({ count: encryptedNotes }, 'plaintext approve notes encrypted')
 
-const permissions = config.permissions.serviceUrl
-  ? httpPermissionLookup({
-      baseUrl: config.permissions.serviceUrl,
-      token: config.permissions.serviceToken,
-      timeoutMs: config.permissions.timeoutMs,
-    })
-  : sqlPermissionLookup(sql)
+const permissions = permissionLookupFor(config, sql)
 const deps = { config, sql, logger, cipher, permissions }
 const app = createApp(deps)
 const stopSweeper = startApprovalSweeper(domainDeps(deps))

@@ -41,33 +41,43 @@ const REFUSED = [
 ]
 
 describe('paging numbers on every paged route', () => {
-  let routes: string[] = []
+  const routes: string[] = []
+  /** Routes that also take `pageNo` (the resource page's compatible name of `page`). */
+  const pageNo = new Set<string>()
   let admin: string
 
   beforeAll(async () => {
     const doc = (await h.call('GET', '/openapi.json', { admin: null })).body as Document
-    routes = Object.entries(doc.paths)
-      .filter(([, ops]) => ops.get?.parameters?.some((p) => p.in === 'query' && p.name === 'page'))
-      .map(([path, ops]) =>
-        path.replace(/\{(\w+)\}/g, (_, name: string) =>
-          sample(
-            ops.get.parameters?.find((p) => p.in === 'path' && p.name === name),
-            name,
-          ),
+    const query = (ops: Document['paths'][string], name: string) =>
+      ops.get?.parameters?.some((p) => p.in === 'query' && p.name === name)
+    for (const [template, ops] of Object.entries(doc.paths)) {
+      if (!query(ops, 'page')) continue
+      const path = template.replace(/\{(\w+)\}/g, (_, name: string) =>
+        sample(
+          ops.get.parameters?.find((p) => p.in === 'path' && p.name === name),
+          name,
         ),
       )
+      routes.push(path)
+      if (query(ops, 'pageNo')) pageNo.add(path)
+    }
     admin = await h.admin(ALL_PERMISSIONS, ['ADMIN', 'FINANCE', 'SUPER_ADMIN'])
   })
 
-  it('finds the paged routes (list and approval records at least), each with page and pageSize', () => {
+  it('finds the paged routes (list, approval records and the resource page at least)', () => {
     expect(routes).toEqual(
-      expect.arrayContaining(['/admin/supplier/items', '/admin/supplier/approval-records']),
+      expect.arrayContaining([
+        '/admin/supplier/items',
+        '/admin/supplier/approval-records',
+        '/admin/supplier/items/9007199254740993/resource-info/page',
+      ]),
     )
+    expect([...pageNo]).toEqual(['/admin/supplier/items/9007199254740993/resource-info/page'])
   })
 
   it('error: hex, exponent, sign, spaces, fractions, leading zeros and non-ASCII digits are 400 naming the parameter', async () => {
     for (const path of routes) {
-      for (const name of ['page', 'pageSize']) {
+      for (const name of ['page', 'pageSize', ...(pageNo.has(path) ? ['pageNo'] : [])]) {
         for (const value of REFUSED) {
           const res = await h.call('GET', `${path}?${name}=${encodeURIComponent(value)}`, { admin })
           expect({ path, name, value, status: res.status, code: res.body.code }).toEqual({

@@ -68,16 +68,15 @@ export const idString = z
  * no exponent, hex or fraction (`0x2`, `1e2`, ` 2`, `+2`, `2.0` and `02` are refused; JavaScript's
  * Number() would take most of them), then the range of the spec.
  */
-const pagingNumber = (max: number, fallback: number) =>
+export const pagingNumber = (max = Number.MAX_SAFE_INTEGER) =>
   z
     .string()
     .regex(/^(0|[1-9][0-9]*)$/, { message: 'must be a decimal integer', abort: true })
     .transform(Number)
     .pipe(z.int().min(1, 'must be at least 1').max(max, `at most ${max}`))
-    .default(fallback)
 
 /** Page parameters of the spec: page >= 1 (default 1), pageSize 1..100 (default 20). */
 export const pageQuery = {
-  page: pagingNumber(Number.MAX_SAFE_INTEGER, 1),
-  pageSize: pagingNumber(100, 20),
+  page: pagingNumber().default(1),
+  pageSize: pagingNumber(100).default(20),
 }

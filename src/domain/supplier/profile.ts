@@ -61,15 +61,15 @@ export async function writeResult(sql: Sql, supplierId: string): Promise<Supplie
   const accounts = await liveAccounts(sql, supplierId)
   return {
     supplierId,
-    supplierNo: supplier!.supplierNo,
-    status: supplier!.status,
-    onboardingStage: ONBOARDING_STAGE[supplier!.status],
+    supplierNo: supplier.supplierNo,
+    status: supplier.status,
+    onboardingStage: ONBOARDING_STAGE[supplier.status],
     initialAccounts: accounts.map(({ accountId, accountNoMask, status }) => ({
       accountId,
       accountNoMask,
       status,
     })),
-    updateTime: supplier!.updateTime,
+    updateTime: supplier.updateTime,
   }
 }
 
@@ -149,11 +149,11 @@ export function createDraft(deps: DomainDeps, ctx: WriteContext, req: SupplierDr
 export async function loadForWrite(sql: Sql, supplierId: string, expectedUpdateTime: string) {
   const supplier = await findSupplier(sql, supplierId)
   if (!supplier) fail('SUPPLIER_NOT_FOUND')
-  if (!EDITABLE.includes(supplier!.status)) {
-    fail('OPERATION_NOT_ALLOWED_IN_STATUS', `a ${supplier!.status} supplier cannot be edited`)
+  if (!EDITABLE.includes(supplier.status)) {
+    fail('OPERATION_NOT_ALLOWED_IN_STATUS', `a ${supplier.status} supplier cannot be edited`)
   }
-  if (supplier!.updateTime !== expectedUpdateTime) fail('VERSION_STALE')
-  return supplier!
+  if (supplier.updateTime !== expectedUpdateTime) fail('VERSION_STALE')
+  return supplier
 }
 
 /** Pre-checks of a registration submit: a live DRAFT at the expected version. */
@@ -164,14 +164,14 @@ export async function findSupplierForSubmit(
 ) {
   const supplier = await findSupplier(sql, supplierId)
   if (!supplier) fail('SUPPLIER_NOT_FOUND')
-  if (supplier!.status !== 'DRAFT') {
+  if (supplier.status !== 'DRAFT') {
     fail(
       'SUPPLIER_STATUS_TRANSITION_INVALID',
-      `only a DRAFT can be submitted; this supplier is ${supplier!.status}`,
+      `only a DRAFT can be submitted; this supplier is ${supplier.status}`,
     )
   }
-  if (supplier!.updateTime !== expectedUpdateTime) fail('VERSION_STALE')
-  return supplier!
+  if (supplier.updateTime !== expectedUpdateTime) fail('VERSION_STALE')
+  return supplier
 }
 
 /** Inside the lock: the row must still be what the pre-checks saw, or someone else won. */
@@ -180,7 +180,7 @@ export async function relock(tx: Sql, seen: SupplierRow) {
   if (!locked || locked.status !== seen.status || locked.updateTime !== seen.updateTime) {
     fail('CONCURRENT_MODIFICATION')
   }
-  return locked!
+  return locked
 }
 
 /** A form's fields and collections; each collection present is a complete snapshot. */
@@ -382,17 +382,17 @@ export function deleteDraft(deps: DomainDeps, ctx: WriteContext, supplierId: str
     async precheck(sql) {
       const seen = await findSupplier(sql, supplierId)
       if (!seen) fail('SUPPLIER_NOT_FOUND')
-      if (seen!.status !== 'DRAFT') {
+      if (seen.status !== 'DRAFT') {
         fail(
           'OPERATION_NOT_ALLOWED_IN_STATUS',
-          `only a DRAFT can be deleted; this supplier is ${seen!.status}`,
+          `only a DRAFT can be deleted; this supplier is ${seen.status}`,
         )
       }
     },
     async run(tx) {
       const locked = await lockSupplier(tx, supplierId)
       if (!locked) fail('SUPPLIER_NOT_FOUND')
-      if (locked!.status !== 'DRAFT') fail('CONCURRENT_MODIFICATION')
+      if (locked.status !== 'DRAFT') fail('CONCURRENT_MODIFICATION')
       if (!(await softDeleteDraft(tx, supplierId, ctx.adminId))) fail('CONCURRENT_MODIFICATION')
       await logChanges(tx, ctx, supplierId, 'DRAFT_DELETE', [
         {
