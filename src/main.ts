@@ -13,6 +13,7 @@ import { createCipher } from './crypto/sensitive'
 import { loadDemoData, loadReferenceData } from './db/seed'
 import { DataDirInUseError, startEmbedded, type EmbeddedDatabase } from './db/embedded'
 import { appliedMigrations, MigrationError, migrate, migrateWithLock } from './db/migrate'
+import { encryptPlaintextApproveNotes } from './domain/supplier/approve-note'
 import { createLogger } from './logger'
 import { createMetrics } from './metrics'
 import { permissionLookupFor } from './ports/permission'
@@ -127,8 +128,12 @@ try {
     logger.info({ demoAdminId: config.demoAdminId }, 'demo data loaded')
   }
 
-  const permissions = permissionLookupFor(config, sql)
   const cipher = await createCipher(config.crypto)
+  // Notes written in plaintext before migration 20261123000100 are encrypted before serving.
+  const encryptedNotes = await encryptPlaintextApproveNotes(sql, cipher)
+  if (encryptedNotes) logger.info({ count: encryptedNotes }, 'plaintext approve notes encrypted')
+
+  const permissions = permissionLookupFor(config, sql)
   // One set of metrics for the app and the reconciliation sweeper, so /metrics sees both.
   const metrics = createMetrics({ sql, config, logger })
   const deps = { config, sql, logger, cipher, permissions, observer: metrics.observer }
