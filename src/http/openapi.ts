@@ -224,7 +224,7 @@ export function buildOpenApi(app: Hono<never>, info: { title: string; version: s
       const names = new Set<ErrorName>(doc.errors ?? [])
       if (admin) COMMON_ERRORS.authenticated.forEach((n) => names.add(n))
       if (doc.permissions) COMMON_ERRORS.authorized.forEach((n) => names.add(n))
-      if (doc.validator || (op.parameters as Json[]).length) names.add('BAD_REQUEST')
+      if (doc.validator) names.add('BAD_REQUEST')
       if (write) COMMON_ERRORS.write.forEach((n) => names.add(n))
       if (internal) COMMON_ERRORS.internal.forEach((n) => names.add(n))
       const codes = [...names].sort(byCode)
