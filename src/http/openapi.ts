@@ -57,6 +57,15 @@ export const COMMON_ERRORS = {
   internal: ['UNAUTHORIZED'],
 } as const satisfies Record<string, readonly ErrorName[]>
 
+/**
+ * The service's own database being unavailable (retry later) can be answered by every route
+ * that reads it. Its catalog entry is added by another change; looked up by name, so the
+ * document lists it as soon as the catalog has it.
+ */
+const DATABASE_UNAVAILABLE = (Object.keys(ERRORS) as ErrorName[]).filter(
+  (name) => name === ('DATABASE_UNAVAILABLE' as string),
+)
+
 /** Every non-GET /admin operation is a write through `answerWrite` (http/write.ts). */
 const isWrite = (method: string, path: string) => method !== 'get' && path.startsWith('/admin/')
 
@@ -227,6 +236,7 @@ export function buildOpenApi(app: Hono<never>, info: { title: string; version: s
       if (doc.validator) names.add('BAD_REQUEST')
       if (write) COMMON_ERRORS.write.forEach((n) => names.add(n))
       if (internal) COMMON_ERRORS.internal.forEach((n) => names.add(n))
+      if (admin || internal) DATABASE_UNAVAILABLE.forEach((n) => names.add(n))
       const codes = [...names].sort(byCode)
       codes.forEach((n) => failures.add(n))
 
