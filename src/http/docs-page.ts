@@ -43,7 +43,7 @@ export const swaggerUiPage = (title: string) =>
             persistAuthorization: true,
             displayOperationId: true,
             displayRequestDuration: true,
-            showExtensions: true,
+            showExtensions: false,
             filter: true,
             docExpansion: 'list',
             defaultModelsExpandDepth: 0,
