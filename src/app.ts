@@ -3,6 +3,7 @@ import { buildApp } from './http/frame'
 import type { Deps } from './http/types'
 import { dictRoutes } from './routes/dict'
 import { qualificationRuleRoutes } from './routes/qualification-rules'
+import { qualificationRoutes } from './routes/qualifications'
 import { supplierReadRoutes } from './routes/supplier-reads'
 import { supplierWriteRoutes } from './routes/suppliers'
 import { internalRoutes } from './routes/internal'
@@ -19,6 +20,7 @@ export function createApp(deps: Deps) {
     app.route('/admin/dict/data', dictRoutes(deps))
     app.route('/admin/supplier', supplierReadRoutes(deps))
     app.route('/admin/supplier', qualificationRuleRoutes(deps))
+    app.route('/admin/supplier', qualificationRoutes(deps))
     app.route('/admin/supplier', supplierWriteRoutes(domain))
     app.route('/internal/supplier', internalRoutes(domain))
   })

@@ -90,6 +90,9 @@ const EnvSchema = z
     PERMISSION_SERVICE_URL: z.url().optional(),
     PERMISSION_SERVICE_TOKEN: z.string().min(1).optional(),
     PERMISSION_TIMEOUT_MS: z.coerce.number().int().min(50).max(30000).default(2000),
+    FINANCE_CLEARANCE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    FINANCE_CLEARANCE_TOKEN: z.string().min(1).optional(),
+    FINANCE_CLEARANCE_TIMEOUT_MS: z.coerce.number().int().min(50).max(30000).default(3000),
     DATA_ENCRYPTION_KEYS: keyList.default(keyList.parse(DEV_SECRETS.DATA_ENCRYPTION_KEYS)),
     DATA_ENCRYPTION_KEY_ID: z.string().optional(),
     BLIND_INDEX_KEY: z
@@ -172,6 +175,9 @@ const EnvSchema = z
     if (env.PERMISSION_SERVICE_URL && !env.PERMISSION_SERVICE_URL.startsWith('https:')) {
       production('PERMISSION_SERVICE_URL', 'must be https')
     }
+    if (env.FINANCE_CLEARANCE_URL && !env.FINANCE_CLEARANCE_URL.startsWith('https:')) {
+      production('FINANCE_CLEARANCE_URL', 'must be https')
+    }
     if (env.AUTH_JWKS_URL && (!env.AUTH_JWT_AUDIENCE || !env.AUTH_JWT_ISSUER)) {
       // Without them, a token the shared identity provider issued to any other app would do.
       production(
@@ -211,6 +217,12 @@ function toConfig(env: z.output<typeof EnvSchema>) {
       serviceUrl: env.PERMISSION_SERVICE_URL,
       serviceToken: env.PERMISSION_SERVICE_TOKEN,
       timeoutMs: env.PERMISSION_TIMEOUT_MS,
+    },
+    /** No URL: the clearance port is "not connected" and archive answers 395032. */
+    financeClearance: {
+      url: env.FINANCE_CLEARANCE_URL,
+      token: env.FINANCE_CLEARANCE_TOKEN,
+      timeoutMs: env.FINANCE_CLEARANCE_TIMEOUT_MS,
     },
     crypto: {
       keys,

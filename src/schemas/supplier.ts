@@ -3,6 +3,7 @@ import { utf8Bytes } from '../crypto/sensitive'
 import { idString } from '../http/validate'
 import { SUPPLIER_STATUSES } from '../../sql/supplier'
 import { ContactJson } from '../../sql/supplier-read'
+import { APPROVAL_STATUSES } from '../domain/approval/statuses'
 
 /** Bounds of the spec, in one place. Byte bounds are UTF-8 bytes, not characters. */
 export const LIMITS = {
@@ -279,7 +280,7 @@ export const ApprovalCommandResult = z.object({
   approvalLogId: z.string(),
   requestNo: z.string(),
   provider: z.literal('LOCAL_AUTO'),
-  approvalStatus: z.enum(['SUBMITTED', 'APPROVED', 'REJECTED', 'APPLIED', 'APPLY_FAILED']),
+  approvalStatus: z.enum(APPROVAL_STATUSES),
   spNo: z.string(),
   spStatus: z.string(),
   syncStatus: z.string(),

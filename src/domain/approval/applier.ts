@@ -16,7 +16,6 @@ import { AppError, fail } from '../../errors'
 import type { ApprovalResult } from '../../ports/approval-provider'
 import type { DomainDeps, WriteContext } from '../context'
 import { moveStatus } from '../lifecycle/transitions'
-import { checkRegistration } from '../supplier/registration'
 import type { FieldChange } from '../supplier/form'
 import { logChanges, mapUniqueViolations } from '../supplier/profile'
 
@@ -55,7 +54,14 @@ export async function applyApprovalResult(
       deps.sql.begin(async (tx) => {
         const approval = (await lockApproval(tx, result.approvalLogId))!
         if (approval.status === 'REJECTED') {
-          await undoRegistration(tx, ctx, approval, 'REJECTED', 'rejected by the approval provider')
+          await undoRegistration(
+            tx,
+            deps,
+            ctx,
+            approval,
+            'REJECTED',
+            'rejected by the approval provider',
+          )
         } else if (approval.status !== 'APPLIED') {
           await APPLY[approval.bizType](tx, deps, ctx, approval)
           await markApplied(tx, approval.approvalLogId)
@@ -74,7 +80,7 @@ export async function applyApprovalResult(
     return deps.sql.begin(async (tx) => {
       const approval = (await lockApproval(tx, result.approvalLogId))!
       await markApplyFailed(tx, approval.approvalLogId, err.code, err.message)
-      await undoRegistration(tx, ctx, approval, 'APPLY_FAILED', err.message)
+      await undoRegistration(tx, deps, ctx, approval, 'APPLY_FAILED', err.message)
       return (await findApproval(tx, approval.approvalLogId))!
     })
   }
@@ -103,16 +109,19 @@ async function applyRegistration(tx: Sql, deps: ApplierDeps, ctx: Ctx, approval:
   const changes: FieldChange[] = []
   if (supplier!.status === 'DRAFT' && approval.status === 'APPLY_FAILED') {
     // A retry of a failed application: the draft is submitted again under the same approval.
-    const moved = await moveStatus(tx, supplier!, 'SUBMIT_REGISTRATION', ctx.adminId)
+    const moved = await moveStatus(tx, deps, current(supplier!), 'SUBMIT_REGISTRATION', {
+      adminId: ctx.adminId,
+    })
     await setAccountsStatus(tx, supplier!.supplierId, 'DRAFT', 'PENDING')
     changes.push(statusChange(supplier!.supplierId, moved.from, moved.to))
     supplier = { ...supplier!, status: moved.to, updateTime: moved.updateTime }
   }
   await assertSnapshotUnchanged(tx, approval, supplier!)
-  await checkRegistration(tx, deps, supplier!.supplierId)
   const { supplierNo } = await nextSupplierNo(tx)
-  const moved = await moveStatus(tx, supplier!, 'REGISTRATION_APPROVED', ctx.adminId, {
-    supplier_no: supplierNo,
+  // The move's guard re-checks the registration rules on the locked row.
+  const moved = await moveStatus(tx, deps, current(supplier!), 'REGISTRATION_APPROVED', {
+    adminId: ctx.adminId,
+    columns: { supplier_no: supplierNo },
   })
   const accounts = await liveAccounts(tx, supplier!.supplierId, 'PENDING')
   await setAccountsStatus(tx, supplier!.supplierId, 'PENDING', 'ACTIVE')
@@ -191,6 +200,7 @@ async function assertSnapshotUnchanged(tx: Sql, approval: ApprovalRow, supplier:
 /** A registration that was rejected or could not be applied goes back to DRAFT, no supplierNo. */
 async function undoRegistration(
   tx: Sql,
+  deps: ApplierDeps,
   ctx: Ctx,
   approval: ApprovalRow,
   outcome: string,
@@ -200,7 +210,9 @@ async function undoRegistration(
   const supplier = await lockSupplier(tx, approval.supplierId)
   // Only the supplier's current submission may send it back; an older approval never does.
   if (!supplier || supplier.status !== 'VETTING' || !(await isLatestApproval(tx, approval))) return
-  const moved = await moveStatus(tx, supplier, 'REGISTRATION_REJECTED', ctx.adminId)
+  const moved = await moveStatus(tx, deps, current(supplier), 'REGISTRATION_REJECTED', {
+    adminId: ctx.adminId,
+  })
   await setAccountsStatus(tx, supplier.supplierId, 'PENDING', 'DRAFT')
   await logChanges(
     tx,
@@ -217,6 +229,16 @@ async function undoRegistration(
     payload: { supplierId: supplier.supplierId, approvalLogId: approval.approvalLogId, outcome },
   })
 }
+
+/**
+ * The applier moves what it has just locked and re-read: no client is behind these moves, so the
+ * locked version is the one to guard by.
+ */
+const current = (s: SupplierRow) => ({
+  supplierId: s.supplierId,
+  status: s.status,
+  expectedUpdateTime: s.updateTime,
+})
 
 const statusChange = (supplierId: string, from: string, to: string): FieldChange => ({
   targetType: 'SUPPLIER',
