@@ -167,22 +167,22 @@ const expiringWhere = (sql: Sql, f: ExpiringFilter) => {
   `
 }
 
+/** The page query itself (unexecuted), so its plan can be examined. */
+export const expiringQualificationQuery = (sql: Sql, f: ExpiringFilter) => sql`
+  SELECT q.qualification_id::text AS "qualificationId", s.supplier_id::text AS "supplierId",
+         s.supplier_no AS "supplierNo", s.full_name AS "fullName", s.status AS "supplierStatus",
+         q.qual_type AS "qualType", q.cert_no_mask AS "certNoMask",
+         to_char(q.expiry_date, 'YYYY-MM-DD') AS "expiryDate",
+         q.expiry_date - current_date AS "daysLeft",
+         COALESCE(g.type_codes, '{}') AS "typeCodes", g.warning_days AS "warningDays"
+  ${expiringWhere(sql, f)}
+  ORDER BY q.expiry_date, q.qualification_id
+  LIMIT ${f.limit} OFFSET ${f.offset}
+`
+
 /** One page, soonest expiry first, then by qualification id (stable). */
 export function expiringQualificationPage(sql: Sql, f: ExpiringFilter) {
-  return many(
-    sql`
-      SELECT q.qualification_id::text AS "qualificationId", s.supplier_id::text AS "supplierId",
-             s.supplier_no AS "supplierNo", s.full_name AS "fullName", s.status AS "supplierStatus",
-             q.qual_type AS "qualType", q.cert_no_mask AS "certNoMask",
-             to_char(q.expiry_date, 'YYYY-MM-DD') AS "expiryDate",
-             q.expiry_date - current_date AS "daysLeft",
-             COALESCE(g.type_codes, '{}') AS "typeCodes", g.warning_days AS "warningDays"
-      ${expiringWhere(sql, f)}
-      ORDER BY q.expiry_date, q.qualification_id
-      LIMIT ${f.limit} OFFSET ${f.offset}
-    `,
-    ExpiringQualificationRow,
-  )
+  return many(expiringQualificationQuery(sql, f), ExpiringQualificationRow)
 }
 
 const Total = z.object({ total: z.int() })
