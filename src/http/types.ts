@@ -3,6 +3,7 @@ import type postgres from 'postgres'
 import type { Config } from '../config'
 import type { SensitiveCipher } from '../crypto/sensitive'
 import type { ApprovalProvider } from '../ports/approval-provider'
+import type { FinanceClearance } from '../ports/finance-clearance'
 import type { PermissionLookup } from '../ports/permission'
 
 /** What the domain needs from the outside world; built once by the entry point. */
@@ -15,6 +16,8 @@ export interface Deps {
   permissions: PermissionLookup
   /** LOCAL_AUTO unless a test or a later phase supplies another adapter. */
   approvalProvider?: ApprovalProvider
+  /** From the configuration (FINANCE_CLEARANCE_URL) unless a test supplies another adapter. */
+  financeClearance?: FinanceClearance
 }
 
 export interface AppEnv {
