@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { maybeOne, none, one, type Sql, DATE_TIME } from './db'
+import { many, maybeOne, none, one, type Sql, DATE_TIME } from './db'
 import {
   APPROVAL_INITIAL,
   APPROVAL_STATUSES,
@@ -48,7 +48,8 @@ export interface NewApproval {
   applicantAdminId: string
   candidateSnapshot: Record<string, unknown>
   levels: number
-  opinionEnc: string | null
+  /** The applicant's note, encrypted (an opinion is the approver's, never made up locally). */
+  submitNoteEnc: string | null
 }
 
 export function insertApproval(sql: Sql, a: NewApproval) {
@@ -56,11 +57,11 @@ export function insertApproval(sql: Sql, a: NewApproval) {
     sql`
       INSERT INTO approval_log AS a (
         request_no, provider, biz_type, sub_type, supplier_id, target_type, target_id, applicant_admin_id,
-        candidate_snapshot, levels, status, sync_status, opinion_enc
+        candidate_snapshot, levels, status, sync_status, submit_note_enc
       ) VALUES (
         ${a.requestNo}, 'LOCAL_AUTO', ${a.bizType}, ${a.subType ?? null}, ${a.supplierId}, ${a.targetType},
         ${a.targetId}, ${a.applicantAdminId}, ${sql.json(a.candidateSnapshot as never)}, ${a.levels}, ${APPROVAL_INITIAL},
-        'NOT_REQUIRED', ${a.opinionEnc}
+        'NOT_REQUIRED', ${a.submitNoteEnc}
       )
       RETURNING ${approvalColumns(sql)}
     `,
@@ -105,6 +106,37 @@ export function markApplyFailed(
         failure_code = ${failureCode}, failure_reason = ${reason}, update_time = next_version(update_time)
     WHERE approval_log_id = ${approvalLogId} AND status IN ${sql(approvalSources('APPLY_FAIL'))}
   `)
+}
+
+/** The way out of an APPLY_FAILED approval that can never be applied; the record stays. */
+export function markWithdrawn(sql: Sql, approvalLogId: string) {
+  return none(sql`
+    UPDATE approval_log
+    SET status = ${approvalTarget('WITHDRAW')}, withdrawn_at = now(), update_time = next_version(update_time)
+    WHERE approval_log_id = ${approvalLogId} AND status IN ${sql(approvalSources('WITHDRAW'))}
+  `)
+}
+
+const Stuck = z.object({ approvalLogId: z.string() })
+
+/**
+ * Approvals left undecided or unapplied (SUBMITTED or APPROVED) for longer than
+ * `olderThanSeconds`: a crash or a lost connection between a submit's two transactions.
+ */
+export function stuckApprovals(sql: Sql, olderThanSeconds: number, limit: number) {
+  return many(
+    sql`
+      SELECT a.approval_log_id::text AS "approvalLogId"
+      FROM approval_log a
+      -- Spelled out (not a parameter) so that the partial index approval_log_pending, whose
+      -- predicate is this list, serves it; the statuses table's APPROVAL_IN_FLIGHT is the same.
+      WHERE a.status IN ('SUBMITTED', 'APPROVED')
+        AND a.submitted_at < now() - make_interval(secs => ${olderThanSeconds})
+      ORDER BY a.submitted_at
+      LIMIT ${limit}
+    `,
+    Stuck,
+  )
 }
 
 export function findApproval(sql: Sql, approvalLogId: string) {

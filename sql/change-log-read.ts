@@ -17,6 +17,8 @@ export const CHANGE_OPERATION_TYPES = [
   'REGISTRATION_SUBMIT',
   'REGISTRATION_APPLY',
   'REGISTRATION_REJECT',
+  'REGISTRATION_APPLY_FAILED',
+  'REGISTRATION_WITHDRAW',
   'ACCOUNT_CREATE',
   'ACCOUNT_CHANGE',
   'ACCOUNT_DEFAULT',
@@ -24,6 +26,7 @@ export const CHANGE_OPERATION_TYPES = [
   'ARCHIVE',
   'RELATION_SET',
   'RELATION_UNBIND',
+  'QUALIFICATION_RULE_REPLACE',
 ] as const
 
 /** Values of change_log.target_type (its CHECK constraint). */
@@ -36,6 +39,7 @@ export const CHANGE_TARGET_TYPES = [
   'EVALUATION',
   'ACCOUNT',
   'RELATION',
+  'QUALIFICATION_RULE',
 ] as const
 
 export interface ChangeLogFilter {
@@ -61,7 +65,7 @@ const where = (sql: Sql, f: ChangeLogFilter) => {
   const eq = (column: Query, value: string | undefined) =>
     value === undefined ? sql`` : sql`AND ${column} = ${value}`
   return sql`
-    WHERE true
+    WHERE c.supplier_id IS NOT NULL
     ${eq(sql`c.supplier_id`, f.supplierId)}
     ${eq(sql`c.approval_log_id`, f.approvalLogId)}
     ${eq(sql`c.operation_type`, f.operationType)}

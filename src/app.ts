@@ -1,6 +1,7 @@
 import { assertCatalog } from './errors'
 import { buildApp } from './http/frame'
 import type { Deps } from './http/types'
+import type { DomainDeps } from './domain/context'
 import { dictRoutes } from './routes/dict'
 import { qualificationRuleRoutes } from './routes/qualification-rules'
 import { qualificationRoutes } from './routes/qualifications'
@@ -8,6 +9,14 @@ import { supplierReadRoutes } from './routes/supplier-reads'
 import { supplierWriteRoutes } from './routes/suppliers'
 import { internalRoutes } from './routes/internal'
 import { localAutoProvider } from './ports/approval-provider'
+import { APPROVAL_HANDLERS } from './domain/approval-handlers'
+
+/** What the domain verbs need: the entry point's dependencies plus the approval wiring. */
+export const domainDeps = (deps: Deps): Deps & DomainDeps => ({
+  ...deps,
+  approvalProvider: deps.approvalProvider ?? localAutoProvider,
+  approvalHandlers: APPROVAL_HANDLERS,
+})
 
 /**
  * The whole HTTP surface. Entry points (Node, tests) build the dependencies; nothing here
@@ -16,7 +25,7 @@ import { localAutoProvider } from './ports/approval-provider'
 export function createApp(deps: Deps) {
   assertCatalog()
   return buildApp(deps, (app, deps) => {
-    const domain = { ...deps, approvalProvider: deps.approvalProvider ?? localAutoProvider }
+    const domain = domainDeps(deps)
     app.route('/admin/dict/data', dictRoutes(deps))
     app.route('/admin/supplier', supplierReadRoutes(deps))
     app.route('/admin/supplier', qualificationRuleRoutes(deps))

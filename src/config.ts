@@ -108,6 +108,8 @@ const EnvSchema = z
     DUPLICATE_CONFIRM_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
     DUPLICATE_SUBMIT_WINDOW_SECONDS: z.coerce.number().int().min(0).max(60).default(3),
     IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(1).max(168).default(24),
+    APPROVAL_RECONCILE_AFTER_SECONDS: z.coerce.number().int().min(0).max(86400).default(120),
+    APPROVAL_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86400).default(60),
     BODY_LIMIT_BYTES: z.coerce
       .number()
       .int()
@@ -235,6 +237,10 @@ function toConfig(env: z.output<typeof EnvSchema>) {
     duplicateConfirmTtlSeconds: env.DUPLICATE_CONFIRM_TTL_SECONDS,
     duplicateSubmitWindowSeconds: env.DUPLICATE_SUBMIT_WINDOW_SECONDS,
     idempotencyTtlHours: env.IDEMPOTENCY_TTL_HOURS,
+    /** Approvals SUBMITTED or APPROVED for longer than this are reconciled by the sweep. */
+    approvalReconcileAfterSeconds: env.APPROVAL_RECONCILE_AFTER_SECONDS,
+    /** How often the sweep runs after the one at start-up; 0 runs it at start-up only. */
+    approvalReconcileIntervalSeconds: env.APPROVAL_RECONCILE_INTERVAL_SECONDS,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     logLevel: env.LOG_LEVEL,
   }

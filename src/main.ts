@@ -1,7 +1,8 @@
 import { join } from 'node:path'
 import { serve } from '@hono/node-server'
 import { connect } from '../sql/db'
-import { createApp } from './app'
+import { createApp, domainDeps } from './app'
+import { startApprovalSweeper } from './domain/approval/reconcile'
 import { ConfigError, loadConfig } from './config'
 import { createCipher } from './crypto/sensitive'
 import { loadDemoData, loadReferenceData } from './db/seed'
@@ -66,7 +67,9 @@ const permissions = config.permissions.serviceUrl
     })
   : sqlPermissionLookup(sql)
 const cipher = await createCipher(config.crypto)
-const app = createApp({ config, sql, logger, cipher, permissions })
+const deps = { config, sql, logger, cipher, permissions }
+const app = createApp(deps)
+const stopSweeper = startApprovalSweeper(domainDeps(deps))
 
 const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
   logger.info(
@@ -87,6 +90,7 @@ const shutdown = (signal: string) => {
   force.unref()
   // close() stops accepting and resolves once in-flight requests have finished.
   server.close(async () => {
+    await stopSweeper()
     await sql.end({ timeout: 5 })
     await embedded?.stop()
     logger.info('stopped cleanly')

@@ -295,6 +295,11 @@ export const ApprovalCommandResult = z.object({
   requestNo: z.string(),
   provider: z.literal('LOCAL_AUTO'),
   approvalStatus: z.enum(APPROVAL_STATUSES),
+  /**
+   * Whether the approved change is in effect. False while the approval is SUBMITTED or APPROVED
+   * but not yet applied (the service reconciles it), and after a rejection or a failure.
+   */
+  businessApplied: z.boolean(),
   spNo: z.string(),
   spStatus: z.string(),
   syncStatus: z.string(),

@@ -13,6 +13,7 @@ export const APPROVAL_STATUSES = [
   'REJECTED',
   'APPLIED',
   'APPLY_FAILED',
+  'WITHDRAWN',
 ] as const
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number]
 
@@ -21,7 +22,8 @@ export const APPROVAL_INITIAL: ApprovalStatus = 'SUBMITTED'
 
 /**
  * One row per declared move. `DECIDE_*` is the provider's standardized answer; `APPLY` and
- * `APPLY_FAIL` are the common applier's outcomes. REJECTED and APPLIED are final.
+ * `APPLY_FAIL` are the common applier's outcomes; `WITHDRAW` is an administrator's way out of an
+ * application that can never pass. REJECTED, APPLIED and WITHDRAWN are final.
  */
 export const APPROVAL_TRANSITIONS = [
   { from: 'SUBMITTED', event: 'DECIDE_APPROVED', to: 'APPROVED' },
@@ -30,6 +32,7 @@ export const APPROVAL_TRANSITIONS = [
   { from: 'APPROVED', event: 'APPLY_FAIL', to: 'APPLY_FAILED' },
   { from: 'APPLY_FAILED', event: 'APPLY', to: 'APPLIED' },
   { from: 'APPLY_FAILED', event: 'APPLY_FAIL', to: 'APPLY_FAILED' },
+  { from: 'APPLY_FAILED', event: 'WITHDRAW', to: 'WITHDRAWN' },
 ] as const satisfies readonly { from: ApprovalStatus; event: string; to: ApprovalStatus }[]
 
 export type ApprovalEvent = (typeof APPROVAL_TRANSITIONS)[number]['event']
@@ -64,3 +67,14 @@ export const APPROVAL_FINAL = APPROVAL_STATUSES.filter(
 
 /** Undecided or not yet applied: a newer command of the same kind supersedes such an approval. */
 export const APPROVAL_OPEN = APPROVAL_STATUSES.filter((s) => !APPROVAL_FINAL.includes(s))
+
+/**
+ * Statuses the service itself moves on from (the provider decides, the applier applies), with no
+ * administrator needed: one left there long is stuck and goes to reconciliation. APPLY_FAILED
+ * waits for a retry or a withdrawal instead.
+ */
+export const APPROVAL_IN_FLIGHT = APPROVAL_STATUSES.filter(
+  (s) =>
+    APPROVAL_TRANSITIONS.some((t) => t.from === s) &&
+    !APPROVAL_TRANSITIONS.some((t) => t.from === s && t.event === 'WITHDRAW'),
+)

@@ -40,7 +40,7 @@ import {
   type FieldChange,
   type SubjectInput,
 } from './form'
-import { guardDuplicateSubmit } from '../write/guard'
+import { runWrite } from '../write/pipeline'
 
 const ONBOARDING_STAGE: Record<SupplierStatus, string> = {
   DRAFT: 'PROFILE_DRAFT',
@@ -52,19 +52,7 @@ const ONBOARDING_STAGE: Record<SupplierStatus, string> = {
   ARCHIVED: 'ONBOARDED',
 }
 
-/** Unique violations raised by the partial unique indexes, mapped to the catalog. */
-export async function mapUniqueViolations<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work()
-  } catch (err) {
-    const e = err as { code?: string; constraint_name?: string }
-    if (e.code === '23505' && e.constraint_name === 'supplier_tax_no_live') fail('TAX_NO_DUPLICATE')
-    if (e.code === '23505' && e.constraint_name === 'supplier_bank_account_no_active')
-      fail('ACCOUNT_DUPLICATED')
-    throw err
-  }
-}
-
+/** The SupplierWriteResultVO, read in the transaction that wrote it. */
 export async function writeResult(sql: Sql, supplierId: string): Promise<SupplierWriteResult> {
   const supplier = await findSupplier(sql, supplierId)
   if (!supplier) fail('SUPPLIER_NOT_FOUND')
@@ -111,23 +99,22 @@ export function logChanges(
 }
 
 /** SUP-ADM-003: a new DRAFT with its types, contacts, qualifications and initial accounts. */
-export async function createDraft(deps: DomainDeps, ctx: WriteContext, req: SupplierDraftRequest) {
-  const { sql } = deps
-  const identity = await identityOf(deps, req)
-  const fullName = identity.fullName!
-  await checkFieldRules(sql, deps, req)
-  if (await taxNoHolder(sql, identity.taxNoBidx!, null)) fail('TAX_NO_DUPLICATE')
-  await confirmNoNearDuplicates(sql, deps, {
-    adminId: ctx.adminId,
-    fullName,
-    shortName: req.shortName,
-    supplierId: null,
-    token: req.duplicateConfirmToken,
-  })
-
-  const supplierId = await mapUniqueViolations(() =>
-    sql.begin(async (tx) => {
-      await guardDuplicateSubmit(tx, deps, ctx)
+export function createDraft(deps: DomainDeps, ctx: WriteContext, req: SupplierDraftRequest) {
+  return runWrite(deps, ctx, {
+    async precheck(sql) {
+      const identity = await identityOf(deps, req)
+      await checkFieldRules(sql, deps, req)
+      if (await taxNoHolder(sql, identity.taxNoBidx!, null)) fail('TAX_NO_DUPLICATE')
+      await confirmNoNearDuplicates(sql, deps, {
+        adminId: ctx.adminId,
+        fullName: identity.fullName!,
+        shortName: req.shortName,
+        supplierId: null,
+        token: req.duplicateConfirmToken,
+      })
+      return identity
+    },
+    async run(tx, identity) {
       const { columns, changes } = await diffSubject(deps, null, req, identity)
       const created = await insertSupplier(tx, columns as Required<typeof columns>, ctx.adminId)
       const id = created.supplierId
@@ -140,7 +127,7 @@ export async function createDraft(deps: DomainDeps, ctx: WriteContext, req: Supp
           deps,
           id,
           req.initialAccounts ?? [],
-          fullName,
+          identity.fullName!,
           ctx.adminId,
         )),
       )
@@ -151,10 +138,9 @@ export async function createDraft(deps: DomainDeps, ctx: WriteContext, req: Supp
         eventType: 'SupplierDraftCreated',
         payload: { supplierId: id, operatorId: ctx.adminId },
       })
-      return id
-    }),
-  )
-  return writeResult(sql, supplierId)
+      return writeResult(tx, id)
+    },
+  })
 }
 
 /** Pre-checks of every profile write: existence, status, version (steps 2 and 3). */
@@ -282,48 +268,50 @@ async function commitProfileChange(
  * SUP-ADM-004: patch of subject fields, snapshots of collections. Identity (fullName, taxNo)
  * changes only while DRAFT; after that only the original values may be sent.
  */
-export async function updateSupplierProfile(
+export function updateSupplierProfile(
   deps: DomainDeps,
   ctx: WriteContext,
   supplierId: string,
   req: SupplierUpdateRequest,
 ) {
-  const { sql } = deps
-  const seen = await loadForWrite(sql, supplierId, req.expectedUpdateTime)
-  const identity = await identityOf(deps, req)
-  const { fullName, taxNoBidx } = identity
-  const identityChanges =
-    (fullName !== undefined && fullName !== seen.fullName) ||
-    (taxNoBidx !== undefined && taxNoBidx !== seen.taxNoBidx)
-  if (identityChanges) assertAllowed(seen.status, 'IDENTITY_EDIT', 'changing fullName or taxNo')
-  if (req.initialAccounts !== undefined) {
-    assertAllowed(
-      seen.status,
-      'INITIAL_ACCOUNTS_EDIT',
-      'initialAccounts (use the account endpoints)',
-    )
-  }
-  await checkFieldRules(sql, deps, req)
-  if (
-    taxNoBidx !== undefined &&
-    taxNoBidx !== seen.taxNoBidx &&
-    (await taxNoHolder(sql, taxNoBidx, supplierId))
-  ) {
-    fail('TAX_NO_DUPLICATE')
-  }
-  if (fullName !== undefined && fullName !== seen.fullName) {
-    await confirmNoNearDuplicates(sql, deps, {
-      adminId: ctx.adminId,
-      fullName,
-      shortName: req.shortName ?? seen.shortName,
-      supplierId,
-      token: req.duplicateConfirmToken,
-    })
-  }
-
-  await mapUniqueViolations(() =>
-    sql.begin(async (tx) => {
-      await guardDuplicateSubmit(tx, deps, ctx)
+  return runWrite(deps, ctx, {
+    async precheck(sql) {
+      const seen = await loadForWrite(sql, supplierId, req.expectedUpdateTime)
+      const identity = await identityOf(deps, req)
+      const { fullName, taxNoBidx } = identity
+      const identityChanges =
+        (fullName !== undefined && fullName !== seen.fullName) ||
+        (taxNoBidx !== undefined && taxNoBidx !== seen.taxNoBidx)
+      if (identityChanges) {
+        assertAllowed(seen.status, 'IDENTITY_EDIT', 'changing fullName or taxNo')
+      }
+      if (req.initialAccounts !== undefined) {
+        assertAllowed(
+          seen.status,
+          'INITIAL_ACCOUNTS_EDIT',
+          'initialAccounts (use the account endpoints)',
+        )
+      }
+      await checkFieldRules(sql, deps, req)
+      if (
+        taxNoBidx !== undefined &&
+        taxNoBidx !== seen.taxNoBidx &&
+        (await taxNoHolder(sql, taxNoBidx, supplierId))
+      ) {
+        fail('TAX_NO_DUPLICATE')
+      }
+      if (fullName !== undefined && fullName !== seen.fullName) {
+        await confirmNoNearDuplicates(sql, deps, {
+          adminId: ctx.adminId,
+          fullName,
+          shortName: req.shortName ?? seen.shortName,
+          supplierId,
+          token: req.duplicateConfirmToken,
+        })
+      }
+      return { seen, identity }
+    },
+    async run(tx, { seen, identity }) {
       const locked = await relock(tx, seen)
       const { columns, changes } = await applyForm(tx, deps, ctx, locked, req, identity)
       await commitProfileChange(tx, ctx, locked, columns, changes, {
@@ -332,13 +320,13 @@ export async function updateSupplierProfile(
         changeReason: req.changeReason,
         noChange: 'nothing changed: send at least one different field',
       })
-    }),
-  )
-  return writeResult(sql, supplierId)
+      return writeResult(tx, supplierId)
+    },
+  })
 }
 
 /** ContactReplaceRequest: the contacts snapshot alone, with the same merge rules. */
-export async function replaceContacts(
+export function replaceContacts(
   deps: DomainDeps,
   ctx: WriteContext,
   supplierId: string,
@@ -348,61 +336,63 @@ export async function replaceContacts(
     expectedUpdateTime: string
   },
 ) {
-  const { sql } = deps
-  const seen = await loadForWrite(sql, supplierId, req.expectedUpdateTime)
-  await sql.begin(async (tx) => {
-    await guardDuplicateSubmit(tx, deps, ctx)
-    const locked = await relock(tx, seen)
-    const changes = await mergeContacts(tx, deps, supplierId, req.contacts)
-    await commitProfileChange(tx, ctx, locked, {}, changes, {
-      operationType: 'CONTACT_REPLACE',
-      eventType: 'SupplierContactsReplaced',
-      changeReason: req.changeReason,
-      noChange: 'the contacts are already exactly these',
-    })
+  return runWrite(deps, ctx, {
+    precheck: (sql) => loadForWrite(sql, supplierId, req.expectedUpdateTime),
+    async run(tx, seen) {
+      const locked = await relock(tx, seen)
+      const changes = await mergeContacts(tx, deps, supplierId, req.contacts)
+      await commitProfileChange(tx, ctx, locked, {}, changes, {
+        operationType: 'CONTACT_REPLACE',
+        eventType: 'SupplierContactsReplaced',
+        changeReason: req.changeReason,
+        noChange: 'the contacts are already exactly these',
+      })
+      const contacts = await liveContacts(tx, supplierId)
+      return contacts.map(
+        ({ id, contactName, contactPhoneMask, contactRole, remark, status, updateTime }) => ({
+          contactId: id,
+          contactName,
+          contactPhoneMask,
+          contactRole,
+          remark,
+          status,
+          updateTime,
+        }),
+      )
+    },
   })
-  const contacts = await liveContacts(sql, supplierId)
-  return contacts.map(
-    ({ id, contactName, contactPhoneMask, contactRole, remark, status, updateTime }) => ({
-      contactId: id,
-      contactName,
-      contactPhoneMask,
-      contactRole,
-      remark,
-      status,
-      updateTime,
-    }),
-  )
 }
 
 /** SUP-ADM-011: only a DRAFT may be deleted (softly, with its children). */
-export async function deleteDraft(deps: DomainDeps, ctx: WriteContext, supplierId: string) {
-  const { sql } = deps
-  const seen = await findSupplier(sql, supplierId)
-  if (!seen) fail('SUPPLIER_NOT_FOUND')
-  assertAllowed(seen!.status, 'DELETE', 'deleting')
-  await sql.begin(async (tx) => {
-    await guardDuplicateSubmit(tx, deps, ctx)
-    const locked = await lockSupplier(tx, supplierId)
-    if (!locked) fail('SUPPLIER_NOT_FOUND')
-    // The status may have moved since the pre-check: the rule is asked again on what is locked.
-    assertAllowed(locked!.status, 'DELETE', 'deleting')
-    if (!(await softDeleteDraft(tx, supplierId, ctx.adminId))) fail('CONCURRENT_MODIFICATION')
-    await logChanges(tx, ctx, supplierId, 'DRAFT_DELETE', [
-      {
-        targetType: 'SUPPLIER',
-        targetId: supplierId,
-        fieldName: 'deleted',
-        oldValueMasked: 'false',
-        newValueMasked: 'true',
-      },
-    ])
-    await insertEvent(tx, {
-      aggregateType: 'SUPPLIER',
-      aggregateId: supplierId,
-      eventType: 'SupplierDraftDeleted',
-      payload: { supplierId, operatorId: ctx.adminId },
-    })
+export function deleteDraft(deps: DomainDeps, ctx: WriteContext, supplierId: string) {
+  return runWrite(deps, ctx, {
+    async precheck(sql) {
+      const seen = await findSupplier(sql, supplierId)
+      if (!seen) fail('SUPPLIER_NOT_FOUND')
+      assertAllowed(seen!.status, 'DELETE', 'deleting')
+    },
+    async run(tx) {
+      const locked = await lockSupplier(tx, supplierId)
+      if (!locked) fail('SUPPLIER_NOT_FOUND')
+      // The status may have moved since the pre-check: the rule is asked again on what is locked.
+      assertAllowed(locked!.status, 'DELETE', 'deleting')
+      if (!(await softDeleteDraft(tx, supplierId, ctx.adminId))) fail('CONCURRENT_MODIFICATION')
+      await logChanges(tx, ctx, supplierId, 'DRAFT_DELETE', [
+        {
+          targetType: 'SUPPLIER',
+          targetId: supplierId,
+          fieldName: 'deleted',
+          oldValueMasked: 'false',
+          newValueMasked: 'true',
+        },
+      ])
+      await insertEvent(tx, {
+        aggregateType: 'SUPPLIER',
+        aggregateId: supplierId,
+        eventType: 'SupplierDraftDeleted',
+        payload: { supplierId, operatorId: ctx.adminId },
+      })
+      return null
+    },
   })
-  return null
 }
