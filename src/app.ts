@@ -8,6 +8,8 @@ import { qualificationRoutes } from './routes/qualifications'
 import { supplierReadRoutes } from './routes/supplier-reads'
 import { supplierWriteRoutes } from './routes/suppliers'
 import { internalRoutes } from './routes/internal'
+import { lifecycleRoutes } from './routes/lifecycle'
+import { financeClearanceFrom } from './ports/finance-clearance'
 import { localAutoProvider } from './ports/approval-provider'
 import { APPROVAL_HANDLERS } from './domain/approval-handlers'
 
@@ -31,6 +33,13 @@ export function createApp(deps: Deps) {
     app.route('/admin/supplier', qualificationRuleRoutes(deps))
     app.route('/admin/supplier', qualificationRoutes(deps))
     app.route('/admin/supplier', supplierWriteRoutes(domain))
+    app.route(
+      '/admin/supplier',
+      lifecycleRoutes({
+        ...domain,
+        financeClearance: deps.financeClearance ?? financeClearanceFrom(deps.config),
+      }),
+    )
     app.route('/internal/supplier', internalRoutes(domain))
   })
 }

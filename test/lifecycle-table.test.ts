@@ -10,6 +10,13 @@ import {
   type MoveCommand,
   type SupplierStatus,
 } from '../src/domain/lifecycle/transitions'
+import {
+  APPROVAL_FINAL,
+  APPROVAL_IN_FLIGHT,
+  APPROVAL_STATUSES,
+  APPROVAL_TRANSITIONS,
+  approvalSources,
+} from '../src/domain/approval/statuses'
 import { insertSupplier, tag } from './fixtures'
 import { useHarness } from './harness'
 
@@ -279,5 +286,20 @@ describe('the transition table', () => {
     const codes = await Promise.all([claim(), claim()])
     expect(codes.sort()).toEqual([200, 395014])
     expect((await statusOf(supplierId)).status).toBe('ACTIVE')
+  })
+})
+
+describe('the approval statuses table', () => {
+  it('declares the moves of rule 9 and what the SQL relies on', async () => {
+    expect(APPROVAL_FINAL).toEqual(['REJECTED', 'APPLIED', 'WITHDRAWN'])
+    expect(approvalSources('APPLY')).toEqual(['APPROVED', 'APPLY_FAILED'])
+    // sql/approval.ts stuckApprovals and the partial index approval_log_pending spell this out.
+    expect(APPROVAL_IN_FLIGHT).toEqual(['SUBMITTED', 'APPROVED'])
+    expect(APPROVAL_TRANSITIONS.every((t) => APPROVAL_STATUSES.includes(t.to))).toBe(true)
+    // The table's statuses are exactly the ones the database accepts.
+    const [row] = await h.sql`
+      SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = 'approval_log_status_check'`
+    for (const s of APPROVAL_STATUSES) expect(row.def).toContain(`'${s}'`)
+    expect(row.def.match(/'[A-Z_]+'/g)).toHaveLength(APPROVAL_STATUSES.length)
   })
 })
