@@ -37,7 +37,7 @@ afterAll(async () => {
 const h = useHarness({
   env: () => ({
     FINANCE_CLEARANCE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/clearance`,
-    FINANCE_CLEARANCE_TIMEOUT_MS: '300',
+    FINANCE_CLEARANCE_TIMEOUT_MS: '2000',
   }),
 })
 

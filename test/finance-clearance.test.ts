@@ -44,7 +44,8 @@ const REQUEST: ClearanceRequest = {
   supplierNo: 'SP20261123100001',
   requestId: 'req-1',
 }
-const TIMEOUT_MS = 300
+// Generous enough for a loaded machine; the silent cases wait this long each.
+const TIMEOUT_MS = 1500
 const port = httpFinanceClearance({ url: '', token: 'finance-token-123', timeoutMs: TIMEOUT_MS })
 const ask = () =>
   httpFinanceClearance({ url, token: 'finance-token-123', timeoutMs: TIMEOUT_MS }).check(REQUEST)

@@ -235,6 +235,21 @@ describe('SUP-ADM-043 status command', () => {
     })
   })
 
+  it('idempotency: a repeated Idempotency-Key replays the first answer and opens no second approval', async () => {
+    const id = await supplierIn('ACTIVE')
+    const body = { targetStatus: 'FROZEN', changeReason: '冻结核查', expectedUpdateTime: VERSION }
+    const admin = await h.admin()
+    const headers = { 'idempotency-key': `status-${tag()}` }
+    const first = await h.call('POST', `${ITEMS}/${id}/status`, { body, admin, headers })
+    const again = await h.call('POST', `${ITEMS}/${id}/status`, { body, admin, headers })
+    expect(first.body.code).toBe(200)
+    expect(again.body).toEqual(first.body)
+    const [{ n }] =
+      await h.sql`SELECT count(*)::int AS n FROM approval_log WHERE supplier_id = ${id}`
+    expect(n).toBe(1)
+    expect(await statusOf(id)).toBe('FROZEN')
+  })
+
   it('error: a stale version is 395003; nothing written', async () => {
     const id = await supplierIn('ACTIVE')
     const before = await footprint(id)
