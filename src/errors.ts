@@ -130,6 +130,10 @@ export class AppError extends Error {
   }
 }
 
-export const fail = (name: ErrorName, message?: string, data?: unknown): never => {
+/**
+ * Throws the catalog error `name`. A function declaration with a `never` return type, so that
+ * `if (!row) fail('…')` narrows `row` for the code after it.
+ */
+export function fail(name: ErrorName, message?: string, data?: unknown): never {
   throw new AppError(ERRORS[name], message, data)
 }

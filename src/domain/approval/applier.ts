@@ -16,6 +16,14 @@ import { APPROVAL_APPLICABLE, approvalSources, approvalTarget, DECISION_EVENT } 
 
 export type CoreDeps = ApplierDeps & { approvalHandlers: ApprovalHandlers }
 
+/** The approval row, locked for this transaction; 395029 when there is none. */
+const locked = async (tx: Sql, approvalLogId: string) =>
+  (await lockApproval(tx, approvalLogId)) ?? fail('APPROVAL_NOT_FOUND')
+
+/** The approval as this transaction now sees it. */
+const current = async (tx: Sql, approvalLogId: string) =>
+  (await findApproval(tx, approvalLogId)) ?? fail('APPROVAL_NOT_FOUND')
+
 /** The handler of an approval's business type and its parsed snapshot. */
 function handle(deps: CoreDeps, approval: ApprovalRow) {
   const handler = deps.approvalHandlers[approval.bizType] as ApprovalHandler<unknown> | undefined
@@ -26,9 +34,9 @@ function handle(deps: CoreDeps, approval: ApprovalRow) {
       `approval snapshot schemaVersion ${approval.schemaVersion} is not supported`,
     )
   }
-  const snapshot = handler!.snapshot.safeParse(approval.candidateSnapshot)
+  const snapshot = handler.snapshot.safeParse(approval.candidateSnapshot)
   if (!snapshot.success) fail('APPROVAL_SCHEMA_UNSUPPORTED', 'the approval snapshot cannot be read')
-  return { handler: handler!, snapshot: snapshot.data }
+  return { handler: handler, snapshot: snapshot.data }
 }
 
 /**
@@ -52,15 +60,14 @@ export async function applyApprovalResult(
   // The decision is evidence of its own: recorded first, in its own transaction, so a failure
   // while applying never loses it (the approval then stays APPROVED, and retryable).
   await deps.sql.begin(async (tx) => {
-    const approval = await lockApproval(tx, result.approvalLogId)
-    if (!approval) fail('APPROVAL_NOT_FOUND')
-    if (approvalSources(DECISION_EVENT[result.decision]).includes(approval!.status)) {
-      await recordDecision(tx, approval!.approvalLogId, result.decision)
+    const approval = await locked(tx, result.approvalLogId)
+    if (approvalSources(DECISION_EVENT[result.decision]).includes(approval.status)) {
+      await recordDecision(tx, approval.approvalLogId, result.decision)
     }
   })
   try {
     return (await deps.sql.begin(async (tx) => {
-      const approval = (await lockApproval(tx, result.approvalLogId))!
+      const approval = await locked(tx, result.approvalLogId)
       if (approval.status === approvalTarget('DECIDE_REJECTED')) {
         const { handler, snapshot } = handle(deps, approval)
         await handler.reject(tx, deps, ctx, approval, snapshot)
@@ -69,7 +76,7 @@ export async function applyApprovalResult(
         await handler.apply(tx, deps, ctx, approval, snapshot)
         await markApplied(tx, approval.approvalLogId)
       }
-      return (await findApproval(tx, approval.approvalLogId))!
+      return current(tx, approval.approvalLogId)
     })) as ApprovalRow
   } catch (thrown) {
     const err = mapConstraintViolation(thrown)
@@ -79,10 +86,10 @@ export async function applyApprovalResult(
       'approval not applied',
     )
     return (await deps.sql.begin(async (tx) => {
-      const approval = (await lockApproval(tx, result.approvalLogId))!
+      const approval = await locked(tx, result.approvalLogId)
       await markApplyFailed(tx, approval.approvalLogId, err.code, err.message)
       await failed(tx, deps, ctx, approval, err)
-      return (await findApproval(tx, approval.approvalLogId))!
+      return current(tx, approval.approvalLogId)
     })) as ApprovalRow
   }
 }
@@ -114,19 +121,18 @@ export async function withdrawApproval(
   ctx: ApplierCtx,
   approvalLogId: string,
 ): Promise<ApprovalRow> {
-  const approval = await lockApproval(tx, approvalLogId)
-  if (!approval) fail('APPROVAL_NOT_FOUND')
-  if (!approvalSources('WITHDRAW').includes(approval!.status)) {
+  const approval = await locked(tx, approvalLogId)
+  if (!approvalSources('WITHDRAW').includes(approval.status)) {
     fail(
       'OPERATION_NOT_ALLOWED_IN_STATUS',
-      `only an APPLY_FAILED approval can be withdrawn; this one is ${approval!.status}`,
+      `only an APPLY_FAILED approval can be withdrawn; this one is ${approval.status}`,
     )
   }
-  const { handler, snapshot } = handle(deps, approval!)
-  if (!handler.withdraw) {
-    fail('OPERATION_NOT_ALLOWED_IN_STATUS', `${approval!.bizType} approvals cannot be withdrawn`)
-  }
-  await handler.withdraw!(tx, deps, ctx, approval!, snapshot)
-  await markWithdrawn(tx, approval!.approvalLogId)
-  return (await findApproval(tx, approval!.approvalLogId))!
+  const { handler, snapshot } = handle(deps, approval)
+  const withdraw =
+    handler.withdraw ??
+    fail('OPERATION_NOT_ALLOWED_IN_STATUS', `${approval.bizType} approvals cannot be withdrawn`)
+  await withdraw(tx, deps, ctx, approval, snapshot)
+  await markWithdrawn(tx, approval.approvalLogId)
+  return current(tx, approval.approvalLogId)
 }

@@ -17,9 +17,9 @@ export async function reconcileApproval(
   const approval = await findApproval(deps.sql, approvalLogId)
   if (!approval) fail('APPROVAL_NOT_FOUND')
   let result: ApprovalResult = { approvalLogId, decision: 'APPROVED', schemaVersion: 1 }
-  if (approval!.status === 'SUBMITTED') {
+  if (approval.status === 'SUBMITTED') {
     try {
-      result = await deps.approvalProvider.submit(approval!)
+      result = await deps.approvalProvider.submit(approval)
     } catch (err) {
       deps.logger.warn(
         { approvalLogId, err: (err as Error).message },
@@ -28,7 +28,7 @@ export async function reconcileApproval(
       fail('DEPENDENCY_UNAVAILABLE', 'the approval provider did not answer; try again later')
     }
   }
-  return applyApprovalResult(deps, { adminId: approval!.applicantAdminId, requestId }, result)
+  return applyApprovalResult(deps, { adminId: approval.applicantAdminId, requestId }, result)
 }
 
 /** Any fixed number: the advisory lock that lets one replica at a time sweep. */

@@ -20,10 +20,10 @@ export function withdrawFailedApproval(
     async precheck(sql) {
       const approval = await findApproval(sql, approvalLogId)
       if (!approval) fail('APPROVAL_NOT_FOUND')
-      if (approval!.status !== 'APPLY_FAILED') {
+      if (approval.status !== 'APPLY_FAILED') {
         fail(
           'OPERATION_NOT_ALLOWED_IN_STATUS',
-          `only an APPLY_FAILED approval can be withdrawn; this one is ${approval!.status}`,
+          `only an APPLY_FAILED approval can be withdrawn; this one is ${approval.status}`,
         )
       }
     },

@@ -39,16 +39,16 @@ export function archiveSupplier(
     async precheck(sql) {
       const seen = await findSupplier(sql, supplierId)
       if (!seen) fail('SUPPLIER_NOT_FOUND')
-      assertAllowed(seen!.status, 'ARCHIVE', 'archiving')
-      const move = moveTo(seen!.status, 'ARCHIVED', 'ARCHIVE')
+      assertAllowed(seen.status, 'ARCHIVE', 'archiving')
+      const move = moveTo(seen.status, 'ARCHIVED', 'ARCHIVE')
       const answer = await deps.financeClearance.check({
         supplierId,
-        supplierNo: seen!.supplierNo,
+        supplierNo: seen.supplierNo,
         requestId: ctx.requestId,
       })
       if (answer.outcome !== 'CLEARED') refuse(deps, supplierId, answer)
       return {
-        seen: seen!,
+        seen: seen,
         move,
         clearance: answer as Extract<ClearanceAnswer, { outcome: 'CLEARED' }>,
       }
@@ -56,7 +56,7 @@ export function archiveSupplier(
     async run(tx, { seen, move, clearance }) {
       const locked = await lockSupplier(tx, supplierId)
       if (!locked) fail('SUPPLIER_NOT_FOUND')
-      if (locked!.status !== seen.status || locked!.updateTime !== seen.updateTime) {
+      if (locked.status !== seen.status || locked.updateTime !== seen.updateTime) {
         fail('CONCURRENT_MODIFICATION', 'the supplier changed while finance was asked: try again')
       }
       const moved = await applyMove(

@@ -58,17 +58,17 @@ export function changeSupplierStatus(
     async precheck(sql) {
       const seen = await findSupplier(sql, supplierId)
       if (!seen) fail('SUPPLIER_NOT_FOUND')
-      assertAllowed(seen!.status, 'STATUS_CHANGE', 'a status change')
-      const move = moveTo(seen!.status, req.targetStatus, 'STATUS')
-      if (seen!.updateTime !== req.expectedUpdateTime) fail('VERSION_STALE')
+      assertAllowed(seen.status, 'STATUS_CHANGE', 'a status change')
+      const move = moveTo(seen.status, req.targetStatus, 'STATUS')
+      if (seen.updateTime !== req.expectedUpdateTime) fail('VERSION_STALE')
       // Refused early, with nothing written; checked again under the lock and when applied.
       if (move.guard === 'QUALIFICATIONS_VALID') await assertQualificationsValid(sql, supplierId)
-      return { seen: seen!, move }
+      return { seen: seen, move }
     },
     async run(tx, { seen, move }) {
       const locked = await lockSupplier(tx, supplierId)
       if (!locked) fail('SUPPLIER_NOT_FOUND')
-      if (locked!.status !== seen.status) fail('CONCURRENT_MODIFICATION')
+      if (locked.status !== seen.status) fail('CONCURRENT_MODIFICATION')
       const claimed = await claimVersion(
         tx,
         { supplierId, status: seen.status, expectedUpdateTime: req.expectedUpdateTime },
@@ -152,8 +152,8 @@ export const statusChangeApproval = approvalHandler<StatusChangeSnapshot>({
       tx,
       deps,
       {
-        supplierId: supplier!.supplierId,
-        status: supplier!.status,
+        supplierId: supplier.supplierId,
+        status: supplier.status,
         expectedUpdateTime: snapshot.expectedUpdateTime,
       },
       move,
@@ -162,9 +162,9 @@ export const statusChangeApproval = approvalHandler<StatusChangeSnapshot>({
     await logChanges(
       tx,
       ctx,
-      supplier!.supplierId,
+      supplier.supplierId,
       'STATUS_CHANGE',
-      [statusRow(supplier!.supplierId, moved.from, moved.to)],
+      [statusRow(supplier.supplierId, moved.from, moved.to)],
       {
         approvalLogId: approval.approvalLogId,
         status: 'APPLIED',
@@ -173,10 +173,10 @@ export const statusChangeApproval = approvalHandler<StatusChangeSnapshot>({
     )
     await insertEvent(tx, {
       aggregateType: 'SUPPLIER',
-      aggregateId: supplier!.supplierId,
+      aggregateId: supplier.supplierId,
       eventType: 'SupplierStatusChanged',
       payload: {
-        supplierId: supplier!.supplierId,
+        supplierId: supplier.supplierId,
         approvalLogId: approval.approvalLogId,
         fromStatus: moved.from,
         toStatus: moved.to,

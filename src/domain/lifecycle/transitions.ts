@@ -155,7 +155,7 @@ export type Trigger = Move['trigger']
 export function moveBy(from: SupplierStatus, trigger: Trigger): Move {
   const move = TRANSITIONS.find((t) => t.from === from && t.trigger === trigger)
   if (!move) fail('SUPPLIER_STATUS_TRANSITION_INVALID', `${trigger} is not allowed from ${from}`)
-  return move!
+  return move
 }
 
 /**
@@ -171,7 +171,7 @@ export function moveTo(from: SupplierStatus, to: SupplierStatus, command: MoveCo
       `${from} → ${to} is not a declared move${legal.length ? ` (from ${from}: ${legal.join(', ')})` : ''}`,
     )
   }
-  return move!
+  return move
 }
 
 /** The statuses `command` may move a supplier to from `from`. */
@@ -260,7 +260,7 @@ export async function applyMove(
   )
   if (!row) fail('CONCURRENT_MODIFICATION')
   await checkGuard(tx, deps, move, supplier.supplierId, options.evidence)
-  return { from: move.from, to: move.to, updateTime: row!.updateTime }
+  return { from: move.from, to: move.to, updateTime: row.updateTime }
 }
 
 /** `applyMove` of the move declared from the supplier's status by `trigger` (else 395005). */
@@ -295,5 +295,5 @@ export async function claimVersion(
     {},
   )
   if (!row) fail('CONCURRENT_MODIFICATION')
-  return row!.updateTime
+  return row.updateTime
 }

@@ -59,15 +59,15 @@ export async function writeResult(sql: Sql, supplierId: string): Promise<Supplie
   const accounts = await liveAccounts(sql, supplierId)
   return {
     supplierId,
-    supplierNo: supplier!.supplierNo,
-    status: supplier!.status,
-    onboardingStage: ONBOARDING_STAGE[supplier!.status],
+    supplierNo: supplier.supplierNo,
+    status: supplier.status,
+    onboardingStage: ONBOARDING_STAGE[supplier.status],
     initialAccounts: accounts.map(({ accountId, accountNoMask, status }) => ({
       accountId,
       accountNoMask,
       status,
     })),
-    updateTime: supplier!.updateTime,
+    updateTime: supplier.updateTime,
   }
 }
 
@@ -147,9 +147,9 @@ export function createDraft(deps: DomainDeps, ctx: WriteContext, req: SupplierDr
 export async function loadForWrite(sql: Sql, supplierId: string, expectedUpdateTime: string) {
   const supplier = await findSupplier(sql, supplierId)
   if (!supplier) fail('SUPPLIER_NOT_FOUND')
-  assertAllowed(supplier!.status, 'PROFILE_EDIT', 'editing the profile')
-  if (supplier!.updateTime !== expectedUpdateTime) fail('VERSION_STALE')
-  return supplier!
+  assertAllowed(supplier.status, 'PROFILE_EDIT', 'editing the profile')
+  if (supplier.updateTime !== expectedUpdateTime) fail('VERSION_STALE')
+  return supplier
 }
 
 /** Pre-checks of a registration submit: a live DRAFT at the expected version. */
@@ -160,9 +160,9 @@ export async function findSupplierForSubmit(
 ) {
   const supplier = await findSupplier(sql, supplierId)
   if (!supplier) fail('SUPPLIER_NOT_FOUND')
-  assertAllowed(supplier!.status, 'SUBMIT', 'submitting the registration')
-  if (supplier!.updateTime !== expectedUpdateTime) fail('VERSION_STALE')
-  return supplier!
+  assertAllowed(supplier.status, 'SUBMIT', 'submitting the registration')
+  if (supplier.updateTime !== expectedUpdateTime) fail('VERSION_STALE')
+  return supplier
 }
 
 /** Inside the lock: the row must still be what the pre-checks saw, or someone else won. */
@@ -171,7 +171,7 @@ export async function relock(tx: Sql, seen: SupplierRow) {
   if (!locked || locked.status !== seen.status || locked.updateTime !== seen.updateTime) {
     fail('CONCURRENT_MODIFICATION')
   }
-  return locked!
+  return locked
 }
 
 /** A form's fields and collections; each collection present is a complete snapshot. */
@@ -369,13 +369,13 @@ export function deleteDraft(deps: DomainDeps, ctx: WriteContext, supplierId: str
     async precheck(sql) {
       const seen = await findSupplier(sql, supplierId)
       if (!seen) fail('SUPPLIER_NOT_FOUND')
-      assertAllowed(seen!.status, 'DELETE', 'deleting')
+      assertAllowed(seen.status, 'DELETE', 'deleting')
     },
     async run(tx) {
       const locked = await lockSupplier(tx, supplierId)
       if (!locked) fail('SUPPLIER_NOT_FOUND')
       // The status may have moved since the pre-check: the rule is asked again on what is locked.
-      assertAllowed(locked!.status, 'DELETE', 'deleting')
+      assertAllowed(locked.status, 'DELETE', 'deleting')
       if (!(await softDeleteDraft(tx, supplierId, ctx.adminId))) fail('CONCURRENT_MODIFICATION')
       await logChanges(tx, ctx, supplierId, 'DRAFT_DELETE', [
         {

@@ -110,7 +110,7 @@ export function replaceQualificationRules(
         )
         await insertEvent(tx, {
           aggregateType: 'SUPPLIER_TYPE',
-          aggregateId: type!.dictDataId,
+          aggregateId: type.dictDataId,
           eventType: 'QualificationRulesReplaced',
           payload: { typeCode, ruleIds: after.map((r) => r.ruleId), operatorId: ctx.adminId },
         })

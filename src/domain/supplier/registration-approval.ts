@@ -27,26 +27,26 @@ export const registrationApproval = approvalHandler<RegistrationSnapshot>({
     if (!(await isLatestApproval(tx, approval))) {
       fail('APPROVAL_APPLY_FAILED', 'superseded by a newer registration submission')
     }
-    if (supplier!.status !== 'VETTING') {
+    if (supplier.status !== 'VETTING') {
       fail(
         'APPROVAL_APPLY_FAILED',
-        `the supplier is ${supplier!.status}, not VETTING: this registration cannot apply`,
+        `the supplier is ${supplier.status}, not VETTING: this registration cannot apply`,
       )
     }
-    await assertSnapshotUnchanged(tx, snapshot, supplier!)
+    await assertSnapshotUnchanged(tx, snapshot, supplier)
     const { supplierNo } = await nextSupplierNo(tx)
     // The move's guard re-checks the registration rules on the locked row.
-    const moved = await moveStatus(tx, deps, current(supplier!), 'REGISTRATION_APPROVED', {
+    const moved = await moveStatus(tx, deps, current(supplier), 'REGISTRATION_APPROVED', {
       adminId: ctx.adminId,
       columns: { supplier_no: supplierNo },
     })
-    const accounts = await liveAccounts(tx, supplier!.supplierId, 'PENDING')
-    await setAccountsStatus(tx, supplier!.supplierId, 'PENDING', 'ACTIVE')
+    const accounts = await liveAccounts(tx, supplier.supplierId, 'PENDING')
+    await setAccountsStatus(tx, supplier.supplierId, 'PENDING', 'ACTIVE')
     const changes: FieldChange[] = [
-      statusChange(supplier!.supplierId, moved.from, moved.to),
+      statusChange(supplier.supplierId, moved.from, moved.to),
       {
         targetType: 'SUPPLIER',
-        targetId: supplier!.supplierId,
+        targetId: supplier.supplierId,
         fieldName: 'supplierNo',
         oldValueMasked: null,
         newValueMasked: supplierNo,
@@ -59,16 +59,16 @@ export const registrationApproval = approvalHandler<RegistrationSnapshot>({
         newValueMasked: 'ACTIVE',
       })),
     ]
-    await logChanges(tx, ctx, supplier!.supplierId, 'REGISTRATION_APPLY', changes, {
+    await logChanges(tx, ctx, supplier.supplierId, 'REGISTRATION_APPLY', changes, {
       approvalLogId: approval.approvalLogId,
       status: 'APPLIED',
     })
     await insertEvent(tx, {
       aggregateType: 'SUPPLIER',
-      aggregateId: supplier!.supplierId,
+      aggregateId: supplier.supplierId,
       eventType: 'SupplierActivated',
       payload: {
-        supplierId: supplier!.supplierId,
+        supplierId: supplier.supplierId,
         supplierNo,
         approvalLogId: approval.approvalLogId,
       },
@@ -79,7 +79,7 @@ export const registrationApproval = approvalHandler<RegistrationSnapshot>({
         aggregateId: a.accountId,
         eventType: 'BankAccountActivated',
         payload: {
-          supplierId: supplier!.supplierId,
+          supplierId: supplier.supplierId,
           accountId: a.accountId,
           approvalLogId: approval.approvalLogId,
         },

@@ -49,8 +49,7 @@ export function submitRegistration(
     async run(tx, { seen, identity }) {
       const locked = await relock(tx, seen)
       const { columns, changes } = await applyForm(tx, deps, ctx, locked, req, identity)
-      // The form is written by the same guarded UPDATE (with the client's version) that moves the
-      // status; the move's guard (the registration rules) then checks exactly what is approved.
+      // The form is written first so that the checks below see exactly what will be approved.
       const moved = await moveStatus(
         tx,
         deps,
