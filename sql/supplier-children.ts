@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ACCOUNT_STATUSES, type AccountStatus } from './account'
 import { many, maybeOne, none, one, type Sql, DATE_TIME } from './db'
 
 // Types ------------------------------------------------------------------------------------
@@ -211,12 +212,12 @@ export const AccountRow = z.object({
   accountId: z.string(),
   accountNoBidx: z.string(),
   accountNoMask: z.string(),
-  status: z.string(),
+  status: z.enum(ACCOUNT_STATUSES),
   isDefault: z.enum(['YES', 'NO']),
 })
 export type AccountRow = z.output<typeof AccountRow>
 
-export function liveAccounts(sql: Sql, supplierId: string, status?: string) {
+export function liveAccounts(sql: Sql, supplierId: string, status?: AccountStatus) {
   return many(
     sql`
       SELECT a.account_id::text AS "accountId", a.account_no_bidx AS "accountNoBidx",
@@ -251,22 +252,25 @@ const InsertedAccount = z.object({
   status: z.string(),
 })
 
+/** A new account in `status`; `riskFlags` are the codes its values raise (none at registration). */
 export function insertAccount(
   sql: Sql,
   supplierId: string,
   a: AccountColumns,
-  status: string,
+  status: AccountStatus,
   adminId: string,
+  riskFlags: readonly string[] = [],
 ) {
   return one(
     sql`
       INSERT INTO supplier_bank_account (
         supplier_id, account_name, account_type, bank_name, bank_branch, account_no_enc, account_no_bidx,
-        account_no_mask, proof_file_urls, settle_mode, account_period, invoice_type, tax_rate, status, created_by
+        account_no_mask, proof_file_urls, settle_mode, account_period, invoice_type, tax_rate, status, created_by,
+        risk_flags
       ) VALUES (
         ${supplierId}, ${a.account_name}, ${a.account_type}, ${a.bank_name}, ${a.bank_branch}, ${a.account_no_enc},
         ${a.account_no_bidx}, ${a.account_no_mask}, ${sql.json(a.proof_file_urls)}, ${a.settle_mode},
-        ${a.account_period}, ${a.invoice_type}, ${a.tax_rate}, ${status}, ${adminId}
+        ${a.account_period}, ${a.invoice_type}, ${a.tax_rate}, ${status}, ${adminId}, ${sql.json([...riskFlags])}
       )
       RETURNING account_id::text AS "accountId", account_no_mask AS "accountNoMask", status
     `,
@@ -275,7 +279,12 @@ export function insertAccount(
 }
 
 /** Moves this supplier's live accounts from one status to another (registration steps). */
-export function setAccountsStatus(sql: Sql, supplierId: string, from: string, to: string) {
+export function setAccountsStatus(
+  sql: Sql,
+  supplierId: string,
+  from: AccountStatus,
+  to: AccountStatus,
+) {
   return none(sql`
     UPDATE supplier_bank_account SET status = ${to}, update_time = next_version(update_time)
     WHERE supplier_id = ${supplierId} AND deleted_at IS NULL AND status = ${from}

@@ -7,9 +7,11 @@ import { qualificationRuleRoutes } from './routes/qualification-rules'
 import { qualificationRoutes } from './routes/qualifications'
 import { supplierReadRoutes } from './routes/supplier-reads'
 import { supplierWriteRoutes } from './routes/suppliers'
+import { accountRoutes } from './routes/accounts'
 import { internalRoutes } from './routes/internal'
 import { lifecycleRoutes } from './routes/lifecycle'
 import { financeClearanceFrom } from './ports/finance-clearance'
+import { resourceInfoRoutes, resourceRelationRoutes } from './routes/resources'
 import { localAutoProvider } from './ports/approval-provider'
 import { APPROVAL_HANDLERS } from './domain/approval-handlers'
 
@@ -40,6 +42,9 @@ export function createApp(deps: Deps) {
         financeClearance: deps.financeClearance ?? financeClearanceFrom(deps.config),
       }),
     )
+    app.route('/admin/supplier', resourceInfoRoutes(deps))
+    app.route('/admin/supplier', resourceRelationRoutes(domain))
+    app.route('/admin/supplier', accountRoutes(domain))
     app.route('/internal/supplier', internalRoutes(domain))
   })
 }

@@ -93,6 +93,9 @@ const EnvSchema = z
     FINANCE_CLEARANCE_URL: z.url({ protocol: /^https?$/ }).optional(),
     FINANCE_CLEARANCE_TOKEN: z.string().min(1).optional(),
     FINANCE_CLEARANCE_TIMEOUT_MS: z.coerce.number().int().min(50).max(30000).default(3000),
+    FLEET_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    FLEET_INTERNAL_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    FLEET_TIMEOUT_MS: z.coerce.number().int().min(50).max(30000).default(3000),
     DATA_ENCRYPTION_KEYS: keyList.default(keyList.parse(DEV_SECRETS.DATA_ENCRYPTION_KEYS)),
     DATA_ENCRYPTION_KEY_ID: z.string().optional(),
     BLIND_INDEX_KEY: z
@@ -120,6 +123,13 @@ const EnvSchema = z
       .default('info'),
   })
   .superRefine((env, ctx) => {
+    if (env.FLEET_BASE_URL && !env.FLEET_INTERNAL_TOKEN) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['FLEET_INTERNAL_TOKEN'],
+        message: 'required with FLEET_BASE_URL (sent as X-Internal-Token)',
+      })
+    }
     const activeKey = env.DATA_ENCRYPTION_KEY_ID
     if (activeKey && !env.DATA_ENCRYPTION_KEYS.has(activeKey)) {
       ctx.addIssue({
@@ -180,6 +190,8 @@ const EnvSchema = z
     if (env.FINANCE_CLEARANCE_URL && !env.FINANCE_CLEARANCE_URL.startsWith('https:')) {
       production('FINANCE_CLEARANCE_URL', 'must be https')
     }
+    if (env.FLEET_BASE_URL && !env.FLEET_BASE_URL.startsWith('https:'))
+      production('FLEET_BASE_URL', 'must be https')
     if (env.AUTH_JWKS_URL && (!env.AUTH_JWT_AUDIENCE || !env.AUTH_JWT_ISSUER)) {
       // Without them, a token the shared identity provider issued to any other app would do.
       production(
@@ -232,6 +244,12 @@ function toConfig(env: z.output<typeof EnvSchema>) {
       blindIndexKey: env.BLIND_INDEX_KEY,
     },
     internalToken: env.INTERNAL_TOKEN,
+    /** The fleet service; without baseUrl vehicles come from the local fleet_vehicle table. */
+    fleet: {
+      baseUrl: env.FLEET_BASE_URL,
+      token: env.FLEET_INTERNAL_TOKEN,
+      timeoutMs: env.FLEET_TIMEOUT_MS,
+    },
     storageUrlPrefixes: env.STORAGE_URL_PREFIXES,
     duplicateNameThreshold: env.DUPLICATE_NAME_THRESHOLD,
     duplicateConfirmTtlSeconds: env.DUPLICATE_CONFIRM_TTL_SECONDS,

@@ -9,7 +9,7 @@ import { loadDemoData, loadReferenceData } from './db/seed'
 import { DataDirInUseError, startEmbedded, type EmbeddedDatabase } from './db/embedded'
 import { MigrationError, migrate, migrateWithLock } from './db/migrate'
 import { createLogger } from './logger'
-import { httpPermissionLookup, sqlPermissionLookup } from './ports/permission'
+import { permissionLookupFor } from './ports/permission'
 
 let config
 try {
@@ -59,13 +59,7 @@ if (config.demoData && (await loadDemoData(sql, config.demoAdminId))) {
   logger.info({ demoAdminId: config.demoAdminId }, 'demo data loaded')
 }
 
-const permissions = config.permissions.serviceUrl
-  ? httpPermissionLookup({
-      baseUrl: config.permissions.serviceUrl,
-      token: config.permissions.serviceToken,
-      timeoutMs: config.permissions.timeoutMs,
-    })
-  : sqlPermissionLookup(sql)
+const permissions = permissionLookupFor(config, sql)
 const cipher = await createCipher(config.crypto)
 const deps = { config, sql, logger, cipher, permissions }
 const app = createApp(deps)

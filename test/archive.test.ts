@@ -227,6 +227,16 @@ describe('SUP-ADM-010 archive with a connected finance clearance', () => {
         395005,
       ]),
       ['POST', `${ITEMS}/${id}/archive`, undefined, 395005],
+      [
+        'POST',
+        `${ITEMS}/${id}/accounts/batch`,
+        {
+          accounts: [
+            { accountType: 'CORPORATE', bankName: 'ICBC', accountNo: '6222021234567890123' },
+          ],
+        },
+        395021,
+      ],
     ]
     for (const [method, path, body, code] of attempts) {
       const res = await h.call(method, path, body === undefined ? {} : { body })

@@ -4,6 +4,7 @@ import type { Config } from '../config'
 import type { SensitiveCipher } from '../crypto/sensitive'
 import type { ApprovalProvider } from '../ports/approval-provider'
 import type { FinanceClearance } from '../ports/finance-clearance'
+import type { FleetResources } from '../ports/fleet'
 import type { PermissionLookup } from '../ports/permission'
 
 /** What the domain needs from the outside world; built once by the entry point. */
@@ -18,6 +19,8 @@ export interface Deps {
   approvalProvider?: ApprovalProvider
   /** From the configuration (FINANCE_CLEARANCE_URL) unless a test supplies another adapter. */
   financeClearance?: FinanceClearance
+  /** Vehicles of the resource-information page; chosen from the configuration when absent. */
+  fleet?: FleetResources
 }
 
 export interface AppEnv {

@@ -14,7 +14,7 @@ import {
  * Rule 4 (allowed): DRAFT edits everything including initial accounts and may be deleted; VETTING
  * updates non-identifying data only; ACTIVE maintains contacts, types, qualifications and
  * post-registration accounts; SUSPENDED and FROZEN allow viewing and remediation (profile,
- * contacts, qualifications) with the status unchanged.
+ * contacts, qualifications, bank accounts) with the status unchanged.
  * Rule 5 (prohibited): DRAFT gets no business selection and no post-registration account
  * approval; SUSPENDED, FROZEN and BLACKLIST get no new business selection and cannot be deleted;
  * BLACKLIST gets no new resource relation; ACTIVE cannot be deleted; ARCHIVED is read-only.
@@ -47,6 +47,12 @@ export type Operation =
 
 /** Statuses that may be maintained: everything but BLACKLIST and ARCHIVED. */
 const MAINTAINABLE = ['DRAFT', 'VETTING', 'ACTIVE', 'SUSPENDED', 'FROZEN'] as const
+/**
+ * Registered suppliers whose data may be maintained: ACTIVE, and SUSPENDED or FROZEN as
+ * remediation. Post-registration accounts are maintained here (each create and change still
+ * goes through an approval, and no payment is made while SUSPENDED or FROZEN anyway).
+ */
+const REMEDIABLE = ['ACTIVE', 'SUSPENDED', 'FROZEN'] as const
 
 /** From which statuses `command` has a declared move. */
 const movableBy = (command: MoveCommand): SupplierStatus[] => [
@@ -67,9 +73,9 @@ export const POLICY = {
   },
   INITIAL_ACCOUNTS_EDIT: { allowedIn: ['DRAFT'], refusal: 'FIELD_NOT_EDITABLE' },
   DELETE: { allowedIn: ['DRAFT'], refusal: 'OPERATION_NOT_ALLOWED_IN_STATUS' },
-  ACCOUNT_CREATE: { allowedIn: ['ACTIVE'], refusal: 'OPERATION_NOT_ALLOWED_IN_STATUS' },
-  ACCOUNT_CHANGE: { allowedIn: ['ACTIVE'], refusal: 'OPERATION_NOT_ALLOWED_IN_STATUS' },
-  ACCOUNT_DEFAULT: { allowedIn: ['ACTIVE'], refusal: 'OPERATION_NOT_ALLOWED_IN_STATUS' },
+  ACCOUNT_CREATE: { allowedIn: REMEDIABLE, refusal: 'OPERATION_NOT_ALLOWED_IN_STATUS' },
+  ACCOUNT_CHANGE: { allowedIn: REMEDIABLE, refusal: 'OPERATION_NOT_ALLOWED_IN_STATUS' },
+  ACCOUNT_DEFAULT: { allowedIn: REMEDIABLE, refusal: 'OPERATION_NOT_ALLOWED_IN_STATUS' },
   NEW_RELATION: { allowedIn: ['ACTIVE'], refusal: 'SUPPLIER_NOT_ELIGIBLE' },
   SUBMIT: { allowedIn: movableBy('REGISTRATION'), refusal: 'SUPPLIER_STATUS_TRANSITION_INVALID' },
   STATUS_CHANGE: { allowedIn: movableBy('STATUS'), refusal: 'SUPPLIER_STATUS_TRANSITION_INVALID' },
