@@ -1718,6 +1718,7 @@ CREATE TABLE public.supplier (
     created_by bigint NOT NULL,
     updated_by bigint NOT NULL,
     deleted_at timestamp with time zone,
+    approve_note_enc text,
     CONSTRAINT supplier_address_length CHECK ((char_length(address) <= 500)),
     CONSTRAINT supplier_approve_note_bytes CHECK ((octet_length(approve_note) <= 16777215)),
     CONSTRAINT supplier_capital_length CHECK ((char_length(registered_capital) <= 50)),
@@ -1750,6 +1751,13 @@ COMMENT ON COLUMN public.supplier.tax_no_bidx IS 'HMAC-SHA256 blind index of the
 
 
 --
+-- Name: COLUMN supplier.approve_note; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.supplier.approve_note IS 'retired plaintext approveNote: never written since 20261123000100; emptied into approve_note_enc by the service (npm run approve-notes); to be dropped';
+
+
+--
 -- Name: COLUMN supplier.submitted_snapshot; Type: COMMENT; Schema: public; Owner: -
 --
 
@@ -1761,6 +1769,13 @@ COMMENT ON COLUMN public.supplier.submitted_snapshot IS 'identifying data frozen
 --
 
 COMMENT ON COLUMN public.supplier.update_time IS 'the version: expectedUpdateTime is compared to it at one-second resolution';
+
+
+--
+-- Name: COLUMN supplier.approve_note_enc; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.supplier.approve_note_enc IS 'approveNote: AES-256-GCM ciphertext v1.<keyId>.<iv>.<ct>; never plaintext';
 
 
 --
@@ -2924,6 +2939,7 @@ ALTER TABLE ONLY public.supplier_type
 INSERT INTO public.schema_migrations (version) VALUES
     ('20261121000100'),
     ('20261121000200'),
+    ('20261123000100'),
     ('20261123000200'),
     ('20261123020100'),
     ('20261123030100'),

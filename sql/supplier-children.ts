@@ -18,10 +18,17 @@ export function liveTypes(sql: Sql, supplierId: string) {
   )
 }
 
+/** The id of a row just inserted: the change log names it as targetId. */
+const Inserted = z.object({ id: z.string() })
+
 export function insertType(sql: Sql, supplierId: string, typeCode: string, isPrimary: boolean) {
-  return none(sql`
-    INSERT INTO supplier_type (supplier_id, type_code, is_primary) VALUES (${supplierId}, ${typeCode}, ${isPrimary})
-  `)
+  return one(
+    sql`
+      INSERT INTO supplier_type (supplier_id, type_code, is_primary) VALUES (${supplierId}, ${typeCode}, ${isPrimary})
+      RETURNING id::text AS id
+    `,
+    Inserted,
+  )
 }
 
 export function setTypePrimary(sql: Sql, id: string, isPrimary: boolean) {
@@ -69,7 +76,13 @@ export interface ContactColumns {
 }
 
 export function insertContact(sql: Sql, supplierId: string, columns: ContactColumns) {
-  return none(sql`INSERT INTO supplier_contact ${sql({ ...columns, supplier_id: supplierId })}`)
+  return one(
+    sql`
+      INSERT INTO supplier_contact ${sql({ ...columns, supplier_id: supplierId })}
+      RETURNING contact_id::text AS id
+    `,
+    Inserted,
+  )
 }
 
 /** Guarded by the item's own version; null when someone else changed it meanwhile. */
@@ -125,8 +138,12 @@ export interface QualificationColumns {
 }
 
 export function insertQualification(sql: Sql, supplierId: string, columns: QualificationColumns) {
-  return none(
-    sql`INSERT INTO supplier_qualification ${sql({ ...columns, supplier_id: supplierId })}`,
+  return one(
+    sql`
+      INSERT INTO supplier_qualification ${sql({ ...columns, supplier_id: supplierId })}
+      RETURNING qualification_id::text AS id
+    `,
+    Inserted,
   )
 }
 
@@ -182,7 +199,13 @@ export function liveBareChildren(sql: Sql, table: BareTable, supplierId: string)
 }
 
 export function insertBareChild(sql: Sql, table: BareTable, supplierId: string) {
-  return none(sql`INSERT INTO ${sql(table)} (supplier_id) VALUES (${supplierId})`)
+  return one(
+    sql`
+      INSERT INTO ${sql(table)} (supplier_id) VALUES (${supplierId})
+      RETURNING ${sql(bareId[table])}::text AS id
+    `,
+    Inserted,
+  )
 }
 
 // Shared soft delete of child rows ------------------------------------------------------------

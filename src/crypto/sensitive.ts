@@ -308,6 +308,7 @@ export const SENSITIVE_LOG_KEYS = [
   'confirmAccountNo',
   'certNo',
   'opinion',
+  'approveNote',
   'authorization',
   'cookie',
   'token',

@@ -41,7 +41,6 @@ const PLAIN_FIELDS = {
   staffScale: 'staff_scale',
   mainCooperation: 'main_cooperation',
   licenseImageUrl: 'license_image_url',
-  approveNote: 'approve_note',
   remark: 'remark',
 } as const satisfies Record<string, keyof SupplierColumns>
 
@@ -49,6 +48,7 @@ export type SubjectInput = Partial<Record<keyof typeof PLAIN_FIELDS, string | nu
   fullName?: string
   taxNo?: string
   contactPhone?: string | null
+  approveNote?: string | null
 }
 
 /** A request's identity: normalized, bounds checked (after normalization), tax number indexed. */
@@ -119,6 +119,18 @@ export async function diffSubject(
       columns.contact_phone_enc = await deps.cipher.encryptNullable(phone)
       columns.contact_phone_mask = maskPhone(phone)
       change('contactPhone', current?.contactPhoneMask ?? null, columns.contact_phone_mask)
+    }
+  }
+  if (input.approveNote !== undefined) {
+    // Sensitive free text: stored encrypted, compared in plain, logged only as a mask.
+    const note = emptyToNull(input.approveNote)
+    const old = current?.approveNoteEnc
+      ? await deps.cipher.decrypt(current.approveNoteEnc)
+      : (current?.approveNoteLegacy ?? null)
+    if (note !== old) {
+      columns.approve_note_enc = await deps.cipher.encryptNullable(note)
+      if (current?.approveNoteLegacy != null) columns.approve_note = null
+      change('approveNote', maskForLog('approveNote', old), maskForLog('approveNote', note))
     }
   }
   for (const [field, column] of Object.entries(PLAIN_FIELDS) as [
