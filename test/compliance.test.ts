@@ -309,6 +309,10 @@ describe('GET /qualifications/expiring', () => {
     expect((await expiring('', viewer)).body.code).toBe(395002)
     for (const q of [
       '?withinDays=-1',
+      '?withinDays=1e2',
+      '?withinDays=0x2',
+      '?withinDays=%202',
+      '?withinDays=02',
       '?withinDays=abc',
       '?withinDays=3651',
       '?pageSize=101',

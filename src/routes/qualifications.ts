@@ -10,11 +10,12 @@ import { pageQuery, validate } from '../http/validate'
 export const ExpiringQuery = z
   .object({
     ...pageQuery,
-    withinDays: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(3650)
+    // Decimal digits only, like the paging numbers (no `1e2`, `0x2`, `+2`, ` 2`).
+    withinDays: z
+      .string()
+      .regex(/^(0|[1-9][0-9]*)$/, { message: 'must be a decimal integer', abort: true })
+      .transform(Number)
+      .pipe(z.int().max(3650, 'at most 3650'))
       .optional()
       .describe("days from today; default: each qualification's rule warningDays"),
     typeCode: z
