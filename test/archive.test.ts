@@ -204,8 +204,18 @@ describe('SUP-ADM-010 archive with a connected finance clearance', () => {
       SELECT to_char(update_time, 'YYYY-MM-DD HH24:MI:SS') AS v FROM supplier WHERE supplier_id = ${id}`
     const before = await footprint(id)
     const attempts: [string, string, unknown, number][] = [
-      ['PUT', `${ITEMS}/${id}`, { shortName: '复活', expectedUpdateTime: v }, 395021],
-      ['PUT', `${ITEMS}/${id}/contacts`, { contacts: [], expectedUpdateTime: v }, 395021],
+      [
+        'PUT',
+        `${ITEMS}/${id}`,
+        { shortName: '复活', changeReason: '复活', expectedUpdateTime: v },
+        395021,
+      ],
+      [
+        'PUT',
+        `${ITEMS}/${id}/contacts`,
+        { contacts: [], changeReason: '清空', expectedUpdateTime: v },
+        395021,
+      ],
       ['DELETE', `${ITEMS}/${id}`, undefined, 395021],
       [
         'POST',

@@ -53,27 +53,33 @@ type Attempt = (id: string) => Promise<{ body: any }>
 
 const profileEdit: Attempt = (id) =>
   h.call('PUT', `${ITEMS}/${id}`, {
-    body: { shortName: `简称${tag()}`, expectedUpdateTime: VERSION },
+    body: { shortName: `简称${tag()}`, changeReason: '资料更新', expectedUpdateTime: VERSION },
   })
 const contactsEdit: Attempt = (id) =>
   h.call('PUT', `${ITEMS}/${id}/contacts`, {
     body: {
       contacts: [{ contactName: '孙七', contactPhone: '13722223333' }],
+      changeReason: '联系人变更',
       expectedUpdateTime: VERSION,
     },
   })
 const identityEdit: Attempt = (id) =>
   h.call('PUT', `${ITEMS}/${id}`, {
-    body: { fullName: uniqueName('Renamed'), expectedUpdateTime: VERSION },
+    body: { fullName: uniqueName('Renamed'), changeReason: '更名', expectedUpdateTime: VERSION },
   })
 const typesEdit: Attempt = (id) =>
   h.call('PUT', `${ITEMS}/${id}`, {
-    body: { types: [{ typeCode: 'OTHER' }, { typeCode: 'TICKET' }], expectedUpdateTime: VERSION },
+    body: {
+      types: [{ typeCode: 'OTHER' }, { typeCode: 'TICKET' }],
+      changeReason: '增加类型',
+      expectedUpdateTime: VERSION,
+    },
   })
 const initialAccountsEdit: Attempt = (id) =>
   h.call('PUT', `${ITEMS}/${id}`, {
     body: {
       initialAccounts: [{ accountType: 'CORPORATE', bankName: 'ICBC', accountNo: ACCOUNT_NO }],
+      changeReason: '初始账户',
       expectedUpdateTime: VERSION,
     },
   })
