@@ -309,6 +309,7 @@ export const SENSITIVE_LOG_KEYS = [
   'certNo',
   'opinion',
   'approveNote',
+  'submitNote',
   'authorization',
   'cookie',
   'token',
