@@ -20,14 +20,25 @@ export const NearDuplicateConfirmation = z
   })
   .meta({ id: 'NearDuplicateConfirmation' })
 
-/** `data` of a 395008 answer: the required qualification types missing or expired (C-09). */
+/**
+ * `data` of a 395008 answer: the required qualifications that are missing or expired (C-09).
+ * Registration (submit, apply) lists each missing type with the supplier types requiring it;
+ * the status guards (resume, unfreeze) list each offending type/qualification with its state.
+ */
 export const MissingQualifications = z
   .object({
     missing: z.array(
-      z.object({
-        qualType: z.string(),
-        typeCodes: z.array(z.string()).describe('the supplier types that require it'),
-      }),
+      z.union([
+        z.object({
+          qualType: z.string(),
+          typeCodes: z.array(z.string()).describe('the supplier types that require it'),
+        }),
+        z.object({
+          typeCode: z.string().describe('the supplier type that requires it'),
+          qualType: z.string(),
+          state: z.enum(['MISSING', 'EXPIRED', 'EXPIRING', 'OK']),
+        }),
+      ]),
     ),
   })
   .meta({ id: 'MissingQualifications' })
@@ -125,6 +136,10 @@ export const SUPPLIER_ERRORS = {
     message: 'archive refused: finance clearance provider is not connected',
   },
   RESOURCE_MODULE_UNSUPPORTED: { code: 395034, message: 'unsupported resource module' },
+  ARCHIVE_NOT_CLEARED: {
+    code: 395035,
+    message: 'archive refused: finance clearance did not confirm that everything is settled',
+  },
   DEPENDENCY_UNAVAILABLE: {
     code: 395039,
     message: 'a dependency is unavailable or answered incompletely; retry later',

@@ -3,6 +3,7 @@ import type postgres from 'postgres'
 import type { Config } from '../config'
 import type { SensitiveCipher } from '../crypto/sensitive'
 import type { ApprovalProvider } from '../ports/approval-provider'
+import type { FinanceClearance } from '../ports/finance-clearance'
 import type { FleetResources } from '../ports/fleet'
 import type { PermissionLookup } from '../ports/permission'
 import type { DocsAssets } from './docs-page'
@@ -18,6 +19,8 @@ export interface Deps {
   permissions: PermissionLookup
   /** LOCAL_AUTO unless a test or a later phase supplies another adapter. */
   approvalProvider?: ApprovalProvider
+  /** From the configuration (FINANCE_CLEARANCE_URL) unless a test supplies another adapter. */
+  financeClearance?: FinanceClearance
   /** Vehicles of the resource-information page; chosen from the configuration when absent. */
   fleet?: FleetResources
   /** The reference page's renderer files; without them (edge) /docs is a static index. */
