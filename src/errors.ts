@@ -78,6 +78,10 @@ export const SUPPLIER_ERRORS = {
     message: 'a request with this Idempotency-Key is still being processed',
   },
   APPROVAL_NOT_FOUND: { code: 395029, message: 'approval record does not exist' },
+  DATABASE_UNAVAILABLE: {
+    code: 395030,
+    message: 'the database is temporarily unavailable; retry later',
+  },
   ARCHIVE_CLEARANCE_UNAVAILABLE: {
     code: 395032,
     message: 'archive refused: finance clearance provider is not connected',

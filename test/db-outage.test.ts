@@ -1,8 +1,14 @@
 import postgres from 'postgres'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { grant } from '../sql/admin'
-import { createTestDatabase, ALL_PERMISSIONS, type TestDatabase } from './harness'
+import { connect } from '../sql/db'
+import { createApp } from '../src/app'
+import { createLogger } from '../src/logger'
+import { sqlPermissionLookup } from '../src/ports/permission'
+import { READINESS_TIMEOUT_MS } from '../src/routes/system'
+import { createTestDatabase, ALL_PERMISSIONS, useHarness, type TestDatabase } from './harness'
 import { devHeaders, request, startService, type Service } from './service'
+import { tcpProxy } from './tcp-proxy'
 import { draftBody } from './supplier-data'
 
 /**
@@ -84,4 +90,129 @@ describe('PostgreSQL dropping the service connections during a write burst', () 
     }
     expect((await request(`${service.base}/readyz`)).status).toBe(200)
   }, 60_000)
+})
+
+describe('the database unreachable: answers stay bounded and say "retry", not "denied"', () => {
+  const h = useHarness({ env: { PERMISSION_TIMEOUT_MS: '600' } })
+  let proxy: Awaited<ReturnType<typeof tcpProxy>>
+  let proxied: postgres.Sql
+  /** The whole app on the database behind the proxy. */
+  let app: ReturnType<typeof createApp>
+  /** Permissions answered from the database directly; everything else behind the proxy. */
+  let appWithLivePermissions: ReturnType<typeof createApp>
+  let admin: string
+
+  beforeAll(async () => {
+    const url = new URL(h.db.url)
+    proxy = await tcpProxy({ host: url.hostname, port: Number(url.port) })
+    proxied = connect({ url: proxy.urlFor(h.db.url), max: 1, timezone: h.config.timezone })
+    const logger = createLogger({ level: 'silent' })
+    const deps = { config: h.config, sql: proxied, logger, cipher: h.cipher }
+    app = createApp({ ...deps, permissions: sqlPermissionLookup(proxied) })
+    appWithLivePermissions = createApp({ ...deps, permissions: sqlPermissionLookup(h.sql) })
+    admin = await h.admin()
+  })
+  afterAll(async () => {
+    await proxy?.stop()
+    await proxied?.end({ timeout: 1 })
+  })
+
+  const call = async (
+    target: ReturnType<typeof createApp>,
+    method: string,
+    path: string,
+    body?: unknown,
+  ) => {
+    const started = performance.now()
+    const res = await target.request(path, {
+      method,
+      headers: {
+        authorization: `Bearer ${await h.token(admin)}`,
+        'x-admin-id': admin,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body ? JSON.stringify(body) : undefined,
+    })
+    return { status: res.status, body: (await res.json()) as any, ms: performance.now() - started }
+  }
+  const rows = async () => {
+    const [r] = await h.sql`
+      SELECT (SELECT count(*) FROM supplier)::int AS s, (SELECT count(*) FROM change_log)::int AS c`
+    return r
+  }
+  const UNAVAILABLE = { code: 395030, success: false, data: null }
+
+  it('control: through the proxy, /readyz is UP and a write succeeds', async () => {
+    expect((await app.request('/readyz')).status).toBe(200)
+    expect((await call(app, 'POST', '/admin/supplier/items', draftBody())).body.code).toBe(200)
+  })
+
+  it('connections dropped and the port closed: 503 from /readyz and 395030 for calls, at once', async () => {
+    await proxy.cut()
+    const before = await rows()
+    const started = performance.now()
+    const ready = await app.request('/readyz')
+    expect(ready.status).toBe(503)
+    expect(await ready.json()).toMatchObject(UNAVAILABLE)
+    expect(performance.now() - started).toBeLessThan(READINESS_TIMEOUT_MS)
+    for (const [method, path, body] of [
+      ['POST', '/admin/supplier/items', draftBody()],
+      ['GET', '/admin/supplier/items', undefined],
+      ['GET', '/admin/dict/data/supplier_type', undefined],
+    ] as const) {
+      const res = await call(app, method, path, body)
+      expect(res.body, `${method} ${path}`).toMatchObject(UNAVAILABLE)
+      expect(res.body.message).toMatch(/retry/)
+      expect(res.ms).toBeLessThan(1_000)
+    }
+    // The permission lookup answered; the write itself found the database gone (the error
+    // mapper, not the permission check, answers).
+    const write = await call(appWithLivePermissions, 'POST', '/admin/supplier/items', draftBody())
+    expect(write.body).toMatchObject(UNAVAILABLE)
+    expect(await rows()).toEqual(before)
+  })
+
+  it('a silent database (accepts, never answers): both answers stay within their bounds', async () => {
+    await proxy.restore()
+    proxy.blackhole()
+    const started = performance.now()
+    const ready = await app.request('/readyz')
+    expect(ready.status).toBe(503)
+    expect(await ready.json()).toMatchObject(UNAVAILABLE)
+    expect(performance.now() - started).toBeLessThan(READINESS_TIMEOUT_MS + 500)
+    // The permission lookup is the first query of a call: its deadline bounds the answer.
+    const res = await call(app, 'POST', '/admin/supplier/items', draftBody())
+    expect(res.body).toMatchObject(UNAVAILABLE)
+    expect(res.ms).toBeLessThan(h.config.permissions.timeoutMs + 500)
+  })
+
+  it('once the database is back, the same calls succeed again', async () => {
+    await proxy.restore()
+    await vi.waitFor(async () => expect((await app.request('/readyz')).status).toBe(200), {
+      timeout: 15_000,
+      interval: 200,
+    })
+    const res = await call(app, 'POST', '/admin/supplier/items', draftBody())
+    expect(res.body.code).toBe(200)
+  }, 30_000)
+
+  it('a denial is still a denial, and a lookup failing for another reason still refuses (395002)', async () => {
+    const nobody = await h.admin([])
+    const denied = await h.call('GET', '/admin/supplier/items', { admin: nobody })
+    expect(denied.body).toMatchObject({ code: 395002 })
+    // A statement error (undefined table) is no connection failure: fail closed, as denied.
+    const failing = (() =>
+      Promise.reject(
+        Object.assign(new Error('relation "admin_permission" does not exist'), { code: '42P01' }),
+      )) as unknown as postgres.Sql
+    const broken = createApp({
+      config: h.config,
+      sql: h.sql,
+      logger: createLogger({ level: 'silent' }),
+      cipher: h.cipher,
+      permissions: sqlPermissionLookup(failing),
+    })
+    const res = await call(broken, 'GET', '/admin/supplier/items')
+    expect(res.body).toMatchObject({ code: 395002, success: false })
+  })
 })

@@ -152,6 +152,11 @@ export function authorize(
       const answers = await Promise.all([...checks, roleCheck])
       granted = answers.every((a) => a === true)
     } catch (err) {
+      if (err instanceof AppError && err.entry === ERRORS.DATABASE_UNAVAILABLE) {
+        // Refused all the same, but as "retry later": nobody's permission was judged.
+        logger.warn({ requestId: c.get('requestId'), err: err.message }, 'permission lookup failed')
+        throw err
+      }
       logger.warn(
         { requestId: c.get('requestId'), err: (err as Error).message },
         'permission lookup failed: denied',

@@ -5,6 +5,7 @@ import type { Logger } from 'pino'
 import type { Config } from '../config'
 import { AppError, ERRORS } from '../errors'
 import { withDeadline } from '../ports/permission'
+import { isDatabaseUnavailable } from '../../sql/db'
 import { systemRoutes } from '../routes/system'
 import { accessLog } from './access-log'
 import { authenticate } from './auth'
@@ -46,9 +47,10 @@ export function useFrame(
 
 /**
  * Every answer is an envelope: unknown routes 404, malformed requests 400, business failures
- * their catalog code (HTTP 200), anything unexpected a 500 carrying only the request id.
+ * their catalog code (HTTP 200), the database unreachable or dropping the connection anywhere in
+ * the request DATABASE_UNAVAILABLE (retry), anything unexpected a 500 carrying only the request id.
  */
-export function mapErrors(app: Hono<AppEnv>, logger: Pick<Logger, 'error'>) {
+export function mapErrors(app: Hono<AppEnv>, logger: Pick<Logger, 'error' | 'warn'>) {
   app.notFound((c) =>
     failure(c, ERRORS.NOT_FOUND, `no route for ${c.req.method} ${c.req.path}`, null, 404),
   )
@@ -59,6 +61,10 @@ export function mapErrors(app: Hono<AppEnv>, logger: Pick<Logger, 'error'>) {
       return failure(c, ERRORS.BAD_REQUEST, err.message || 'malformed request', null, 400)
     }
     const id = c.get('requestId')
+    if (isDatabaseUnavailable(err)) {
+      logger.warn({ requestId: id, err: (err as Error).message }, 'database unavailable')
+      return failure(c, ERRORS.DATABASE_UNAVAILABLE)
+    }
     logger.error({ requestId: id, err }, 'unexpected fault')
     return failure(c, ERRORS.INTERNAL, `internal error (request id ${id})`, { requestId: id }, 500)
   })

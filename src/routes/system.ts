@@ -5,6 +5,10 @@ import { buildOpenApi, doc } from '../http/openapi'
 import { renderDocsPage } from '../http/docs-page'
 import { ok, failure, resultSchema } from '../http/envelope'
 import { ERRORS } from '../errors'
+import { withinDeadline } from '../../sql/db'
+
+/** /readyz answers within this bound, also while the database host does not answer at all. */
+export const READINESS_TIMEOUT_MS = 2_000
 
 const Health = resultSchema(z.object({ status: z.literal('UP') }))
 
@@ -23,13 +27,18 @@ export const systemRoutes = ({ sql }: Pick<Deps, 'sql'>, api: Hono<AppEnv>) => {
   )
   app.get(
     '/readyz',
-    doc({ summary: 'Database is reachable', tags: ['system'], public: true, response: Health }),
+    doc({
+      summary: `Database is reachable (HTTP 503 and 395030 otherwise, within ${READINESS_TIMEOUT_MS} ms)`,
+      tags: ['system'],
+      public: true,
+      response: Health,
+    }),
     async (c) => {
       try {
-        await sql`SELECT 1`
+        await withinDeadline(sql`SELECT 1`, READINESS_TIMEOUT_MS, 'readiness')
         return ok(c, { status: 'UP' as const })
       } catch {
-        return failure(c, ERRORS.DEPENDENCY_UNAVAILABLE, 'database unreachable', null, 503)
+        return failure(c, ERRORS.DATABASE_UNAVAILABLE, 'database unreachable', null, 503)
       }
     },
   )
