@@ -87,6 +87,12 @@ const EnvSchema = z
     AUTH_JWKS_URL: z.url().optional(),
     AUTH_JWT_ISSUER: z.string().min(1).optional(),
     AUTH_JWT_AUDIENCE: z.string().min(1).optional(),
+    AUTH_TOKEN_MAX_LIFETIME_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(7 * 24 * 3600)
+      .default(12 * 3600),
     PERMISSION_SERVICE_URL: z.url().optional(),
     PERMISSION_SERVICE_TOKEN: z.string().min(1).optional(),
     PERMISSION_TIMEOUT_MS: z.coerce.number().int().min(50).max(30000).default(2000),
@@ -206,6 +212,8 @@ function toConfig(env: z.output<typeof EnvSchema>) {
       jwksUrl: env.AUTH_JWKS_URL,
       issuer: env.AUTH_JWT_ISSUER,
       audience: env.AUTH_JWT_AUDIENCE,
+      /** Longest accepted `exp − iat`: a stolen token is worth at most this long. */
+      maxTokenLifetimeSeconds: env.AUTH_TOKEN_MAX_LIFETIME_SECONDS,
     },
     permissions: {
       serviceUrl: env.PERMISSION_SERVICE_URL,
