@@ -155,11 +155,13 @@ CREATE TABLE public.approval_log (
     source_event_key text,
     create_time timestamp with time zone DEFAULT now() NOT NULL,
     update_time timestamp with time zone DEFAULT date_trunc('second'::text, now()) NOT NULL,
+    submit_note_enc text,
+    withdrawn_at timestamp with time zone,
     CONSTRAINT approval_log_biz_type_check CHECK ((biz_type = ANY (ARRAY['PROFILE_CREATE'::text, 'ACCOUNT_CREATE'::text, 'ACCOUNT_CHANGE'::text, 'STATUS_CHANGE'::text]))),
     CONSTRAINT approval_log_levels_check CHECK (((levels >= 1) AND (levels <= 10))),
     CONSTRAINT approval_log_provider_check CHECK ((provider = 'LOCAL_AUTO'::text)),
     CONSTRAINT approval_log_schema_version_check CHECK ((schema_version = 1)),
-    CONSTRAINT approval_log_status_check CHECK ((status = ANY (ARRAY['SUBMITTED'::text, 'APPROVED'::text, 'REJECTED'::text, 'APPLIED'::text, 'APPLY_FAILED'::text]))),
+    CONSTRAINT approval_log_status_check CHECK ((status = ANY (ARRAY['SUBMITTED'::text, 'APPROVED'::text, 'REJECTED'::text, 'APPLIED'::text, 'APPLY_FAILED'::text, 'WITHDRAWN'::text]))),
     CONSTRAINT approval_log_sub_type_check CHECK ((sub_type = ANY (ARRAY['STATUS_SUSPEND'::text, 'STATUS_RESUME'::text, 'STATUS_FREEZE'::text, 'STATUS_UNFREEZE'::text, 'STATUS_BLACKLIST'::text, 'STATUS_UNBLACKLIST'::text]))),
     CONSTRAINT approval_log_sync_status_check CHECK ((sync_status = ANY (ARRAY['NOT_REQUIRED'::text, 'PENDING'::text, 'SYNCED'::text, 'FAILED'::text]))),
     CONSTRAINT approval_log_target_type_check CHECK ((target_type = ANY (ARRAY['SUPPLIER'::text, 'ACCOUNT'::text])))
@@ -184,7 +186,14 @@ COMMENT ON COLUMN public.approval_log.candidate_snapshot IS 'the change to apply
 -- Name: COLUMN approval_log.opinion_enc; Type: COMMENT; Schema: public; Owner: -
 --
 
-COMMENT ON COLUMN public.approval_log.opinion_enc IS 'opinion text (the applicant''s submitNote for LOCAL_AUTO), encrypted';
+COMMENT ON COLUMN public.approval_log.opinion_enc IS 'the approver''s opinion from an external provider, encrypted; always empty for LOCAL_AUTO';
+
+
+--
+-- Name: COLUMN approval_log.submit_note_enc; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.approval_log.submit_note_enc IS 'the applicant''s note sent with the submission, encrypted';
 
 
 --
@@ -207,7 +216,7 @@ ALTER TABLE public.approval_log ALTER COLUMN approval_log_id ADD GENERATED ALWAY
 
 CREATE TABLE public.change_log (
     change_log_id bigint NOT NULL,
-    supplier_id bigint NOT NULL,
+    supplier_id bigint,
     approval_log_id bigint,
     operation_type text NOT NULL,
     target_type text NOT NULL,
@@ -220,9 +229,10 @@ CREATE TABLE public.change_log (
     operator_id bigint,
     request_id text,
     create_time timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT change_log_operation_type_check CHECK ((operation_type = ANY (ARRAY['DRAFT_CREATE'::text, 'DRAFT_UPDATE'::text, 'DRAFT_DELETE'::text, 'PROFILE_UPDATE'::text, 'CONTACT_REPLACE'::text, 'REGISTRATION_SUBMIT'::text, 'REGISTRATION_APPLY'::text, 'REGISTRATION_REJECT'::text, 'ACCOUNT_CREATE'::text, 'ACCOUNT_CHANGE'::text, 'ACCOUNT_DEFAULT'::text, 'STATUS_CHANGE'::text, 'ARCHIVE'::text, 'RELATION_SET'::text, 'RELATION_UNBIND'::text]))),
-    CONSTRAINT change_log_status_check CHECK ((status = ANY (ARRAY['SUBMITTED'::text, 'APPROVED'::text, 'REJECTED'::text, 'APPLIED'::text, 'APPLY_FAILED'::text]))),
-    CONSTRAINT change_log_target_type_check CHECK ((target_type = ANY (ARRAY['SUPPLIER'::text, 'TYPE'::text, 'CONTACT'::text, 'QUALIFICATION'::text, 'CONTRACT'::text, 'EVALUATION'::text, 'ACCOUNT'::text, 'RELATION'::text])))
+    CONSTRAINT change_log_operation_type_check CHECK ((operation_type = ANY (ARRAY['DRAFT_CREATE'::text, 'DRAFT_UPDATE'::text, 'DRAFT_DELETE'::text, 'PROFILE_UPDATE'::text, 'CONTACT_REPLACE'::text, 'REGISTRATION_SUBMIT'::text, 'REGISTRATION_APPLY'::text, 'REGISTRATION_REJECT'::text, 'REGISTRATION_APPLY_FAILED'::text, 'REGISTRATION_WITHDRAW'::text, 'ACCOUNT_CREATE'::text, 'ACCOUNT_CHANGE'::text, 'ACCOUNT_DEFAULT'::text, 'STATUS_CHANGE'::text, 'ARCHIVE'::text, 'RELATION_SET'::text, 'RELATION_UNBIND'::text, 'QUALIFICATION_RULE_REPLACE'::text]))),
+    CONSTRAINT change_log_status_check CHECK ((status = ANY (ARRAY['SUBMITTED'::text, 'APPROVED'::text, 'REJECTED'::text, 'APPLIED'::text, 'APPLY_FAILED'::text, 'WITHDRAWN'::text]))),
+    CONSTRAINT change_log_supplier_required CHECK (((supplier_id IS NOT NULL) OR (target_type = 'QUALIFICATION_RULE'::text))),
+    CONSTRAINT change_log_target_type_check CHECK ((target_type = ANY (ARRAY['SUPPLIER'::text, 'TYPE'::text, 'CONTACT'::text, 'QUALIFICATION'::text, 'CONTRACT'::text, 'EVALUATION'::text, 'ACCOUNT'::text, 'RELATION'::text, 'QUALIFICATION_RULE'::text])))
 );
 
 
@@ -330,7 +340,7 @@ CREATE TABLE public.domain_event (
     status text DEFAULT 'PENDING'::text NOT NULL,
     create_time timestamp with time zone DEFAULT now() NOT NULL,
     published_at timestamp with time zone,
-    CONSTRAINT domain_event_aggregate_check CHECK ((aggregate_type = ANY (ARRAY['SUPPLIER'::text, 'ACCOUNT'::text, 'RELATION'::text]))),
+    CONSTRAINT domain_event_aggregate_check CHECK ((aggregate_type = ANY (ARRAY['SUPPLIER'::text, 'ACCOUNT'::text, 'RELATION'::text, 'SUPPLIER_TYPE'::text]))),
     CONSTRAINT domain_event_status_check CHECK ((status = ANY (ARRAY['PENDING'::text, 'PUBLISHED'::text])))
 );
 
@@ -2347,6 +2357,13 @@ CREATE UNIQUE INDEX admin_role_live ON public.admin_role USING btree (admin_id, 
 
 
 --
+-- Name: approval_log_pending; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX approval_log_pending ON public.approval_log USING btree (submitted_at) WHERE (status = ANY (ARRAY['SUBMITTED'::text, 'APPROVED'::text]));
+
+
+--
 -- Name: approval_log_request_no; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2372,6 +2389,13 @@ CREATE INDEX change_log_approval ON public.change_log USING btree (approval_log_
 --
 
 CREATE INDEX change_log_order ON public.change_log USING btree (create_time DESC, change_log_id DESC);
+
+
+--
+-- Name: change_log_rule; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX change_log_rule ON public.change_log USING btree (target_id, create_time DESC) WHERE (target_type = 'QUALIFICATION_RULE'::text);
 
 
 --
@@ -2634,6 +2658,13 @@ CREATE INDEX supplier_resource_relation_supplier ON public.supplier_resource_rel
 
 
 --
+-- Name: supplier_resource_relation_supplier_module; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX supplier_resource_relation_supplier_module ON public.supplier_resource_relation USING btree (supplier_id, resource_module, update_time DESC, relation_id DESC) WHERE (deleted_at IS NULL);
+
+
+--
 -- Name: supplier_short_name_trgm; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2875,4 +2906,6 @@ ALTER TABLE ONLY public.supplier_type
 
 INSERT INTO public.schema_migrations (version) VALUES
     ('20261121000100'),
-    ('20261121000200');
+    ('20261121000200'),
+    ('20261123000200'),
+    ('20261123040000');

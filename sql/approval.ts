@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { maybeOne, none, one, type Sql, DATE_TIME } from './db'
+import { many, maybeOne, none, one, type Sql, DATE_TIME } from './db'
 
 export const ApprovalRow = z.object({
   approvalLogId: z.string(),
@@ -13,7 +13,7 @@ export const ApprovalRow = z.object({
   applicantAdminId: z.string(),
   candidateSnapshot: z.unknown(),
   schemaVersion: z.number().int(),
-  status: z.enum(['SUBMITTED', 'APPROVED', 'REJECTED', 'APPLIED', 'APPLY_FAILED']),
+  status: z.enum(['SUBMITTED', 'APPROVED', 'REJECTED', 'APPLIED', 'APPLY_FAILED', 'WITHDRAWN']),
   syncStatus: z.string(),
   spNo: z.string().nullable(),
   spStatus: z.string().nullable(),
@@ -41,7 +41,8 @@ export interface NewApproval {
   applicantAdminId: string
   candidateSnapshot: Record<string, unknown>
   levels: number
-  opinionEnc: string | null
+  /** The applicant's note, encrypted (an opinion is the approver's, never made up locally). */
+  submitNoteEnc: string | null
 }
 
 export function insertApproval(sql: Sql, a: NewApproval) {
@@ -49,11 +50,11 @@ export function insertApproval(sql: Sql, a: NewApproval) {
     sql`
       INSERT INTO approval_log AS a (
         request_no, provider, biz_type, sub_type, supplier_id, target_type, target_id, applicant_admin_id,
-        candidate_snapshot, levels, status, sync_status, opinion_enc
+        candidate_snapshot, levels, status, sync_status, submit_note_enc
       ) VALUES (
         ${a.requestNo}, 'LOCAL_AUTO', ${a.bizType}, ${a.subType ?? null}, ${a.supplierId}, ${a.targetType},
         ${a.targetId}, ${a.applicantAdminId}, ${sql.json(a.candidateSnapshot as never)}, ${a.levels}, 'SUBMITTED',
-        'NOT_REQUIRED', ${a.opinionEnc}
+        'NOT_REQUIRED', ${a.submitNoteEnc}
       )
       RETURNING ${approvalColumns(sql)}
     `,
@@ -97,6 +98,35 @@ export function markApplyFailed(
         failure_reason = ${reason}, update_time = next_version(update_time)
     WHERE approval_log_id = ${approvalLogId} AND status IN ('APPROVED', 'APPLY_FAILED')
   `)
+}
+
+/** The way out of an APPLY_FAILED approval that can never be applied; the record stays. */
+export function markWithdrawn(sql: Sql, approvalLogId: string) {
+  return none(sql`
+    UPDATE approval_log
+    SET status = 'WITHDRAWN', withdrawn_at = now(), update_time = next_version(update_time)
+    WHERE approval_log_id = ${approvalLogId} AND status = 'APPLY_FAILED'
+  `)
+}
+
+const Stuck = z.object({ approvalLogId: z.string() })
+
+/**
+ * Approvals left undecided or unapplied (SUBMITTED or APPROVED) for longer than
+ * `olderThanSeconds`: a crash or a lost connection between a submit's two transactions.
+ */
+export function stuckApprovals(sql: Sql, olderThanSeconds: number, limit: number) {
+  return many(
+    sql`
+      SELECT a.approval_log_id::text AS "approvalLogId"
+      FROM approval_log a
+      WHERE a.status IN ('SUBMITTED', 'APPROVED')
+        AND a.submitted_at < now() - make_interval(secs => ${olderThanSeconds})
+      ORDER BY a.submitted_at
+      LIMIT ${limit}
+    `,
+    Stuck,
+  )
 }
 
 export function findApproval(sql: Sql, approvalLogId: string) {

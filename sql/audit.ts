@@ -3,7 +3,8 @@ import { maybeOne, none, type Sql } from './db'
 
 /** One field-level change; values are already masked by the caller. */
 export interface ChangeLogEntry {
-  supplierId: string
+  /** Null only for rows about a supplier type's qualification rules. */
+  supplierId: string | null
   approvalLogId?: string | null
   operationType: string
   targetType: string
@@ -37,7 +38,7 @@ export function insertChangeLogs(sql: Sql, entries: ChangeLogEntry[]) {
 }
 
 export interface DomainEvent {
-  aggregateType: 'SUPPLIER' | 'ACCOUNT' | 'RELATION'
+  aggregateType: 'SUPPLIER' | 'ACCOUNT' | 'RELATION' | 'SUPPLIER_TYPE'
   aggregateId: string
   eventType: string
   /** Ids, codes and field names only: never a sensitive value. */
@@ -83,28 +84,37 @@ export async function claimSubmitWindow(
 export const IdempotencyRow = z.object({
   requestHash: z.string(),
   operation: z.string(),
-  status: z.enum(['IN_PROGRESS', 'DONE']),
   response: z.unknown(),
 })
 export type IdempotencyRow = z.output<typeof IdempotencyRow>
 
-/** How long a claimed key may stay IN_PROGRESS before another request may take it over. */
-export const IDEMPOTENCY_LEASE_SECONDS = 120
+/** The committed, unexpired record of an Idempotency-Key, if any. */
+export function findIdempotencyRecord(sql: Sql, adminId: string, idempotencyKey: string) {
+  return maybeOne(
+    sql`
+      SELECT request_hash AS "requestHash", operation, response
+      FROM idempotency_record
+      WHERE admin_id = ${adminId} AND idempotency_key = ${idempotencyKey} AND status = 'DONE'
+        AND expires_at > now()
+    `,
+    IdempotencyRow,
+  )
+}
 
 /**
- * Claims an Idempotency-Key for this administrator, or returns the record that holds it.
- * A claim is a short lease (a crashed request does not block its key for a day); an expired
- * record, finished or not, is taken over.
+ * Claims an Idempotency-Key inside the business transaction, so the claim, the work and the
+ * kept response commit together or not at all. A concurrent request with the same key waits on
+ * the unique index until this transaction ends, then finds the key taken (false) and replays
+ * what committed. An expired record is taken over.
  */
 export async function claimIdempotencyKey(
   sql: Sql,
   key: { adminId: string; idempotencyKey: string; operation: string; requestHash: string },
-): Promise<{ claimed: true } | { claimed: false; existing: IdempotencyRow }> {
+) {
   const claimed = await maybeOne(
     sql`
       INSERT INTO idempotency_record (admin_id, idempotency_key, operation, request_hash, status, expires_at)
-      VALUES (${key.adminId}, ${key.idempotencyKey}, ${key.operation}, ${key.requestHash}, 'IN_PROGRESS',
-              now() + make_interval(secs => ${IDEMPOTENCY_LEASE_SECONDS}))
+      VALUES (${key.adminId}, ${key.idempotencyKey}, ${key.operation}, ${key.requestHash}, 'IN_PROGRESS', now())
       ON CONFLICT (admin_id, idempotency_key) DO UPDATE
         SET operation = EXCLUDED.operation, request_hash = EXCLUDED.request_hash, status = 'IN_PROGRESS',
             response = NULL, expires_at = EXCLUDED.expires_at, create_time = now()
@@ -113,19 +123,10 @@ export async function claimIdempotencyKey(
     `,
     Claimed,
   )
-  if (claimed) return { claimed: true }
-  const existing = await maybeOne(
-    sql`
-      SELECT request_hash AS "requestHash", operation, status, response
-      FROM idempotency_record WHERE admin_id = ${key.adminId} AND idempotency_key = ${key.idempotencyKey}
-    `,
-    IdempotencyRow,
-  )
-  if (!existing) throw new Error('idempotency record vanished between claim and read')
-  return { claimed: false, existing }
+  return claimed !== null
 }
 
-/** Keeps the first successful response for `ttlHours`, for replays. */
+/** Keeps the response for `ttlHours`, in the same transaction as the write it answers. */
 export function completeIdempotencyKey(
   sql: Sql,
   adminId: string,
@@ -137,14 +138,6 @@ export function completeIdempotencyKey(
     UPDATE idempotency_record
     SET status = 'DONE', response = ${sql.json(response as never)},
         expires_at = now() + make_interval(hours => ${ttlHours})
-    WHERE admin_id = ${adminId} AND idempotency_key = ${idempotencyKey} AND status = 'IN_PROGRESS'
-  `)
-}
-
-/** A failed request releases its key: it wrote nothing, so a retry must run for real. */
-export function releaseIdempotencyKey(sql: Sql, adminId: string, idempotencyKey: string) {
-  return none(sql`
-    DELETE FROM idempotency_record
     WHERE admin_id = ${adminId} AND idempotency_key = ${idempotencyKey} AND status = 'IN_PROGRESS'
   `)
 }

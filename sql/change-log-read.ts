@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { many, none, one, type Query, type Sql, DATE_TIME } from './db'
+import { formatDateTime, many, none, one, type Query, type Sql } from './db'
 
 /*
  * Approval records (SUP-ADM-012): the change log, read as evidence. change_log and approval_log
@@ -17,6 +17,8 @@ export const CHANGE_OPERATION_TYPES = [
   'REGISTRATION_SUBMIT',
   'REGISTRATION_APPLY',
   'REGISTRATION_REJECT',
+  'REGISTRATION_APPLY_FAILED',
+  'REGISTRATION_WITHDRAW',
   'ACCOUNT_CREATE',
   'ACCOUNT_CHANGE',
   'ACCOUNT_DEFAULT',
@@ -24,6 +26,7 @@ export const CHANGE_OPERATION_TYPES = [
   'ARCHIVE',
   'RELATION_SET',
   'RELATION_UNBIND',
+  'QUALIFICATION_RULE_REPLACE',
 ] as const
 
 /** Values of change_log.target_type (its CHECK constraint). */
@@ -36,6 +39,7 @@ export const CHANGE_TARGET_TYPES = [
   'EVALUATION',
   'ACCOUNT',
   'RELATION',
+  'QUALIFICATION_RULE',
 ] as const
 
 export interface ChangeLogFilter {
@@ -45,12 +49,14 @@ export interface ChangeLogFilter {
   targetType?: string
   fieldName?: string
   status?: string
-  /** `yyyy-MM-dd HH:mm:ss` in the session (service) time zone, inclusive. */
+  /** `yyyy-MM-dd HH:mm:ss` in `timezone`, inclusive. */
   createTimeFrom?: string
-  /** `yyyy-MM-dd HH:mm:ss` in the session (service) time zone, inclusive to the whole second. */
+  /** `yyyy-MM-dd HH:mm:ss` in `timezone`, inclusive to the whole second. */
   createTimeTo?: string
   limit: number
   offset: number
+  /** The service time zone: bounds are read and times rendered in it, whatever the session's. */
+  timezone: string
 }
 
 /*
@@ -61,18 +67,18 @@ const where = (sql: Sql, f: ChangeLogFilter) => {
   const eq = (column: Query, value: string | undefined) =>
     value === undefined ? sql`` : sql`AND ${column} = ${value}`
   return sql`
-    WHERE true
+    WHERE c.supplier_id IS NOT NULL
     ${eq(sql`c.supplier_id`, f.supplierId)}
     ${eq(sql`c.approval_log_id`, f.approvalLogId)}
     ${eq(sql`c.operation_type`, f.operationType)}
     ${eq(sql`c.target_type`, f.targetType)}
     ${eq(sql`c.field_name`, f.fieldName)}
     ${eq(sql`c.status`, f.status)}
-    ${f.createTimeFrom === undefined ? sql`` : sql`AND c.create_time >= ${f.createTimeFrom}::text::timestamptz`}
+    ${f.createTimeFrom === undefined ? sql`` : sql`AND c.create_time >= (${f.createTimeFrom}::text::timestamp AT TIME ZONE ${f.timezone}::text)`}
     ${
       f.createTimeTo === undefined
         ? sql``
-        : sql`AND c.create_time < ${f.createTimeTo}::text::timestamptz + interval '1 second'`
+        : sql`AND c.create_time < (${f.createTimeTo}::text::timestamp AT TIME ZONE ${f.timezone}::text) + interval '1 second'`
     }
   `
 }
@@ -112,7 +118,7 @@ export function changeLogPage(sql: Sql, f: ChangeLogFilter) {
              c.field_name AS "fieldName", c.old_value_masked AS "oldValueMasked",
              c.new_value_masked AS "newValueMasked", c.change_reason AS "changeReason",
              c.status, c.operator_id::text AS "operatorId",
-             to_char(c.create_time, ${DATE_TIME}) AS "createTime",
+             ${formatDateTime(sql, sql`c.create_time`, f.timezone)} AS "createTime",
              (a.opinion_enc IS NOT NULL) AS "hasOpinion"
       FROM change_log c
       LEFT JOIN approval_log a ON a.approval_log_id = c.approval_log_id

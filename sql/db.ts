@@ -11,6 +11,14 @@ export type Query = postgres.PendingQuery<postgres.Row[]>
  */
 export const DATE_TIME = 'YYYY-MM-DD HH24:MI:SS'
 
+/**
+ * `column` rendered as the spec's date-time in `timezone`, whatever the session's TimeZone:
+ * poolers and edge proxies (Hyperdrive, PgBouncer in transaction mode) may drop that start-up
+ * parameter, so the queries the edge serves name the zone themselves. NULL stays NULL.
+ */
+export const formatDateTime = (sql: Sql, column: postgres.Fragment, timezone: string) =>
+  sql`to_char((${column}) AT TIME ZONE ${timezone}::text, ${DATE_TIME})`
+
 export class RowShapeError extends Error {
   constructor(issues: string) {
     super(`row did not match its parser: ${issues}`)

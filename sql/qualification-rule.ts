@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { many, none, type Sql, DATE_TIME } from './db'
+import { many, maybeOne, none, type Sql, DATE_TIME } from './db'
 
 /*
  * Qualification rules per supplier type (table qualification_rule). A rule is live while
@@ -84,5 +84,24 @@ export function upsertRules(sql: Sql, typeCode: string, rules: readonly Qualific
       WHERE (qualification_rule.is_required, qualification_rule.warning_days, qualification_rule.sort_order)
             IS DISTINCT FROM (EXCLUDED.is_required, EXCLUDED.warning_days, EXCLUDED.sort_order)
     `,
+  )
+}
+
+const TypeItem = z.object({ dictDataId: z.string() })
+
+/**
+ * The enabled `supplier_type` dictionary item of `typeCode`, locked: concurrent replacements of
+ * one type's rules serialize, and the type stays enabled until commit. Null when unknown or off.
+ */
+export function lockEnabledSupplierType(sql: Sql, typeCode: string) {
+  return maybeOne(
+    sql`
+      SELECT d.dict_data_id::text AS "dictDataId" FROM dict_data d
+      JOIN dict_type t ON t.dict_type = d.dict_type AND t.deleted_at IS NULL AND t.status = 'ACTIVE'
+      WHERE d.dict_type = 'supplier_type' AND d.dict_value = ${typeCode} AND d.status = 'ACTIVE'
+        AND d.deleted_at IS NULL
+      FOR UPDATE OF d
+    `,
+    TypeItem,
   )
 }

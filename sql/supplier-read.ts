@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { many, maybeOne, one, type Sql, DATE_TIME } from './db'
+import { formatDateTime, many, maybeOne, one, type Sql } from './db'
 import { SUPPLIER_STATUSES, SupplierSubjectFields } from './supplier'
 
 /*
@@ -23,6 +23,8 @@ export interface SupplierListFilter {
   sortDirection?: 'ASC' | 'DESC'
   limit: number
   offset: number
+  /** Zone the date-times are rendered in (the service's), whatever the session's. */
+  timezone: string
 }
 
 /** `%`, `_` and `\` match themselves (LIKE's default escape character is `\`). */
@@ -111,6 +113,7 @@ export type SupplierListRow = z.output<typeof SupplierListRow>
 
 /** One page of live suppliers matching the filter, in the whitelisted order (SUP-ADM-001). */
 export function supplierListPage(sql: Sql, f: SupplierListFilter) {
+  const { timezone } = f
   return many(
     sql`
       SELECT s.supplier_id::text AS "supplierId", s.supplier_no AS "supplierNo",
@@ -120,8 +123,8 @@ export function supplierListPage(sql: Sql, f: SupplierListFilter) {
              (SELECT count(*)::int FROM supplier_bank_account a
               WHERE a.supplier_id = s.supplier_id AND a.status = 'ACTIVE' AND a.deleted_at IS NULL
              ) AS "activeAccountCount",
-             to_char(s.create_time, ${DATE_TIME}) AS "createTime",
-             to_char(s.update_time, ${DATE_TIME}) AS "updateTime"
+             ${formatDateTime(sql, sql`s.create_time`, timezone)} AS "createTime",
+             ${formatDateTime(sql, sql`s.update_time`, timezone)} AS "updateTime"
       FROM supplier s
       ${listWhere(sql, f)}
       ${listOrder(sql, f)}
@@ -181,7 +184,7 @@ export type SupplierDetailRow = z.output<typeof SupplierDetailRow>
  * in one statement (one snapshot). A qualification is required when a live required rule of any
  * live type of the supplier names its qual_type. Null when missing or soft-deleted.
  */
-export function supplierDetail(sql: Sql, supplierId: string) {
+export function supplierDetail(sql: Sql, supplierId: string, timezone: string) {
   return maybeOne(
     sql`
       SELECT s.supplier_id::text AS "supplierId", s.supplier_no AS "supplierNo",
@@ -198,7 +201,7 @@ export function supplierDetail(sql: Sql, supplierId: string) {
                         'contactId', c.contact_id::text, 'contactName', c.contact_name,
                         'contactPhoneMask', c.contact_phone_mask, 'contactRole', c.contact_role,
                         'remark', c.remark, 'status', c.status,
-                        'updateTime', to_char(c.update_time, ${DATE_TIME}))
+                        'updateTime', ${formatDateTime(sql, sql`c.update_time`, timezone)})
                       ORDER BY c.contact_id)
                FROM supplier_contact c
                WHERE c.supplier_id = s.supplier_id AND c.deleted_at IS NULL
@@ -215,14 +218,14 @@ export function supplierDetail(sql: Sql, supplierId: string) {
                           WHERE t.supplier_id = s.supplier_id AND r.qual_type = q.qual_type
                             AND r.is_required AND r.deleted_at IS NULL),
                         'status', q.status,
-                        'updateTime', to_char(q.update_time, ${DATE_TIME}))
+                        'updateTime', ${formatDateTime(sql, sql`q.update_time`, timezone)})
                       ORDER BY q.qualification_id)
                FROM supplier_qualification q
                WHERE q.supplier_id = s.supplier_id AND q.deleted_at IS NULL
              ), '[]'::json) AS qualifications,
              s.credit_level AS "creditLevel", s.total_score::float8 AS "totalScore", s.status,
-             to_char(s.create_time, ${DATE_TIME}) AS "createTime",
-             to_char(s.update_time, ${DATE_TIME}) AS "updateTime"
+             ${formatDateTime(sql, sql`s.create_time`, timezone)} AS "createTime",
+             ${formatDateTime(sql, sql`s.update_time`, timezone)} AS "updateTime"
       FROM supplier s
       WHERE s.supplier_id = ${supplierId} AND s.deleted_at IS NULL
     `,
@@ -257,7 +260,7 @@ export type SupplierAccountInfoRow = z.output<typeof SupplierAccountInfoRow>
  * The live bank accounts of one live supplier (masked; no proof files), default first then by
  * account id, with the supplier's version. Null when the supplier is missing or soft-deleted.
  */
-export function supplierAccountInfo(sql: Sql, supplierId: string) {
+export function supplierAccountInfo(sql: Sql, supplierId: string, timezone: string) {
   return maybeOne(
     sql`
       SELECT s.supplier_id::text AS "supplierId",
@@ -269,12 +272,12 @@ export function supplierAccountInfo(sql: Sql, supplierId: string) {
                         'settleMode', a.settle_mode, 'accountPeriod', a.account_period,
                         'invoiceType', a.invoice_type, 'taxRate', a.tax_rate::float8,
                         'status', a.status, 'isDefault', a.is_default,
-                        'updateTime', to_char(a.update_time, ${DATE_TIME}))
+                        'updateTime', ${formatDateTime(sql, sql`a.update_time`, timezone)})
                       ORDER BY (a.is_default = 'YES') DESC, a.account_id)
                FROM supplier_bank_account a
                WHERE a.supplier_id = s.supplier_id AND a.deleted_at IS NULL
              ), '[]'::json) AS "bankAccounts",
-             to_char(s.update_time, ${DATE_TIME}) AS "updateTime"
+             ${formatDateTime(sql, sql`s.update_time`, timezone)} AS "updateTime"
       FROM supplier s
       WHERE s.supplier_id = ${supplierId} AND s.deleted_at IS NULL
     `,

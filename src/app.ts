@@ -1,12 +1,22 @@
 import { assertCatalog } from './errors'
 import { buildApp } from './http/frame'
 import type { Deps } from './http/types'
+import type { DomainDeps } from './domain/context'
 import { dictRoutes } from './routes/dict'
 import { qualificationRuleRoutes } from './routes/qualification-rules'
 import { supplierReadRoutes } from './routes/supplier-reads'
 import { supplierWriteRoutes } from './routes/suppliers'
 import { internalRoutes } from './routes/internal'
+import { resourceInfoRoutes, resourceRelationRoutes } from './routes/resources'
 import { localAutoProvider } from './ports/approval-provider'
+import { APPROVAL_HANDLERS } from './domain/approval-handlers'
+
+/** What the domain verbs need: the entry point's dependencies plus the approval wiring. */
+export const domainDeps = (deps: Deps): Deps & DomainDeps => ({
+  ...deps,
+  approvalProvider: deps.approvalProvider ?? localAutoProvider,
+  approvalHandlers: APPROVAL_HANDLERS,
+})
 
 /**
  * The whole HTTP surface. Entry points (Node, tests) build the dependencies; nothing here
@@ -15,11 +25,13 @@ import { localAutoProvider } from './ports/approval-provider'
 export function createApp(deps: Deps) {
   assertCatalog()
   return buildApp(deps, (app, deps) => {
-    const domain = { ...deps, approvalProvider: deps.approvalProvider ?? localAutoProvider }
+    const domain = domainDeps(deps)
     app.route('/admin/dict/data', dictRoutes(deps))
     app.route('/admin/supplier', supplierReadRoutes(deps))
     app.route('/admin/supplier', qualificationRuleRoutes(deps))
     app.route('/admin/supplier', supplierWriteRoutes(domain))
+    app.route('/admin/supplier', resourceInfoRoutes(deps))
+    app.route('/admin/supplier', resourceRelationRoutes(domain))
     app.route('/internal/supplier', internalRoutes(domain))
   })
 }

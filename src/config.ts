@@ -96,6 +96,9 @@ const EnvSchema = z
     PERMISSION_SERVICE_URL: z.url().optional(),
     PERMISSION_SERVICE_TOKEN: z.string().min(1).optional(),
     PERMISSION_TIMEOUT_MS: z.coerce.number().int().min(50).max(30000).default(2000),
+    FLEET_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    FLEET_INTERNAL_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    FLEET_TIMEOUT_MS: z.coerce.number().int().min(50).max(30000).default(3000),
     DATA_ENCRYPTION_KEYS: keyList.default(keyList.parse(DEV_SECRETS.DATA_ENCRYPTION_KEYS)),
     DATA_ENCRYPTION_KEY_ID: z.string().optional(),
     BLIND_INDEX_KEY: z
@@ -111,6 +114,8 @@ const EnvSchema = z
     DUPLICATE_CONFIRM_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
     DUPLICATE_SUBMIT_WINDOW_SECONDS: z.coerce.number().int().min(0).max(60).default(3),
     IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(1).max(168).default(24),
+    APPROVAL_RECONCILE_AFTER_SECONDS: z.coerce.number().int().min(0).max(86400).default(120),
+    APPROVAL_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86400).default(60),
     BODY_LIMIT_BYTES: z.coerce
       .number()
       .int()
@@ -121,6 +126,13 @@ const EnvSchema = z
       .default('info'),
   })
   .superRefine((env, ctx) => {
+    if (env.FLEET_BASE_URL && !env.FLEET_INTERNAL_TOKEN) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['FLEET_INTERNAL_TOKEN'],
+        message: 'required with FLEET_BASE_URL (sent as X-Internal-Token)',
+      })
+    }
     const activeKey = env.DATA_ENCRYPTION_KEY_ID
     if (activeKey && !env.DATA_ENCRYPTION_KEYS.has(activeKey)) {
       ctx.addIssue({
@@ -178,6 +190,8 @@ const EnvSchema = z
     if (env.PERMISSION_SERVICE_URL && !env.PERMISSION_SERVICE_URL.startsWith('https:')) {
       production('PERMISSION_SERVICE_URL', 'must be https')
     }
+    if (env.FLEET_BASE_URL && !env.FLEET_BASE_URL.startsWith('https:'))
+      production('FLEET_BASE_URL', 'must be https')
     if (env.AUTH_JWKS_URL && (!env.AUTH_JWT_AUDIENCE || !env.AUTH_JWT_ISSUER)) {
       // Without them, a token the shared identity provider issued to any other app would do.
       production(
@@ -226,11 +240,21 @@ function toConfig(env: z.output<typeof EnvSchema>) {
       blindIndexKey: env.BLIND_INDEX_KEY,
     },
     internalToken: env.INTERNAL_TOKEN,
+    /** The fleet service; without baseUrl vehicles come from the local fleet_vehicle table. */
+    fleet: {
+      baseUrl: env.FLEET_BASE_URL,
+      token: env.FLEET_INTERNAL_TOKEN,
+      timeoutMs: env.FLEET_TIMEOUT_MS,
+    },
     storageUrlPrefixes: env.STORAGE_URL_PREFIXES,
     duplicateNameThreshold: env.DUPLICATE_NAME_THRESHOLD,
     duplicateConfirmTtlSeconds: env.DUPLICATE_CONFIRM_TTL_SECONDS,
     duplicateSubmitWindowSeconds: env.DUPLICATE_SUBMIT_WINDOW_SECONDS,
     idempotencyTtlHours: env.IDEMPOTENCY_TTL_HOURS,
+    /** Approvals SUBMITTED or APPROVED for longer than this are reconciled by the sweep. */
+    approvalReconcileAfterSeconds: env.APPROVAL_RECONCILE_AFTER_SECONDS,
+    /** How often the sweep runs after the one at start-up; 0 runs it at start-up only. */
+    approvalReconcileIntervalSeconds: env.APPROVAL_RECONCILE_INTERVAL_SECONDS,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     logLevel: env.LOG_LEVEL,
   }

@@ -1,6 +1,7 @@
 /**
  * Edge entry (Cloudflare Workers, Deno): the read-only routes only: health, the API document,
- * the dictionaries and the supplier reads (list, detail, account info, approval records).
+ * the dictionaries, the supplier reads (list, detail, account info, approval records) and the
+ * resource-information page.
  * It mounts its own route list through buildApp (http/frame.ts) rather than importing app.ts,
  * whose route set includes the write side and /internal. Nothing imported from here may reach a
  * `node:*` module or pino, so not main.ts or logger.ts either; test/edge.test.ts bundles it and
@@ -16,8 +17,9 @@ import { createCipher, SENSITIVE_LOG_KEYS, type SensitiveCipher } from './crypto
 import { assertCatalog, ERRORS } from './errors'
 import { buildApp } from './http/frame'
 import type { Deps } from './http/types'
-import { sqlPermissionLookup } from './ports/permission'
+import { permissionLookupFor } from './ports/permission'
 import { dictRoutes } from './routes/dict'
+import { resourceInfoRoutes } from './routes/resources'
 import { supplierReadRoutes } from './routes/supplier-reads'
 
 /** Bindings and variables the platform passes to `fetch`. Only string values are configuration. */
@@ -97,6 +99,7 @@ export function createEdgeApp(deps: Deps) {
   return buildApp(deps, (app, deps) => {
     app.route('/admin/dict/data', dictRoutes(deps))
     app.route('/admin/supplier', supplierReadRoutes(deps))
+    app.route('/admin/supplier', resourceInfoRoutes(deps))
   })
 }
 
@@ -165,15 +168,19 @@ export default {
     }
     // Workers cannot reuse a socket across requests: one client per request, one connection, no
     // type fetch round trip, closed after the response without delaying it. Hyperdrive pools.
+    // No TimeZone start-up parameter: poolers may drop it, so the queries served here name
+    // APP_TIMEZONE themselves (formatDateTime in sql/db.ts).
     const sql = postgres(databaseUrlOf(env)!, {
       max: 1,
       fetch_types: false,
       connect_timeout: 10,
       onnotice: () => {},
-      connection: { TimeZone: setup.config.timezone, application_name: 'supplier-admin-edge' },
+      connection: { application_name: 'supplier-admin-edge' },
     })
     try {
-      const app = createEdgeApp({ ...setup, sql, permissions: sqlPermissionLookup(sql) })
+      // The same decision as the Node service: the platform permission service when configured.
+      const permissions = permissionLookupFor(setup.config, sql)
+      const app = createEdgeApp({ ...setup, sql, permissions })
       return await app.fetch(request)
     } finally {
       ctx.waitUntil(sql.end({ timeout: 5 }))

@@ -82,6 +82,7 @@ export const SUPPLIER_ERRORS = {
     code: 395030,
     message: 'the database is temporarily unavailable; retry later',
   },
+  RESOURCE_NOT_FOUND: { code: 395031, message: 'resource does not exist or is deleted' },
   ARCHIVE_CLEARANCE_UNAVAILABLE: {
     code: 395032,
     message: 'archive refused: finance clearance provider is not connected',
@@ -130,6 +131,10 @@ export class AppError extends Error {
   }
 }
 
-export const fail = (name: ErrorName, message?: string, data?: unknown): never => {
+/**
+ * Throws the catalog error `name`. A function declaration with a `never` return type, so that
+ * `if (!row) fail('…')` narrows `row` for the code after it.
+ */
+export function fail(name: ErrorName, message?: string, data?: unknown): never {
   throw new AppError(ERRORS[name], message, data)
 }

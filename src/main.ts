@@ -1,14 +1,15 @@
 import { join } from 'node:path'
 import { serve } from '@hono/node-server'
 import { connect } from '../sql/db'
-import { createApp } from './app'
+import { createApp, domainDeps } from './app'
+import { startApprovalSweeper } from './domain/approval/reconcile'
 import { ConfigError, loadConfig } from './config'
 import { createCipher } from './crypto/sensitive'
 import { loadDemoData, loadReferenceData } from './db/seed'
 import { DataDirInUseError, startEmbedded, type EmbeddedDatabase } from './db/embedded'
 import { MigrationError, migrate, migrateWithLock } from './db/migrate'
 import { createLogger } from './logger'
-import { httpPermissionLookup, sqlPermissionLookup } from './ports/permission'
+import { permissionLookupFor } from './ports/permission'
 
 let config
 try {
@@ -58,15 +59,11 @@ if (config.demoData && (await loadDemoData(sql, config.demoAdminId))) {
   logger.info({ demoAdminId: config.demoAdminId }, 'demo data loaded')
 }
 
-const permissions = config.permissions.serviceUrl
-  ? httpPermissionLookup({
-      baseUrl: config.permissions.serviceUrl,
-      token: config.permissions.serviceToken,
-      timeoutMs: config.permissions.timeoutMs,
-    })
-  : sqlPermissionLookup(sql)
+const permissions = permissionLookupFor(config, sql)
 const cipher = await createCipher(config.crypto)
-const app = createApp({ config, sql, logger, cipher, permissions })
+const deps = { config, sql, logger, cipher, permissions }
+const app = createApp(deps)
+const stopSweeper = startApprovalSweeper(domainDeps(deps))
 
 const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
   logger.info(
@@ -87,6 +84,7 @@ const shutdown = (signal: string) => {
   force.unref()
   // close() stops accepting and resolves once in-flight requests have finished.
   server.close(async () => {
+    await stopSweeper()
     await sql.end({ timeout: 5 })
     await embedded?.stop()
     logger.info('stopped cleanly')

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { build, type Metafile } from 'esbuild'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -184,6 +186,7 @@ describe('edge fetch against the test database', () => {
         'get /admin/supplier/items/{supplierId}',
         'get /admin/supplier/items/{supplierId}/account-info',
         'get /admin/supplier/approval-records',
+        'get /admin/supplier/items/{supplierId}/resource-info/page',
         'get /docs',
         'get /healthz',
         'get /openapi.json',
@@ -219,6 +222,38 @@ describe('edge fetch against the test database', () => {
       })
       expect(res.status, `${method} ${path}`).toBe(404)
       expect(body, `${method} ${path}`).toMatchObject({ code: 404, success: false, data: null })
+    }
+  })
+
+  it('decides permissions like the Node service: PERMISSION_SERVICE_URL replaces the local tables', async () => {
+    // Grants only what the service says, whatever the local tables hold.
+    const asked: string[] = []
+    const service = createServer((req, res) => {
+      asked.push(req.url ?? '')
+      const granted = (req.url ?? '').includes('/admins/4242/')
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ code: 200, message: 'ok', success: true, data: granted }))
+    })
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve))
+    try {
+      const env: EdgeEnv = {
+        ...baseEnv(),
+        PERMISSION_SERVICE_URL: `http://127.0.0.1:${(service.address() as AddressInfo).port}`,
+      }
+      const path = '/admin/supplier/items?pageSize=1'
+      // Holds every permission locally: the service says no.
+      const denied = await fetchEdge(path, { headers: await authHeaders() }, env)
+      expect(denied.body).toMatchObject({ code: 395002, success: false })
+      // Holds nothing locally: the service says yes.
+      const granted = await fetchEdge(path, { headers: await authHeaders('4242') }, env)
+      expect(granted.body).toMatchObject({ code: 200, success: true })
+      expect(asked).toEqual([
+        `/admins/${admin}/permissions/supplier%3Alist`,
+        '/admins/4242/permissions/supplier%3Alist',
+      ])
+    } finally {
+      service.closeAllConnections()
+      await new Promise((resolve) => service.close(resolve))
     }
   })
 

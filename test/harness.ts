@@ -12,6 +12,7 @@ import { startEmbedded } from '../src/db/embedded'
 import { createLogger } from '../src/logger'
 import { sqlPermissionLookup, type PermissionLookup } from '../src/ports/permission'
 import type { ApprovalProvider } from '../src/ports/approval-provider'
+import type { Deps } from '../src/http/types'
 
 export const ALL_PERMISSIONS = [
   'supplier:list',
@@ -84,6 +85,8 @@ export interface Harness {
   logs: string[]
   db: TestDatabase
   app: ReturnType<typeof createApp>
+  /** What the app was built with (for calling domain verbs, such as the sweep, directly). */
+  deps: Deps
   /** Creates an administrator holding exactly these permissions and roles. */
   admin(permissions?: readonly string[], roles?: readonly string[]): Promise<string>
   token(adminId: string, claims?: Record<string, unknown>): Promise<string>
@@ -118,14 +121,15 @@ export function useHarness(
       level: 'info',
       destination: { write: (line: string) => void h.logs.push(line) },
     })
-    h.app = createApp({
+    h.deps = {
       config: h.config,
       sql: h.sql,
       logger,
       cipher: h.cipher,
       permissions: (options.permissions ?? sqlPermissionLookup)(h.sql),
       approvalProvider: options.approvalProvider?.(h),
-    })
+    }
+    h.app = createApp(h.deps)
     h.admin = async (permissions = ALL_PERMISSIONS, roles = ['ADMIN']) => {
       const id = String(nextAdmin++)
       await grant(h.sql, id, { permissions, roles })

@@ -109,13 +109,61 @@ describe('qualification rules', () => {
     expect((await tableRows(type)).filter((r) => r.qualType === 'FIRE_SAFETY')).toHaveLength(2)
   })
 
-  it('happy: the replacement is logged as one line without the rules', async () => {
+  it('happy: every rule change is change-logged with one pending event, in the same transaction', async () => {
     const admin = await h.admin(ALL_PERMISSIONS)
-    await put('RENTAL', [rule('VEHICLE_LICENSE'), rule('OPERATION_PERMIT')], admin)
-    const line = h.logs
-      .map((l) => JSON.parse(l))
-      .find((l) => l.msg === 'qualification rules replaced' && l.typeCode === 'RENTAL')
-    expect(line).toMatchObject({ level: 30, typeCode: 'RENTAL', adminId: admin, count: 2 })
+    const rowsOf = async () => {
+      const logs = await h.sql`
+        SELECT supplier_id, operation_type, target_type, target_id::text AS "targetId",
+               field_name AS field, old_value_masked AS old, new_value_masked AS new,
+               operator_id::text AS operator
+        FROM change_log WHERE operation_type = 'QUALIFICATION_RULE_REPLACE' ORDER BY change_log_id`
+      const events = await h.sql`
+        SELECT e.payload FROM domain_event e
+        WHERE e.event_type = 'QualificationRulesReplaced' ORDER BY e.event_id`
+      return { logs: [...logs], events: [...events] }
+    }
+    const before = await rowsOf()
+    const first = await put('RENTAL', [rule('VEHICLE_LICENSE'), rule('OPERATION_PERMIT')], admin)
+    expect(first.body.code).toBe(200)
+    const [license, permit] = first.body.data
+    let now = await rowsOf()
+    const added = now.logs.slice(before.logs.length)
+    expect(
+      added.every((l) => l.supplier_id === null && l.target_type === 'QUALIFICATION_RULE'),
+    ).toBe(true)
+    expect(added.every((l) => l.operator === admin)).toBe(true)
+    expect(added).toContainEqual(
+      expect.objectContaining({
+        targetId: license.ruleId,
+        field: 'qualType',
+        old: null,
+        new: 'VEHICLE_LICENSE',
+      }),
+    )
+    expect(now.events.length).toBe(before.events.length + 1)
+    expect(now.events.at(-1)!.payload).toMatchObject({ typeCode: 'RENTAL', operatorId: admin })
+
+    // Changing one value and dropping one rule logs exactly those two changes.
+    const second = await put('RENTAL', [rule('VEHICLE_LICENSE', { warningDays: 7 })], admin)
+    expect(second.body.code).toBe(200)
+    const afterFirst = now.logs.length
+    now = await rowsOf()
+    expect(now.logs.slice(afterFirst)).toEqual([
+      expect.objectContaining({ targetId: license.ruleId, field: 'warningDays', new: '7' }),
+      expect.objectContaining({
+        targetId: permit.ruleId,
+        field: 'deleted',
+        old: 'false',
+        new: 'true',
+      }),
+    ])
+
+    // The same set again changes nothing and records nothing.
+    const events = now.events.length
+    await put('RENTAL', [rule('VEHICLE_LICENSE', { warningDays: 7 })], admin)
+    const same = await rowsOf()
+    expect(same.logs.length).toBe(now.logs.length)
+    expect(same.events.length).toBe(events)
   })
 
   it('error: unknown or disabled types are 395010 and nothing is written', async () => {

@@ -107,6 +107,24 @@ describe('the approval applier', () => {
     expect(a.body).toMatchObject({ code: 200, data: { approvalStatus: 'APPLY_FAILED' } })
     await h.sql`UPDATE supplier_bank_account SET deleted_at = now() WHERE account_id = ${planted}`
 
+    // A stays pending (VETTING); its administrator withdraws it to submit again.
+    expect((await supplier(data.supplierId)).status).toBe('VETTING')
+    const withdrawn = await h.call(
+      'POST',
+      `/admin/supplier/approvals/${a.body.data.approvalLogId}/withdraw`,
+      { admin },
+    )
+    expect(withdrawn.body, JSON.stringify(withdrawn.body)).toMatchObject({
+      code: 200,
+      data: { approvalStatus: 'WITHDRAWN', businessApplied: false },
+    })
+    expect((await supplier(data.supplierId)).status).toBe('DRAFT')
+    // The evidence stays: the approval keeps its failure.
+    expect(await approval(a.body.data.approvalLogId)).toMatchObject({
+      status: 'WITHDRAWN',
+      failureCode: 395016,
+    })
+
     // A new submission B is pending (provider down) when someone retries the old A.
     const current = await h.call('GET', `${ITEMS}/${data.supplierId}`, { admin })
     providerDown = true
@@ -120,8 +138,7 @@ describe('the approval applier', () => {
     expect((await supplier(data.supplierId)).status).toBe('VETTING')
 
     const old = await retry(a.body.data.approvalLogId)
-    expect(old.body).toMatchObject({ code: 200, data: { approvalStatus: 'APPLY_FAILED' } })
-    expect(await approval(a.body.data.approvalLogId)).toMatchObject({ failureCode: 395025 })
+    expect(old.body).toMatchObject({ code: 200, data: { approvalStatus: 'WITHDRAWN' } })
     // B's submission is untouched: still VETTING, and B still decides it.
     expect(await supplier(data.supplierId)).toMatchObject({ status: 'VETTING', supplierNo: null })
     const current2 = await retry(b.body.data.approvalLogId)

@@ -27,6 +27,7 @@ const APPROVAL_RESULT_KEYS = [
   'requestNo',
   'provider',
   'approvalStatus',
+  'businessApplied',
   'spNo',
   'spStatus',
   'syncStatus',
@@ -154,7 +155,7 @@ async function approvalRow(h: Harness, approvalLogId: string) {
            sync_status, sp_no, sp_status, template_id, schema_version, supplier_id::text AS supplier_id,
            target_type, target_id::text AS target_id, applicant_admin_id::text AS applicant,
            candidate_snapshot, finished_at IS NOT NULL AS finished, applied_at IS NOT NULL AS applied,
-           apply_attempts, failure_code, failure_reason,
+           apply_attempts, failure_code, failure_reason, opinion_enc, submit_note_enc,
            to_char(update_time, 'YYYY-MM-DD HH24:MI:SS.US') AS version
     FROM approval_log WHERE approval_log_id = ${approvalLogId}
   `
@@ -260,7 +261,12 @@ describe('submit registration through LOCAL_AUTO (default provider)', () => {
         finished: true,
         applied: true,
         failure_code: null,
+        // LOCAL_AUTO makes up no opinion; the applicant's note is kept, encrypted, as its own.
+        opinion_enc: null,
       })
+      expect(approval.submit_note_enc).toEqual(expect.any(String))
+      expect(approval.submit_note_enc).not.toContain('first registration')
+      expect(result.businessApplied).toBe(true)
       const [{ n: sameRequestNo }] =
         await h.sql`SELECT count(*)::int AS n FROM approval_log WHERE request_no = ${result.requestNo}`
       expect(sameRequestNo).toBe(1)
@@ -978,7 +984,7 @@ describe('submit registration through LOCAL_AUTO (default provider)', () => {
         'GET',
         `/admin/supplier/approval-records?supplierId=${draft.supplierId}`,
       )
-      expect(records.body.data.records.some((r: Body) => r.hasOpinion === true)).toBe(true)
+      expect(records.body.data.records.some((r: Body) => r.hasOpinion === true)).toBe(false)
       await call('GET', `${ITEMS}?keyword=${encodeURIComponent(body.fullName.split(' ')[1])}`)
 
       const tables = {} as Record<string, string>
@@ -1083,18 +1089,26 @@ describe('common result applier, APPLY_FAILED and the retry route', () => {
     return { body, draft, res, accountNo: x }
   }
 
-  it('answers APPLY_FAILED when the re-check fails, undoes to DRAFT, and a retry applies it once fixed', async () => {
+  it('answers APPLY_FAILED when the re-check fails, keeps the supplier VETTING, and a retry applies it once fixed', async () => {
     const admin = await h.admin()
     const { draft, res } = await failingRegistration(admin)
     expect(res.body, JSON.stringify(res.body)).toMatchObject({
       code: 200,
       success: true,
-      data: { provider: 'LOCAL_AUTO', approvalStatus: 'APPLY_FAILED', spNo: '', spStatus: '' },
+      data: {
+        provider: 'LOCAL_AUTO',
+        approvalStatus: 'APPLY_FAILED',
+        businessApplied: false,
+        spNo: '',
+        spStatus: '',
+      },
     })
     const approvalLogId = res.body.data.approvalLogId
+    // The state table moves VETTING -> DRAFT only on rejection: a failed application leaves the
+    // registration pending, its accounts PENDING, and the approval retryable.
     const supplier = await supplierRow(h, draft.supplierId)
-    expect(supplier).toMatchObject({ status: 'DRAFT', supplier_no: null })
-    expect((await accountsOf(h, draft.supplierId)).map((a) => a.status)).toEqual(['DRAFT'])
+    expect(supplier).toMatchObject({ status: 'VETTING', supplier_no: null })
+    expect((await accountsOf(h, draft.supplierId)).map((a) => a.status)).toEqual(['PENDING'])
     expect(await approvalRow(h, approvalLogId)).toMatchObject({
       status: 'APPLY_FAILED',
       failure_code: 395016,
@@ -1104,17 +1118,18 @@ describe('common result applier, APPLY_FAILED and the retry route', () => {
     const logs = await changeLogs(h, draft.supplierId)
     expect(logs).toContainEqual(
       expect.objectContaining({
-        op: 'REGISTRATION_REJECT',
+        op: 'REGISTRATION_APPLY_FAILED',
         approvalLogId,
-        field: 'status',
-        old: 'VETTING',
-        new: 'DRAFT',
+        field: 'approvalStatus',
+        old: 'APPROVED',
+        new: 'APPLY_FAILED',
         status: 'APPLY_FAILED',
       }),
     )
     expect(logs.filter((l) => l.op === 'REGISTRATION_APPLY')).toEqual([])
+    expect(logs.filter((l) => l.op === 'REGISTRATION_REJECT')).toEqual([])
     const events = (await eventsOf(h, draft.supplierId)).map((e) => e.type)
-    expect(events).toContain('SupplierRegistrationRejected')
+    expect(events).not.toContain('SupplierRegistrationRejected')
     expect(events).not.toContain('SupplierActivated')
     expect(events).not.toContain('BankAccountActivated')
 
@@ -1133,11 +1148,11 @@ describe('common result applier, APPLY_FAILED and the retry route', () => {
     expect(await counts(h)).toEqual(before)
     expect(await approvalRow(h, approvalLogId)).toEqual(approvalBefore)
 
-    // Retrying while the conflict is still there fails again and stays DRAFT.
+    // Retrying while the conflict is still there fails again and stays VETTING.
     const stillFailing = await retry(h, approvalLogId)
     expect(stillFailing.body).toMatchObject({ code: 200, data: { approvalStatus: 'APPLY_FAILED' } })
     expect(await supplierRow(h, draft.supplierId)).toMatchObject({
-      status: 'DRAFT',
+      status: 'VETTING',
       supplier_no: null,
     })
     expect(await approvalRow(h, approvalLogId)).toMatchObject({
@@ -1215,7 +1230,7 @@ describe('common result applier, APPLY_FAILED and the retry route', () => {
     expect(failed.body).toMatchObject({ code: 200, data: { approvalStatus: 'APPLY_FAILED' } })
     expect(await approvalRow(h, approvalLogId)).toMatchObject({ failure_code: 395007 })
     expect(await supplierRow(h, draft.supplierId)).toMatchObject({
-      status: 'DRAFT',
+      status: 'VETTING',
       supplier_no: null,
     })
 
@@ -1250,7 +1265,7 @@ describe('common result applier, APPLY_FAILED and the retry route', () => {
       failure_code: 395008,
     })
     expect(await supplierRow(h, draft.supplierId)).toMatchObject({
-      status: 'DRAFT',
+      status: 'VETTING',
       supplier_no: null,
     })
 
@@ -1268,7 +1283,7 @@ describe('common result applier, APPLY_FAILED and the retry route', () => {
     expect((await supplierRow(h, draft.supplierId)).status).toBe('ACTIVE')
   })
 
-  it('never activates identifying data that the approval did not cover (draft renamed after APPLY_FAILED, then retried)', async () => {
+  it('never activates identifying data that the approval did not cover (identity frozen while pending)', async () => {
     const admin = await h.admin()
     const { draft, res } = await failingRegistration(admin)
     const approvalLogId = res.body.data.approvalLogId
@@ -1280,19 +1295,15 @@ describe('common result applier, APPLY_FAILED and the retry route', () => {
       body: {
         fullName: draftBody().fullName,
         taxNo: uniqueTaxNo(),
+        changeReason: 'rename while pending',
         expectedUpdateTime: current.body.data.updateTime,
       },
     })
-    expect(renamed.body, JSON.stringify(renamed.body)).toMatchObject({ code: 200 })
-    await retry(h, approvalLogId)
+    expect(renamed.body, JSON.stringify(renamed.body)).toMatchObject({ code: 395009 })
+    const applied = await retry(h, approvalLogId)
+    expect(applied.body).toMatchObject({ code: 200, data: { approvalStatus: 'APPLIED' } })
     const row = await supplierRow(h, draft.supplierId)
-    const approval = (await approvalRow(h, approvalLogId))!
-    // Either the retry is refused, or what became ACTIVE is what was approved.
-    if (approval.status === 'APPLIED' || row.status === 'ACTIVE') {
-      expect(row.full_name).toBe(approved.fullName)
-    } else {
-      expect(row).toMatchObject({ status: 'DRAFT', supplier_no: null })
-    }
+    expect(row).toMatchObject({ status: 'ACTIVE', full_name: approved.fullName })
   })
 
   it('a provider that throws leaves the approval SUBMITTED and the supplier VETTING (answer: SUBMITTED)', async () => {
@@ -1305,7 +1316,12 @@ describe('common result applier, APPLY_FAILED and the retry route', () => {
     expect(res.body, JSON.stringify(res.body)).toMatchObject({
       code: 200,
       success: true,
-      data: { approvalStatus: 'SUBMITTED', provider: 'LOCAL_AUTO', finishedAt: null },
+      data: {
+        approvalStatus: 'SUBMITTED',
+        businessApplied: false,
+        provider: 'LOCAL_AUTO',
+        finishedAt: null,
+      },
     })
     const approvalLogId = res.body.data.approvalLogId
     expect(await supplierRow(h, draft.supplierId)).toMatchObject({
@@ -1325,7 +1341,7 @@ describe('common result applier, APPLY_FAILED and the retry route', () => {
     expect((await eventsOf(h, draft.supplierId)).map((e) => e.type)).not.toContain(
       'SupplierActivated',
     )
-    expect(h.logs.some((l) => l.includes('approval provider failed'))).toBe(true)
+    expect(h.logs.some((l) => l.includes('left to reconciliation'))).toBe(true)
 
     // Reconciliation asks the provider again: while it still fails nothing changes (395039) ...
     const before = await counts(h)

@@ -1,5 +1,6 @@
 import type { Deps } from '../http/types'
 import type { ApprovalProvider } from '../ports/approval-provider'
+import type { ApprovalHandlers } from './approval/handler'
 
 /** Who is writing, and the identity of the write for the duplicate-submit guard. */
 export interface WriteContext {
@@ -11,6 +12,8 @@ export interface WriteContext {
   target: string
   /** HMAC of the canonical request body: equal bodies, equal fingerprints, no plaintext kept. */
   fingerprint: string
+  /** The client's Idempotency-Key, when it sent one. */
+  idempotencyKey?: string
 }
 
 /** Today's date (yyyy-MM-dd) in the service time zone. */
@@ -35,4 +38,6 @@ export function canonicalJson(value: unknown): string {
 
 export type DomainDeps = Pick<Deps, 'config' | 'sql' | 'cipher' | 'logger'> & {
   approvalProvider: ApprovalProvider
+  /** The approval business types the applier knows (`src/domain/approval-handlers.ts`). */
+  approvalHandlers: ApprovalHandlers
 }

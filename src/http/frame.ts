@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception'
 import type { Logger } from 'pino'
 import type { Config } from '../config'
 import { AppError, ERRORS } from '../errors'
+import { fleetResourcesFor } from '../ports/fleet'
 import { withDeadline } from '../ports/permission'
 import { isDatabaseUnavailable } from '../../sql/db'
 import { systemRoutes } from '../routes/system'
@@ -77,7 +78,11 @@ export function mapErrors(app: Hono<AppEnv>, logger: Pick<Logger, 'error' | 'war
  * is built from `app.routes` and must see everything mounted before it.
  */
 export function buildApp(deps: Deps, mount: (app: Hono<AppEnv>, deps: Deps) => void): Hono<AppEnv> {
-  deps = { ...deps, permissions: withDeadline(deps.permissions, deps.config.permissions.timeoutMs) }
+  deps = {
+    ...deps,
+    permissions: withDeadline(deps.permissions, deps.config.permissions.timeoutMs),
+    fleet: deps.fleet ?? fleetResourcesFor(deps.config),
+  }
   const app = new Hono<AppEnv>()
   useFrame(app, deps)
   mount(app, deps)

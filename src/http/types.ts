@@ -3,6 +3,7 @@ import type postgres from 'postgres'
 import type { Config } from '../config'
 import type { SensitiveCipher } from '../crypto/sensitive'
 import type { ApprovalProvider } from '../ports/approval-provider'
+import type { FleetResources } from '../ports/fleet'
 import type { PermissionLookup } from '../ports/permission'
 
 /** What the domain needs from the outside world; built once by the entry point. */
@@ -15,6 +16,8 @@ export interface Deps {
   permissions: PermissionLookup
   /** LOCAL_AUTO unless a test or a later phase supplies another adapter. */
   approvalProvider?: ApprovalProvider
+  /** Vehicles of the resource-information page; chosen from the configuration when absent. */
+  fleet?: FleetResources
 }
 
 export interface AppEnv {

@@ -1,7 +1,6 @@
 import type { Context } from 'hono'
 import { z } from 'zod'
 import { canonicalJson, type DomainDeps, type WriteContext } from '../domain/context'
-import { withIdempotency } from '../domain/write/guard'
 import { ok } from './envelope'
 import { AppError, ERRORS } from '../errors'
 import type { AppEnv, Deps } from './types'
@@ -22,6 +21,7 @@ export async function writeContext(
     operation,
     target,
     fingerprint: await deps.cipher.blindIndex(canonicalJson(body ?? null), 'submitGuard'),
+    idempotencyKey: idempotencyKey(c),
   }
 }
 
@@ -39,15 +39,16 @@ export function idempotencyKey(c: Context<AppEnv>): string | undefined {
 }
 
 /**
- * The tail of every write route: identify the write, run the domain verb under the optional
- * Idempotency-Key, and answer with the envelope.
+ * The tail of every write route: identify the write (who, what, which body, which
+ * Idempotency-Key), run the domain verb (which goes through the write pipeline), and answer
+ * with the envelope.
  */
 export async function answerWrite<T>(
   c: Context<AppEnv>,
-  deps: Pick<DomainDeps, 'cipher' | 'config' | 'sql'>,
+  deps: Pick<DomainDeps, 'cipher'>,
   write: { operation: string; target: string; body: unknown },
   run: (ctx: WriteContext) => Promise<T>,
 ) {
   const ctx = await writeContext(c, deps, write.operation, write.target, write.body)
-  return ok(c, await withIdempotency(deps, ctx, idempotencyKey(c), () => run(ctx)))
+  return ok(c, await run(ctx))
 }

@@ -111,3 +111,17 @@ export function withDeadline(lookup: PermissionLookup, ms: number): PermissionLo
     fromServiceDatabase: lookup.fromServiceDatabase,
   }
 }
+
+/**
+ * The adapter the configuration selects, for the Node service and the edge alike: the platform
+ * permission service when PERMISSION_SERVICE_URL is set, else the local tables.
+ */
+export function permissionLookupFor(
+  config: { permissions: { serviceUrl?: string; serviceToken?: string; timeoutMs: number } },
+  sql: Sql,
+): PermissionLookup {
+  const { serviceUrl, serviceToken, timeoutMs } = config.permissions
+  return serviceUrl
+    ? httpPermissionLookup({ baseUrl: serviceUrl, token: serviceToken, timeoutMs })
+    : sqlPermissionLookup(sql)
+}

@@ -3,8 +3,9 @@ import { z } from 'zod'
 import { authorize } from '../http/auth'
 import { resultSchema } from '../http/envelope'
 import type { AppEnv, Deps } from '../http/types'
-import { validate } from '../http/validate'
+import { idString, validate } from '../http/validate'
 import { answerWrite } from '../http/write'
+import { withdrawFailedApproval } from '../domain/approval/withdraw'
 import type { DomainDeps } from '../domain/context'
 import { submitRegistration } from '../domain/supplier/registration'
 import {
@@ -129,6 +130,29 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
         deps,
         { operation: 'SUP-ADM-011', target: supplierId, body: null },
         (ctx) => deleteDraft(deps, ctx, supplierId),
+      )
+    },
+  )
+
+  app.post(
+    '/approvals/:approvalLogId/withdraw',
+    authorize(permissions, logger, {
+      operationId: 'withdrawFailedApproval',
+      summary:
+        'Withdraw an approval whose application failed for good (evidence kept; a registration returns to DRAFT)',
+      tags,
+      permissions: ['supplier:approval:submit'],
+      response: resultSchema(ApprovalCommandResult),
+      errors: ['APPROVAL_NOT_FOUND', 'OPERATION_NOT_ALLOWED_IN_STATUS', 'CONCURRENT_MODIFICATION'],
+    }),
+    validate('param', z.object({ approvalLogId: idString }).strict()),
+    async (c) => {
+      const { approvalLogId } = c.req.valid('param')
+      return answerWrite(
+        c,
+        deps,
+        { operation: 'withdrawFailedApproval', target: approvalLogId, body: null },
+        (ctx) => withdrawFailedApproval(deps, ctx, approvalLogId),
       )
     },
   )

@@ -285,7 +285,19 @@ export const ApprovalCommandResult = z.object({
   approvalLogId: z.string(),
   requestNo: z.string(),
   provider: z.literal('LOCAL_AUTO'),
-  approvalStatus: z.enum(['SUBMITTED', 'APPROVED', 'REJECTED', 'APPLIED', 'APPLY_FAILED']),
+  approvalStatus: z.enum([
+    'SUBMITTED',
+    'APPROVED',
+    'REJECTED',
+    'APPLIED',
+    'APPLY_FAILED',
+    'WITHDRAWN',
+  ]),
+  /**
+   * Whether the approved change is in effect. False while the approval is SUBMITTED or APPROVED
+   * but not yet applied (the service reconciles it), and after a rejection or a failure.
+   */
+  businessApplied: z.boolean(),
   spNo: z.string(),
   spStatus: z.string(),
   syncStatus: z.string(),

@@ -30,7 +30,7 @@ export type Trigger = (typeof TRANSITIONS)[number]['trigger']
 export function nextStatus(from: SupplierStatus, trigger: Trigger): SupplierStatus {
   const move = TRANSITIONS.find((t) => t.from === from && t.trigger === trigger)
   if (!move) fail('SUPPLIER_STATUS_TRANSITION_INVALID', `${trigger} is not allowed from ${from}`)
-  return move!.to
+  return move.to
 }
 
 /**
@@ -56,5 +56,5 @@ export async function moveStatus(
     { ...columns, status: to },
   )
   if (!row) fail('CONCURRENT_MODIFICATION')
-  return { from: supplier.status, to, updateTime: row!.updateTime }
+  return { from: supplier.status, to, updateTime: row.updateTime }
 }

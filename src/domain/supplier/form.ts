@@ -12,7 +12,15 @@ import { maskForLog } from '../masking'
 /** A field-level change, values already masked for the change log. */
 export interface FieldChange {
   targetType:
-    'SUPPLIER' | 'TYPE' | 'CONTACT' | 'QUALIFICATION' | 'CONTRACT' | 'EVALUATION' | 'ACCOUNT'
+    | 'SUPPLIER'
+    | 'TYPE'
+    | 'CONTACT'
+    | 'QUALIFICATION'
+    | 'CONTRACT'
+    | 'EVALUATION'
+    | 'ACCOUNT'
+    | 'RELATION'
+    | 'QUALIFICATION_RULE'
   targetId: string | null
   fieldName: string
   oldValueMasked: string | null

@@ -32,13 +32,13 @@ export function planMerge<I, E extends { id: string; updateTime?: string }>(
     const current = byId.get(id)
     if (!current) fail('CHILD_NOT_OWNED', `${what} ${id} does not belong to this supplier`)
     const expected = versionOf(item)
-    if (expected !== undefined && expected !== current!.updateTime) {
+    if (expected !== undefined && expected !== current.updateTime) {
       fail(
         'VERSION_STALE',
         `${what} ${id} was changed since you loaded it (expectedUpdateTime is stale)`,
       )
     }
-    plan.kept.push({ item, current: current! })
+    plan.kept.push({ item, current: current })
   }
   plan.removed = existing.filter((e) => !seen.has(e.id))
   return plan

@@ -39,7 +39,7 @@ import {
   type FieldChange,
   type SubjectInput,
 } from './form'
-import { guardDuplicateSubmit } from '../write/guard'
+import { runWrite } from '../write/pipeline'
 
 /** Statuses whose profile may be edited (SUSPENDED and FROZEN for remediation). */
 const EDITABLE: readonly SupplierStatus[] = ['DRAFT', 'VETTING', 'ACTIVE', 'SUSPENDED', 'FROZEN']
@@ -54,34 +54,22 @@ const ONBOARDING_STAGE: Record<SupplierStatus, string> = {
   ARCHIVED: 'ONBOARDED',
 }
 
-/** Unique violations raised by the partial unique indexes, mapped to the catalog. */
-export async function mapUniqueViolations<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work()
-  } catch (err) {
-    const e = err as { code?: string; constraint_name?: string }
-    if (e.code === '23505' && e.constraint_name === 'supplier_tax_no_live') fail('TAX_NO_DUPLICATE')
-    if (e.code === '23505' && e.constraint_name === 'supplier_bank_account_no_active')
-      fail('ACCOUNT_DUPLICATED')
-    throw err
-  }
-}
-
+/** The SupplierWriteResultVO, read in the transaction that wrote it. */
 export async function writeResult(sql: Sql, supplierId: string): Promise<SupplierWriteResult> {
   const supplier = await findSupplier(sql, supplierId)
   if (!supplier) fail('SUPPLIER_NOT_FOUND')
   const accounts = await liveAccounts(sql, supplierId)
   return {
     supplierId,
-    supplierNo: supplier!.supplierNo,
-    status: supplier!.status,
-    onboardingStage: ONBOARDING_STAGE[supplier!.status],
+    supplierNo: supplier.supplierNo,
+    status: supplier.status,
+    onboardingStage: ONBOARDING_STAGE[supplier.status],
     initialAccounts: accounts.map(({ accountId, accountNoMask, status }) => ({
       accountId,
       accountNoMask,
       status,
     })),
-    updateTime: supplier!.updateTime,
+    updateTime: supplier.updateTime,
   }
 }
 
@@ -113,23 +101,22 @@ export function logChanges(
 }
 
 /** SUP-ADM-003: a new DRAFT with its types, contacts, qualifications and initial accounts. */
-export async function createDraft(deps: DomainDeps, ctx: WriteContext, req: SupplierDraftRequest) {
-  const { sql } = deps
-  const identity = await identityOf(deps, req)
-  const fullName = identity.fullName!
-  await checkFieldRules(sql, deps, req)
-  if (await taxNoHolder(sql, identity.taxNoBidx!, null)) fail('TAX_NO_DUPLICATE')
-  await confirmNoNearDuplicates(sql, deps, {
-    adminId: ctx.adminId,
-    fullName,
-    shortName: req.shortName,
-    supplierId: null,
-    token: req.duplicateConfirmToken,
-  })
-
-  const supplierId = await mapUniqueViolations(() =>
-    sql.begin(async (tx) => {
-      await guardDuplicateSubmit(tx, deps, ctx)
+export function createDraft(deps: DomainDeps, ctx: WriteContext, req: SupplierDraftRequest) {
+  return runWrite(deps, ctx, {
+    async precheck(sql) {
+      const identity = await identityOf(deps, req)
+      await checkFieldRules(sql, deps, req)
+      if (await taxNoHolder(sql, identity.taxNoBidx!, null)) fail('TAX_NO_DUPLICATE')
+      await confirmNoNearDuplicates(sql, deps, {
+        adminId: ctx.adminId,
+        fullName: identity.fullName!,
+        shortName: req.shortName,
+        supplierId: null,
+        token: req.duplicateConfirmToken,
+      })
+      return identity
+    },
+    async run(tx, identity) {
       const { columns, changes } = await diffSubject(deps, null, req, identity)
       const created = await insertSupplier(tx, columns as Required<typeof columns>, ctx.adminId)
       const id = created.supplierId
@@ -142,7 +129,7 @@ export async function createDraft(deps: DomainDeps, ctx: WriteContext, req: Supp
           deps,
           id,
           req.initialAccounts ?? [],
-          fullName,
+          identity.fullName!,
           ctx.adminId,
         )),
       )
@@ -153,21 +140,20 @@ export async function createDraft(deps: DomainDeps, ctx: WriteContext, req: Supp
         eventType: 'SupplierDraftCreated',
         payload: { supplierId: id, operatorId: ctx.adminId },
       })
-      return id
-    }),
-  )
-  return writeResult(sql, supplierId)
+      return writeResult(tx, id)
+    },
+  })
 }
 
 /** Pre-checks of every profile write: existence, status, version (steps 2 and 3). */
 export async function loadForWrite(sql: Sql, supplierId: string, expectedUpdateTime: string) {
   const supplier = await findSupplier(sql, supplierId)
   if (!supplier) fail('SUPPLIER_NOT_FOUND')
-  if (!EDITABLE.includes(supplier!.status)) {
-    fail('OPERATION_NOT_ALLOWED_IN_STATUS', `a ${supplier!.status} supplier cannot be edited`)
+  if (!EDITABLE.includes(supplier.status)) {
+    fail('OPERATION_NOT_ALLOWED_IN_STATUS', `a ${supplier.status} supplier cannot be edited`)
   }
-  if (supplier!.updateTime !== expectedUpdateTime) fail('VERSION_STALE')
-  return supplier!
+  if (supplier.updateTime !== expectedUpdateTime) fail('VERSION_STALE')
+  return supplier
 }
 
 /** Pre-checks of a registration submit: a live DRAFT at the expected version. */
@@ -178,14 +164,14 @@ export async function findSupplierForSubmit(
 ) {
   const supplier = await findSupplier(sql, supplierId)
   if (!supplier) fail('SUPPLIER_NOT_FOUND')
-  if (supplier!.status !== 'DRAFT') {
+  if (supplier.status !== 'DRAFT') {
     fail(
       'SUPPLIER_STATUS_TRANSITION_INVALID',
-      `only a DRAFT can be submitted; this supplier is ${supplier!.status}`,
+      `only a DRAFT can be submitted; this supplier is ${supplier.status}`,
     )
   }
-  if (supplier!.updateTime !== expectedUpdateTime) fail('VERSION_STALE')
-  return supplier!
+  if (supplier.updateTime !== expectedUpdateTime) fail('VERSION_STALE')
+  return supplier
 }
 
 /** Inside the lock: the row must still be what the pre-checks saw, or someone else won. */
@@ -194,7 +180,7 @@ export async function relock(tx: Sql, seen: SupplierRow) {
   if (!locked || locked.status !== seen.status || locked.updateTime !== seen.updateTime) {
     fail('CONCURRENT_MODIFICATION')
   }
-  return locked!
+  return locked
 }
 
 /** A form's fields and collections; each collection present is a complete snapshot. */
@@ -293,49 +279,52 @@ async function commitProfileChange(
  * SUP-ADM-004: patch of subject fields, snapshots of collections. Identity (fullName, taxNo)
  * changes only while DRAFT; after that only the original values may be sent.
  */
-export async function updateSupplierProfile(
+export function updateSupplierProfile(
   deps: DomainDeps,
   ctx: WriteContext,
   supplierId: string,
   req: SupplierUpdateRequest,
 ) {
-  const { sql } = deps
-  const seen = await loadForWrite(sql, supplierId, req.expectedUpdateTime)
-  const identity = await identityOf(deps, req)
-  const { fullName, taxNoBidx } = identity
-  const identityChanges =
-    (fullName !== undefined && fullName !== seen.fullName) ||
-    (taxNoBidx !== undefined && taxNoBidx !== seen.taxNoBidx)
-  if (seen.status !== 'DRAFT' && identityChanges) {
-    fail('FIELD_NOT_EDITABLE', 'fullName and taxNo can change only while the draft is unsubmitted')
-  }
-  if (seen.status !== 'DRAFT' && req.initialAccounts !== undefined) {
-    fail(
-      'FIELD_NOT_EDITABLE',
-      'initialAccounts belong to the registration draft; use the account endpoints',
-    )
-  }
-  await checkFieldRules(sql, deps, req)
-  if (
-    taxNoBidx !== undefined &&
-    taxNoBidx !== seen.taxNoBidx &&
-    (await taxNoHolder(sql, taxNoBidx, supplierId))
-  ) {
-    fail('TAX_NO_DUPLICATE')
-  }
-  if (fullName !== undefined && fullName !== seen.fullName) {
-    await confirmNoNearDuplicates(sql, deps, {
-      adminId: ctx.adminId,
-      fullName,
-      shortName: req.shortName ?? seen.shortName,
-      supplierId,
-      token: req.duplicateConfirmToken,
-    })
-  }
-
-  await mapUniqueViolations(() =>
-    sql.begin(async (tx) => {
-      await guardDuplicateSubmit(tx, deps, ctx)
+  return runWrite(deps, ctx, {
+    async precheck(sql) {
+      const seen = await loadForWrite(sql, supplierId, req.expectedUpdateTime)
+      const identity = await identityOf(deps, req)
+      const { fullName, taxNoBidx } = identity
+      const identityChanges =
+        (fullName !== undefined && fullName !== seen.fullName) ||
+        (taxNoBidx !== undefined && taxNoBidx !== seen.taxNoBidx)
+      if (seen.status !== 'DRAFT' && identityChanges) {
+        fail(
+          'FIELD_NOT_EDITABLE',
+          'fullName and taxNo can change only while the draft is unsubmitted',
+        )
+      }
+      if (seen.status !== 'DRAFT' && req.initialAccounts !== undefined) {
+        fail(
+          'FIELD_NOT_EDITABLE',
+          'initialAccounts belong to the registration draft; use the account endpoints',
+        )
+      }
+      await checkFieldRules(sql, deps, req)
+      if (
+        taxNoBidx !== undefined &&
+        taxNoBidx !== seen.taxNoBidx &&
+        (await taxNoHolder(sql, taxNoBidx, supplierId))
+      ) {
+        fail('TAX_NO_DUPLICATE')
+      }
+      if (fullName !== undefined && fullName !== seen.fullName) {
+        await confirmNoNearDuplicates(sql, deps, {
+          adminId: ctx.adminId,
+          fullName,
+          shortName: req.shortName ?? seen.shortName,
+          supplierId,
+          token: req.duplicateConfirmToken,
+        })
+      }
+      return { seen, identity }
+    },
+    async run(tx, { seen, identity }) {
       const locked = await relock(tx, seen)
       const { columns, changes } = await applyForm(tx, deps, ctx, locked, req, identity)
       await commitProfileChange(tx, ctx, locked, columns, changes, {
@@ -344,13 +333,13 @@ export async function updateSupplierProfile(
         changeReason: req.changeReason,
         noChange: 'nothing changed: send at least one different field',
       })
-    }),
-  )
-  return writeResult(sql, supplierId)
+      return writeResult(tx, supplierId)
+    },
+  })
 }
 
 /** ContactReplaceRequest: the contacts snapshot alone, with the same merge rules. */
-export async function replaceContacts(
+export function replaceContacts(
   deps: DomainDeps,
   ctx: WriteContext,
   supplierId: string,
@@ -360,65 +349,67 @@ export async function replaceContacts(
     expectedUpdateTime: string
   },
 ) {
-  const { sql } = deps
-  const seen = await loadForWrite(sql, supplierId, req.expectedUpdateTime)
-  await sql.begin(async (tx) => {
-    await guardDuplicateSubmit(tx, deps, ctx)
-    const locked = await relock(tx, seen)
-    const changes = await mergeContacts(tx, deps, supplierId, req.contacts)
-    await commitProfileChange(tx, ctx, locked, {}, changes, {
-      operationType: 'CONTACT_REPLACE',
-      eventType: 'SupplierContactsReplaced',
-      changeReason: req.changeReason,
-      noChange: 'the contacts are already exactly these',
-    })
+  return runWrite(deps, ctx, {
+    precheck: (sql) => loadForWrite(sql, supplierId, req.expectedUpdateTime),
+    async run(tx, seen) {
+      const locked = await relock(tx, seen)
+      const changes = await mergeContacts(tx, deps, supplierId, req.contacts)
+      await commitProfileChange(tx, ctx, locked, {}, changes, {
+        operationType: 'CONTACT_REPLACE',
+        eventType: 'SupplierContactsReplaced',
+        changeReason: req.changeReason,
+        noChange: 'the contacts are already exactly these',
+      })
+      const contacts = await liveContacts(tx, supplierId)
+      return contacts.map(
+        ({ id, contactName, contactPhoneMask, contactRole, remark, status, updateTime }) => ({
+          contactId: id,
+          contactName,
+          contactPhoneMask,
+          contactRole,
+          remark,
+          status,
+          updateTime,
+        }),
+      )
+    },
   })
-  const contacts = await liveContacts(sql, supplierId)
-  return contacts.map(
-    ({ id, contactName, contactPhoneMask, contactRole, remark, status, updateTime }) => ({
-      contactId: id,
-      contactName,
-      contactPhoneMask,
-      contactRole,
-      remark,
-      status,
-      updateTime,
-    }),
-  )
 }
 
 /** SUP-ADM-011: only a DRAFT may be deleted (softly, with its children). */
-export async function deleteDraft(deps: DomainDeps, ctx: WriteContext, supplierId: string) {
-  const { sql } = deps
-  const seen = await findSupplier(sql, supplierId)
-  if (!seen) fail('SUPPLIER_NOT_FOUND')
-  if (seen!.status !== 'DRAFT') {
-    fail(
-      'OPERATION_NOT_ALLOWED_IN_STATUS',
-      `only a DRAFT can be deleted; this supplier is ${seen!.status}`,
-    )
-  }
-  await sql.begin(async (tx) => {
-    await guardDuplicateSubmit(tx, deps, ctx)
-    const locked = await lockSupplier(tx, supplierId)
-    if (!locked) fail('SUPPLIER_NOT_FOUND')
-    if (locked!.status !== 'DRAFT') fail('CONCURRENT_MODIFICATION')
-    if (!(await softDeleteDraft(tx, supplierId, ctx.adminId))) fail('CONCURRENT_MODIFICATION')
-    await logChanges(tx, ctx, supplierId, 'DRAFT_DELETE', [
-      {
-        targetType: 'SUPPLIER',
-        targetId: supplierId,
-        fieldName: 'deleted',
-        oldValueMasked: 'false',
-        newValueMasked: 'true',
-      },
-    ])
-    await insertEvent(tx, {
-      aggregateType: 'SUPPLIER',
-      aggregateId: supplierId,
-      eventType: 'SupplierDraftDeleted',
-      payload: { supplierId, operatorId: ctx.adminId },
-    })
+export function deleteDraft(deps: DomainDeps, ctx: WriteContext, supplierId: string) {
+  return runWrite(deps, ctx, {
+    async precheck(sql) {
+      const seen = await findSupplier(sql, supplierId)
+      if (!seen) fail('SUPPLIER_NOT_FOUND')
+      if (seen.status !== 'DRAFT') {
+        fail(
+          'OPERATION_NOT_ALLOWED_IN_STATUS',
+          `only a DRAFT can be deleted; this supplier is ${seen.status}`,
+        )
+      }
+    },
+    async run(tx) {
+      const locked = await lockSupplier(tx, supplierId)
+      if (!locked) fail('SUPPLIER_NOT_FOUND')
+      if (locked.status !== 'DRAFT') fail('CONCURRENT_MODIFICATION')
+      if (!(await softDeleteDraft(tx, supplierId, ctx.adminId))) fail('CONCURRENT_MODIFICATION')
+      await logChanges(tx, ctx, supplierId, 'DRAFT_DELETE', [
+        {
+          targetType: 'SUPPLIER',
+          targetId: supplierId,
+          fieldName: 'deleted',
+          oldValueMasked: 'false',
+          newValueMasked: 'true',
+        },
+      ])
+      await insertEvent(tx, {
+        aggregateType: 'SUPPLIER',
+        aggregateId: supplierId,
+        eventType: 'SupplierDraftDeleted',
+        payload: { supplierId, operatorId: ctx.adminId },
+      })
+      return null
+    },
   })
-  return null
 }

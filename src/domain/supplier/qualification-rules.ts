@@ -1,5 +1,7 @@
+import { insertChangeLogs, insertEvent } from '../../../sql/audit'
 import {
   liveRulesOfType,
+  lockEnabledSupplierType,
   softDeleteRulesExcept,
   upsertRules,
   type QualificationRuleRow,
@@ -10,13 +12,12 @@ import type { Sql } from '../../../sql/db'
 import { fail } from '../../errors'
 import type { Deps } from '../../http/types'
 import type { WriteContext } from '../context'
-import { guardDuplicateSubmit } from '../write/guard'
+import { runWrite } from '../write/pipeline'
+import type { FieldChange } from './form'
 
 /*
  * Qualification rules of a supplier type: which qualification types a supplier of that type
- * must (or may) hold and how many days ahead an expiry is announced. Rules are not per supplier,
- * so they are not change-logged (change_log.supplier_id is NOT NULL); a replacement is logged as
- * one info line instead.
+ * must (or may) hold and how many days ahead an expiry is announced.
  */
 
 export const MAX_RULES = 100
@@ -25,8 +26,8 @@ export const MAX_RULES = 100
 export { QualificationRuleRow as QualificationRuleVO } from '../../../sql/qualification-rule'
 type QualificationRuleVO = QualificationRuleRow
 
-const enabled = async (sql: Sql, typeCode: string, lock = false) =>
-  (await enabledTypeCodes(sql, [typeCode], { lock })).has(typeCode)
+const enabled = async (sql: Sql, typeCode: string) =>
+  (await enabledTypeCodes(sql, [typeCode])).has(typeCode)
 
 /** The live rules of an enabled supplier type; 395010 when the type is unknown or disabled. */
 export async function listQualificationRules(
@@ -37,33 +38,84 @@ export async function listQualificationRules(
   return liveRulesOfType(sql, typeCode)
 }
 
+const RULE_FIELDS = ['isRequired', 'warningDays', 'sortOrder'] as const
+
+/** Field-level changes between two live rule sets of one type, matched by qualType. */
+function ruleChanges(before: QualificationRuleVO[], after: QualificationRuleVO[]): FieldChange[] {
+  const old = new Map(before.map((r) => [r.qualType, r]))
+  const changes: FieldChange[] = []
+  const change = (rule: QualificationRuleVO, fieldName: string, from: unknown, to: unknown) =>
+    changes.push({
+      targetType: 'QUALIFICATION_RULE',
+      targetId: rule.ruleId,
+      fieldName,
+      oldValueMasked: from === null ? null : String(from),
+      newValueMasked: to === null ? null : String(to),
+    })
+  for (const rule of after) {
+    const was = old.get(rule.qualType)
+    old.delete(rule.qualType)
+    if (!was || was.ruleId !== rule.ruleId) {
+      change(rule, 'qualType', null, rule.qualType)
+      for (const f of RULE_FIELDS) change(rule, f, null, rule[f])
+      continue
+    }
+    for (const f of RULE_FIELDS) if (was[f] !== rule[f]) change(rule, f, was[f], rule[f])
+  }
+  for (const gone of old.values()) change(gone, 'deleted', 'false', 'true')
+  return changes
+}
+
 /**
  * Makes the live rule set of `typeCode` equal to `rules` (unique qualTypes, checked by the
- * caller's schema) in one transaction: live rules absent from the list are soft-deleted, rules of
- * the same qualType are updated in place (new version only when a value changes), new ones are
- * inserted. The type's dictionary item is locked first, so concurrent replacements serialize and
- * the type stays enabled until commit. Returns the new live set.
+ * caller's schema) through the write pipeline: live rules absent from the list are
+ * soft-deleted, rules of the same qualType are updated in place (new version only when a value
+ * changes), new ones are inserted; every field change is change-logged (a type's rules belong
+ * to no supplier, so those rows carry none) with one pending event. The type's dictionary item
+ * is locked first. Returns the new live set.
  */
-export async function replaceQualificationRules(
+export function replaceQualificationRules(
   deps: Pick<Deps, 'sql' | 'logger' | 'config'>,
   ctx: WriteContext,
   typeCode: string,
   rules: readonly QualificationRuleInput[],
 ): Promise<QualificationRuleVO[]> {
-  const result = await deps.sql.begin(async (tx) => {
-    await guardDuplicateSubmit(tx, deps, ctx)
-    if (!(await enabled(tx, typeCode, true))) return fail('SUPPLIER_TYPE_INVALID')
-    await softDeleteRulesExcept(
-      tx,
-      typeCode,
-      rules.map((r) => r.qualType),
-    )
-    await upsertRules(tx, typeCode, rules)
-    return liveRulesOfType(tx, typeCode)
+  return runWrite(deps, ctx, {
+    async precheck(sql) {
+      if (!(await enabled(sql, typeCode))) fail('SUPPLIER_TYPE_INVALID')
+    },
+    async run(tx) {
+      const type = await lockEnabledSupplierType(tx, typeCode)
+      if (!type) fail('SUPPLIER_TYPE_INVALID')
+      const before = await liveRulesOfType(tx, typeCode)
+      await softDeleteRulesExcept(
+        tx,
+        typeCode,
+        rules.map((r) => r.qualType),
+      )
+      await upsertRules(tx, typeCode, rules)
+      const after = await liveRulesOfType(tx, typeCode)
+      const changes = ruleChanges(before, after)
+      if (changes.length) {
+        await insertChangeLogs(
+          tx,
+          changes.map((c) => ({
+            ...c,
+            supplierId: null,
+            operationType: 'QUALIFICATION_RULE_REPLACE',
+            changeReason: `qualification rules of supplier type ${typeCode}`,
+            operatorId: ctx.adminId,
+            requestId: ctx.requestId,
+          })),
+        )
+        await insertEvent(tx, {
+          aggregateType: 'SUPPLIER_TYPE',
+          aggregateId: type.dictDataId,
+          eventType: 'QualificationRulesReplaced',
+          payload: { typeCode, ruleIds: after.map((r) => r.ruleId), operatorId: ctx.adminId },
+        })
+      }
+      return after
+    },
   })
-  deps.logger.info(
-    { typeCode, adminId: ctx.adminId, count: result.length, requestId: ctx.requestId },
-    'qualification rules replaced',
-  )
-  return result
 }

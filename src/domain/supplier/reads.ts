@@ -60,43 +60,48 @@ export const SupplierApprovalRecordVO = ChangeLogRow.extend({
 })
 export type SupplierApprovalRecordVO = z.output<typeof SupplierApprovalRecordVO>
 
-export type SupplierListQuery = Omit<SupplierListFilter, 'limit' | 'offset'> & {
+export type SupplierListQuery = Omit<SupplierListFilter, 'limit' | 'offset' | 'timezone'> & {
   page: number
   pageSize: number
 }
 
 /** SUP-ADM-001: a page of live suppliers, masked, in the whitelisted order. */
 export async function listSuppliers(
-  { sql }: Pick<Deps, 'sql'>,
+  { sql, config }: Pick<Deps, 'sql' | 'config'>,
   query: SupplierListQuery,
 ): Promise<PageResult<SupplierListItemVO>> {
   const { page: pageNo, pageSize, ...filter } = query
-  const f = { ...filter, limit: pageSize, offset: (pageNo - 1) * pageSize }
+  const f = {
+    ...filter,
+    limit: pageSize,
+    offset: (pageNo - 1) * pageSize,
+    timezone: config.timezone,
+  }
   const [rows, total] = await Promise.all([supplierListPage(sql, f), countSuppliers(sql, f)])
   return page(rows, total, pageNo, pageSize)
 }
 
 /** SUP-ADM-002 basic information; 395001 when the supplier is missing or soft-deleted. */
 export async function getSupplierBasicInfo(
-  { sql }: Pick<Deps, 'sql'>,
+  { sql, config }: Pick<Deps, 'sql' | 'config'>,
   supplierId: string,
 ): Promise<SupplierBasicInfoVO> {
-  const row = await supplierDetail(sql, supplierId)
+  const row = await supplierDetail(sql, supplierId, config.timezone)
   if (!row) return fail('SUPPLIER_NOT_FOUND')
   return row
 }
 
 /** SUP-ADM-002 account information; 395001 when the supplier is missing or soft-deleted. */
 export async function getSupplierAccountInfo(
-  { sql }: Pick<Deps, 'sql'>,
+  { sql, config }: Pick<Deps, 'sql' | 'config'>,
   supplierId: string,
 ): Promise<SupplierAccountInfoVO> {
-  const row = await supplierAccountInfo(sql, supplierId)
+  const row = await supplierAccountInfo(sql, supplierId, config.timezone)
   if (!row) return fail('SUPPLIER_NOT_FOUND')
   return row
 }
 
-export type ApprovalRecordQuery = Omit<ChangeLogFilter, 'limit' | 'offset'> & {
+export type ApprovalRecordQuery = Omit<ChangeLogFilter, 'limit' | 'offset' | 'timezone'> & {
   page: number
   pageSize: number
 }
@@ -123,12 +128,17 @@ async function holds(deps: Pick<Deps, 'permissions'>, adminId: string, code: str
  * before the answer is returned; if the audit cannot be written the request fails.
  */
 export async function listApprovalRecords(
-  deps: Pick<Deps, 'sql' | 'cipher' | 'permissions'>,
+  deps: Pick<Deps, 'sql' | 'cipher' | 'permissions' | 'config'>,
   query: ApprovalRecordQuery,
   reader: Reader,
 ): Promise<PageResult<SupplierApprovalRecordVO>> {
   const { page: pageNo, pageSize, ...filter } = query
-  const f = { ...filter, limit: pageSize, offset: (pageNo - 1) * pageSize }
+  const f = {
+    ...filter,
+    limit: pageSize,
+    offset: (pageNo - 1) * pageSize,
+    timezone: deps.config.timezone,
+  }
   const [rows, total, mayReadOpinion] = await Promise.all([
     changeLogPage(deps.sql, f),
     countChangeLogs(deps.sql, f),

@@ -1,4 +1,5 @@
 import { insertEvent } from '../../../sql/audit'
+import { z } from 'zod'
 import { findApproval, insertApproval } from '../../../sql/approval'
 import type { Sql } from '../../../sql/db'
 import {
@@ -16,19 +17,13 @@ import {
 } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
 import type { ApprovalCommandResult, SupplierSubmitRequest } from '../../schemas/supplier'
-import { applyApprovalResult } from '../approval/applier'
+import { commandResult, currentCommandResult, decideApproval } from '../approval/submit'
 import { today, type DomainDeps, type WriteContext } from '../context'
 import { moveStatus } from '../lifecycle/transitions'
 import { confirmNoNearDuplicates } from './near-duplicate'
 import { checkFieldRules, identityOf } from './form'
-import {
-  applyForm,
-  findSupplierForSubmit,
-  logChanges,
-  mapUniqueViolations,
-  relock,
-} from './profile'
-import { guardDuplicateSubmit } from '../write/guard'
+import { runWrite } from '../write/pipeline'
+import { applyForm, findSupplierForSubmit, logChanges, relock } from './profile'
 
 /** Approval levels of the spec, by business type. */
 export const REGISTRATION_LEVELS = 4
@@ -45,7 +40,7 @@ export async function checkRegistration(
 ) {
   const facts = await registrationFacts(tx, supplierId)
   if (!facts) fail('SUPPLIER_NOT_FOUND')
-  const { taxNoBidx, licenseImageUrl } = facts!
+  const { taxNoBidx, licenseImageUrl } = facts
   if (await taxNoHolder(tx, taxNoBidx, supplierId)) fail('TAX_NO_DUPLICATE')
   if (!licenseImageUrl) fail('LICENSE_IMAGE_REQUIRED')
   const types = (await liveTypes(tx, supplierId)).map((t) => t.typeCode)
@@ -77,31 +72,32 @@ export async function checkRegistration(
 /**
  * SUP-ADM-007: applies the final form to the DRAFT, checks it, records the PROFILE_CREATE
  * approval and moves the supplier to VETTING in one transaction; then (after commit) asks the
- * provider and hands its standardized answer to the common applier.
+ * provider and hands its standardized answer to the common applier. Once the first transaction
+ * has committed the answer is a success that reports the approval as recorded.
  */
-export async function submitRegistration(
+export function submitRegistration(
   deps: DomainDeps,
   ctx: WriteContext,
   supplierId: string,
   req: SupplierSubmitRequest,
 ): Promise<ApprovalCommandResult> {
-  const { sql, cipher } = deps
-  const seen = await findSupplierForSubmit(sql, supplierId, req.expectedUpdateTime)
-  const identity = await identityOf(deps, req)
-  const fullName = identity.fullName!
-  await checkFieldRules(sql, deps, req)
-  if (await taxNoHolder(sql, identity.taxNoBidx!, supplierId)) fail('TAX_NO_DUPLICATE')
-  await confirmNoNearDuplicates(sql, deps, {
-    adminId: ctx.adminId,
-    fullName,
-    shortName: req.shortName,
-    supplierId,
-    token: req.duplicateConfirmToken,
-  })
-
-  const approval = await mapUniqueViolations(() =>
-    sql.begin(async (tx) => {
-      await guardDuplicateSubmit(tx, deps, ctx)
+  const { cipher } = deps
+  return runWrite(deps, ctx, {
+    async precheck(sql) {
+      const seen = await findSupplierForSubmit(sql, supplierId, req.expectedUpdateTime)
+      const identity = await identityOf(deps, req)
+      await checkFieldRules(sql, deps, req)
+      if (await taxNoHolder(sql, identity.taxNoBidx!, supplierId)) fail('TAX_NO_DUPLICATE')
+      await confirmNoNearDuplicates(sql, deps, {
+        adminId: ctx.adminId,
+        fullName: identity.fullName!,
+        shortName: req.shortName,
+        supplierId,
+        token: req.duplicateConfirmToken,
+      })
+      return { seen, identity }
+    },
+    async run(tx, { seen, identity }) {
       const locked = await relock(tx, seen)
       const { columns, changes } = await applyForm(tx, deps, ctx, locked, req, identity)
       // The form is written first so that the checks below see exactly what will be approved.
@@ -109,10 +105,10 @@ export async function submitRegistration(
       await checkRegistration(tx, deps, supplierId)
       const accounts = await liveAccounts(tx, supplierId, 'DRAFT')
       await setAccountsStatus(tx, supplierId, 'DRAFT', 'PENDING')
-      const submitted = {
+      const submitted: RegistrationSnapshot = {
         schemaVersion: 1,
         supplierId,
-        fullName,
+        fullName: identity.fullName!,
         taxNoMask: columns.tax_no_mask ?? locked.taxNoMask,
         taxNoBidx: columns.tax_no_bidx ?? locked.taxNoBidx,
         types: req.types.map((t) => t.typeCode).sort(),
@@ -131,7 +127,7 @@ export async function submitRegistration(
         applicantAdminId: ctx.adminId,
         candidateSnapshot: submitted,
         levels: REGISTRATION_LEVELS,
-        opinionEnc: await cipher.encryptNullable(req.submitNote?.trim()),
+        submitNoteEnc: await cipher.encryptNullable(req.submitNote?.trim()),
       })
       changes.push({
         targetType: 'SUPPLIER',
@@ -150,43 +146,24 @@ export async function submitRegistration(
         eventType: 'SupplierRegistrationSubmitted',
         payload: { supplierId, approvalLogId: approval.approvalLogId, operatorId: ctx.adminId },
       })
-      return approval
-    }),
-  )
-
-  // Outbound only after commit. An uncertain answer leaves the approval SUBMITTED for
-  // reconciliation; the call is never repeated here.
-  try {
-    const result = await deps.approvalProvider.submit(approval)
-    return commandResult(await applyApprovalResult(deps, ctx, result))
-  } catch (err) {
-    // The submission is committed whatever happens here, so the answer is a success that says
-    // how far the approval got; what is left goes to reconciliation (the retry route).
-    deps.logger.error(
-      { approvalLogId: approval.approvalLogId, err: (err as Error).message },
-      'approval provider failed or its result was not applied',
-    )
-    return commandResult((await findApproval(sql, approval.approvalLogId)) ?? approval)
-  }
+      return commandResult(approval)
+    },
+    afterCommit: async (submittedResult) => {
+      const approval = await findApproval(deps.sql, submittedResult.approvalLogId)
+      return approval ? commandResult(await decideApproval(deps, ctx, approval)) : submittedResult
+    },
+    replay: (kept) => currentCommandResult(deps, kept),
+  })
 }
 
-export function commandResult(a: {
-  approvalLogId: string
-  requestNo: string
-  status: ApprovalCommandResult['approvalStatus']
-  syncStatus: string
-  submittedAt: string | null
-  finishedAt: string | null
-}): ApprovalCommandResult {
-  return {
-    approvalLogId: a.approvalLogId,
-    requestNo: a.requestNo,
-    provider: 'LOCAL_AUTO',
-    approvalStatus: a.status,
-    spNo: '',
-    spStatus: '',
-    syncStatus: a.syncStatus,
-    submittedAt: a.submittedAt,
-    finishedAt: a.finishedAt,
-  }
-}
+/** What a registration approval approves: identity, types and initial accounts, as submitted. */
+export const RegistrationSnapshot = z.object({
+  schemaVersion: z.literal(1),
+  supplierId: z.string(),
+  fullName: z.string(),
+  taxNoMask: z.string().nullable(),
+  taxNoBidx: z.string(),
+  types: z.array(z.string()),
+  initialAccounts: z.array(z.object({ accountId: z.string(), accountNoMask: z.string() })),
+})
+export type RegistrationSnapshot = z.output<typeof RegistrationSnapshot>

@@ -1,0 +1,336 @@
+import { insertChangeLogs, insertEvent, type ChangeLogEntry } from '../../../sql/audit'
+import type { Sql } from '../../../sql/db'
+import {
+  endRelation,
+  insertRelation,
+  relationSupplier,
+  relationVersion,
+  resourceExists,
+  updateRelation,
+  type RelationVersionRow,
+} from '../../../sql/resource'
+import { SUPPLIER_STATUSES } from '../../../sql/supplier'
+import { fail } from '../../errors'
+import type { Deps } from '../../http/types'
+import { fleetResourcesFor, vehiclesById } from '../../ports/fleet'
+import type {
+  SupplierResourceReassignRequest,
+  SupplierResourceUnbindRequest,
+} from '../../schemas/resource'
+import type { DomainDeps, WriteContext } from '../context'
+import { runWrite, type WriteCommand } from '../write/pipeline'
+import { maskForLog } from '../masking'
+import type { SupplierStatus } from '../lifecycle/transitions'
+import { NEW_RELATION_ALLOWED } from './eligibility'
+import { FLEET_MODULE, resourceModule, type ResourceModule } from './modules'
+import { relationView, type SupplierResourceRelationVO } from './relations'
+
+/*
+ * SUP-ADM-049 (set or rebind) and SUP-ADM-050 (unbind), as write commands: `precheck` outside
+ * the transaction (existence, eligibility, the resource, the expected relation), `run` inside it
+ * (lock the supplier and the relation, re-check, write the relation, change log and event, build
+ * the answer). One valid relation per resource is the partial unique index's to guarantee: two
+ * binds racing for an unbound resource both pass their checks, and the loser's INSERT violates
+ * supplier_resource_relation_one_valid, which the pipeline's constraint map turns into 395022.
+ */
+
+type RelationDeps = Pick<Deps, 'sql' | 'config' | 'fleet'>
+type WriteDeps = Pick<DomainDeps, 'sql' | 'config' | 'logger'> & Pick<Deps, 'fleet'>
+
+export interface RelationTarget {
+  module: ResourceModule
+  resourceId: string
+}
+
+/** `resourceModule` checked (395034) and paired with its id. */
+export const relationTarget = (moduleCode: string, resourceId: string): RelationTarget => ({
+  module: resourceModule(moduleCode),
+  resourceId,
+})
+
+const isStatus = (s: string): s is SupplierStatus =>
+  (SUPPLIER_STATUSES as readonly string[]).includes(s)
+
+/** 395001 / 395024 unless the supplier may take a new relation (of `requiredTypeCode`). */
+async function eligibleSupplier(
+  sql: Sql,
+  supplierId: string,
+  requiredTypeCode: string | null,
+  lock: boolean,
+) {
+  const supplier = await relationSupplier(sql, supplierId, lock)
+  if (!supplier) return fail('SUPPLIER_NOT_FOUND')
+  if (!isStatus(supplier.status) || !NEW_RELATION_ALLOWED[supplier.status]) {
+    fail('SUPPLIER_NOT_ELIGIBLE', `a ${supplier.status} supplier takes no new resource relation`)
+  }
+  if (requiredTypeCode !== null && !supplier.typeCodes.includes(requiredTypeCode)) {
+    fail('SUPPLIER_NOT_ELIGIBLE', `the supplier does not hold type ${requiredTypeCode}`)
+  }
+  return supplier
+}
+
+/** The current name of a live resource to bind, or 395031 (vehicles: asked of the fleet). */
+async function bindableResource(
+  sql: Sql,
+  deps: Pick<Deps, 'config' | 'fleet'>,
+  target: RelationTarget,
+): Promise<string | null> {
+  if (target.module === FLEET_MODULE) {
+    const fleet = deps.fleet ?? fleetResourcesFor(deps.config)
+    const answer = vehiclesById(
+      [target.resourceId],
+      await fleet.supplierResourceInfo([target.resourceId], sql),
+    )
+    const vehicle = answer.get(target.resourceId)!
+    if (vehicle.deleted) fail('RESOURCE_NOT_FOUND', `vehicle ${target.resourceId} does not exist`)
+    return vehicle.vehicleName
+  }
+  if (!(await resourceExists(sql, target.module, target.resourceId))) {
+    fail('RESOURCE_NOT_FOUND', `${target.module} resource ${target.resourceId} does not exist`)
+  }
+  return null
+}
+
+/**
+ * The relation the caller expects against the one there is: rebinding or unbinding an existing
+ * relation names its supplier and version; binding a free resource names none. Any difference
+ * is 395022 and changes nothing.
+ */
+function checkExpected(
+  current: RelationVersionRow | null,
+  expected: { supplierId?: string; updateTime?: string },
+) {
+  if (!current) {
+    if (expected.supplierId !== undefined) {
+      fail('RELATION_CONFLICT', 'the resource has no supplier any more: reload it')
+    }
+    return
+  }
+  if (expected.supplierId === undefined) {
+    fail(
+      'RELATION_CONFLICT',
+      'the resource already has a supplier: send expectedCurrentSupplierId and expectedRelationUpdateTime',
+    )
+  }
+  if (expected.supplierId !== current.supplierId || expected.updateTime !== current.updateTime) {
+    fail('RELATION_CONFLICT', 'the relation was changed since you loaded it: reload it')
+  }
+}
+
+interface ReassignSeen {
+  target: RelationTarget
+  /** Known only for vehicles (from the fleet); local names are read with the answer. */
+  resourceName: string | null
+}
+
+/**
+ * SUP-ADM-049: bind a free resource, rebind it to another supplier (with the expected relation),
+ * or change the terms of its relation with the same supplier.
+ */
+export function reassignRelation(
+  deps: WriteDeps,
+  ctx: WriteContext,
+  moduleCode: string,
+  resourceId: string,
+  body: SupplierResourceReassignRequest,
+): Promise<SupplierResourceRelationVO> {
+  const target = relationTarget(moduleCode, resourceId)
+  return runWrite(deps, ctx, reassignRelationCommand(deps, ctx, target, body))
+}
+
+/** SUP-ADM-050: remove the valid relation of a resource that the caller saw. */
+export function unbindRelation(
+  deps: WriteDeps,
+  ctx: WriteContext,
+  moduleCode: string,
+  resourceId: string,
+  body: SupplierResourceUnbindRequest,
+): Promise<null> {
+  const target = relationTarget(moduleCode, resourceId)
+  return runWrite(deps, ctx, unbindRelationCommand(deps, ctx, target, body))
+}
+
+/** The command of SUP-ADM-049. */
+export function reassignRelationCommand(
+  deps: RelationDeps,
+  ctx: WriteContext,
+  target: RelationTarget,
+  body: SupplierResourceReassignRequest,
+): WriteCommand<ReassignSeen, SupplierResourceRelationVO> {
+  const requiredTypeCode = body.requiredTypeCode ?? null
+  const remark = body.remark ?? null
+  const expected = {
+    supplierId: body.expectedCurrentSupplierId,
+    updateTime: body.expectedRelationUpdateTime,
+  }
+  const timezone = deps.config.timezone
+  return {
+    async precheck(sql: Sql): Promise<ReassignSeen> {
+      await eligibleSupplier(sql, body.supplierId, requiredTypeCode, false)
+      const resourceName = await bindableResource(sql, deps, target)
+      const current = await relationVersion(sql, target.module, target.resourceId, timezone)
+      checkExpected(current, expected)
+      if (
+        current?.supplierId === body.supplierId &&
+        current.requiredTypeCode === requiredTypeCode &&
+        current.remark === remark
+      ) {
+        fail('NO_ACTUAL_CHANGE', 'the resource already has this supplier, type and remark')
+      }
+      return { target, resourceName }
+    },
+
+    async run(tx: Sql, seen: ReassignSeen): Promise<SupplierResourceRelationVO> {
+      await eligibleSupplier(tx, body.supplierId, requiredTypeCode, true)
+      const current = await relationVersion(tx, target.module, target.resourceId, timezone, true)
+      checkExpected(current, expected)
+      const log = (
+        supplierId: string,
+        targetId: string,
+        fieldName: string,
+        oldValue: unknown,
+        newValue: unknown,
+      ): ChangeLogEntry => ({
+        supplierId,
+        operationType: 'RELATION_SET',
+        targetType: 'RELATION',
+        targetId,
+        fieldName,
+        oldValueMasked: maskForLog(fieldName, oldValue),
+        newValueMasked: maskForLog(fieldName, newValue),
+        changeReason: body.changeReason,
+        operatorId: ctx.adminId,
+        requestId: ctx.requestId,
+      })
+      const entries: ChangeLogEntry[] = []
+      let relationId: string
+      if (current && current.supplierId === body.supplierId) {
+        // Same supplier: the relation stays, its terms change.
+        relationId = current.relationId
+        await updateRelation(tx, relationId, { requiredTypeCode, remark, adminId: ctx.adminId })
+        if (current.requiredTypeCode !== requiredTypeCode)
+          entries.push(
+            log(
+              body.supplierId,
+              relationId,
+              'requiredTypeCode',
+              current.requiredTypeCode,
+              requiredTypeCode,
+            ),
+          )
+        if (current.remark !== remark)
+          entries.push(log(body.supplierId, relationId, 'remark', current.remark, remark))
+      } else {
+        // A new supplier: the old relation ends and a new one starts, so each supplier's
+        // history keeps its own relation.
+        if (current) await endRelation(tx, current.relationId, ctx.adminId)
+        relationId = await insertRelation(
+          tx,
+          {
+            supplierId: body.supplierId,
+            resourceModule: target.module,
+            resourceId: target.resourceId,
+            requiredTypeCode,
+            remark,
+            adminId: ctx.adminId,
+          },
+          current?.relationId ?? null,
+        )
+        const resource = `${target.module}:${target.resourceId}`
+        if (current) {
+          entries.push(
+            log(
+              current.supplierId,
+              current.relationId,
+              'supplierId',
+              current.supplierId,
+              body.supplierId,
+            ),
+            log(body.supplierId, relationId, 'supplierId', current.supplierId, body.supplierId),
+          )
+        } else {
+          entries.push(log(body.supplierId, relationId, 'resource', null, resource))
+        }
+        if (requiredTypeCode !== null)
+          entries.push(log(body.supplierId, relationId, 'requiredTypeCode', null, requiredTypeCode))
+        if (remark !== null) entries.push(log(body.supplierId, relationId, 'remark', null, remark))
+      }
+      await insertChangeLogs(tx, entries)
+      await insertEvent(tx, {
+        aggregateType: 'RELATION',
+        aggregateId: relationId,
+        eventType: 'SupplierResourceRelationSet',
+        payload: {
+          relationId,
+          supplierId: body.supplierId,
+          resourceModule: target.module,
+          resourceId: target.resourceId,
+          previousRelationId: current?.relationId ?? null,
+          previousSupplierId: current?.supplierId ?? null,
+        },
+      })
+      const view = await relationView(tx, deps, target.module, target.resourceId, {
+        resourceName: seen.resourceName,
+      })
+      return view!
+    },
+  }
+}
+
+/** The command of SUP-ADM-050. */
+export function unbindRelationCommand(
+  deps: RelationDeps,
+  ctx: WriteContext,
+  target: RelationTarget,
+  body: SupplierResourceUnbindRequest,
+): WriteCommand<RelationTarget, null> {
+  const expected = {
+    supplierId: body.expectedCurrentSupplierId,
+    updateTime: body.expectedRelationUpdateTime,
+  }
+  const timezone = deps.config.timezone
+  const found = (current: RelationVersionRow | null) => {
+    if (!current) return fail('RELATION_NOT_FOUND', 'the resource has no valid relation')
+    checkExpected(current, expected)
+    return current
+  }
+  return {
+    async precheck(sql: Sql): Promise<RelationTarget> {
+      found(await relationVersion(sql, target.module, target.resourceId, timezone))
+      return target
+    },
+
+    async run(tx: Sql): Promise<null> {
+      const current = found(
+        await relationVersion(tx, target.module, target.resourceId, timezone, true),
+      )
+      await endRelation(tx, current.relationId, ctx.adminId)
+      await insertChangeLogs(tx, [
+        {
+          supplierId: current.supplierId,
+          operationType: 'RELATION_UNBIND',
+          targetType: 'RELATION',
+          targetId: current.relationId,
+          fieldName: 'resource',
+          oldValueMasked: `${target.module}:${target.resourceId}`,
+          newValueMasked: null,
+          changeReason: body.changeReason,
+          operatorId: ctx.adminId,
+          requestId: ctx.requestId,
+        },
+      ])
+      await insertEvent(tx, {
+        aggregateType: 'RELATION',
+        aggregateId: current.relationId,
+        eventType: 'SupplierResourceRelationUnbound',
+        payload: {
+          relationId: current.relationId,
+          supplierId: current.supplierId,
+          resourceModule: target.module,
+          resourceId: target.resourceId,
+        },
+      })
+      return null
+    },
+  }
+}

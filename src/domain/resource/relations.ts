@@ -1,0 +1,107 @@
+import { z } from 'zod'
+import type { Sql } from '../../../sql/db'
+import { currentRelation, liveResources, RESOURCE_MODULES } from '../../../sql/resource'
+import { SUPPLIER_STATUSES } from '../../../sql/supplier'
+import type { Deps } from '../../http/types'
+import { fleetResourcesFor, vehiclesById, type FleetResources } from '../../ports/fleet'
+import { relationReasons } from './eligibility'
+import { FLEET_MODULE, MODULE_NAMES, resourceModule, type ResourceModule } from './modules'
+
+/** SUP-ADM-048/049 answer. */
+export const SupplierResourceRelationVO = z.object({
+  relationId: z.string(),
+  supplierId: z.string(),
+  supplierNo: z.string().nullable(),
+  supplierName: z.string(),
+  resourceModule: z.enum(RESOURCE_MODULES),
+  moduleName: z.string(),
+  resourceId: z.string(),
+  resourceName: z.string().nullable().describe('null when the resource is deleted or missing'),
+  requiredTypeCode: z.string().nullable(),
+  requiredTypeName: z.string().nullable(),
+  remark: z.string().nullable(),
+  available: z
+    .boolean()
+    .describe('the supplier may still serve this resource: eligible status, required type held'),
+  reasons: z
+    .array(z.string())
+    .describe(
+      'why not available: SUPPLIER_STATUS_<status>, REQUIRED_TYPE_NOT_HELD, RESOURCE_UNAVAILABLE',
+    ),
+  createTime: z.string(),
+  updateTime: z.string().describe('the relation version (expectedRelationUpdateTime)'),
+})
+export type SupplierResourceRelationVO = z.output<typeof SupplierResourceRelationVO>
+
+/** The current name of a resource, or null when it is deleted or missing (vehicles: the fleet). */
+export async function currentResourceName(
+  tx: Sql,
+  fleet: FleetResources,
+  module: ResourceModule,
+  resourceId: string,
+  timezone: string,
+): Promise<string | null> {
+  if (module === FLEET_MODULE) {
+    const v = vehiclesById([resourceId], await fleet.supplierResourceInfo([resourceId], tx)).get(
+      resourceId,
+    )!
+    return v.deleted ? null : v.vehicleName
+  }
+  const [row] = await liveResources(tx, module, [resourceId], timezone)
+  return row?.resourceName ?? null
+}
+
+/**
+ * The VO of the valid relation of a resource read in `tx`, or null when it has none. A write
+ * passes the vehicle name it already had from the fleet (`known`), so that no outbound call is
+ * made inside its transaction.
+ */
+export async function relationView(
+  tx: Sql,
+  deps: Pick<Deps, 'config' | 'fleet'>,
+  module: ResourceModule,
+  resourceId: string,
+  known: { resourceName: string | null } = { resourceName: null },
+): Promise<SupplierResourceRelationVO | null> {
+  const timezone = deps.config.timezone
+  const row = await currentRelation(tx, module, resourceId, timezone)
+  if (!row) return null
+  const fleet = deps.fleet ?? fleetResourcesFor(deps.config)
+  const resourceName =
+    known.resourceName ?? (await currentResourceName(tx, fleet, module, resourceId, timezone))
+  const status = z.enum(SUPPLIER_STATUSES).parse(row.supplierStatus)
+  const reasons = relationReasons({
+    supplierStatus: status,
+    requiredTypeHeld: row.requiredTypeHeld,
+    resourceAvailable: resourceName !== null,
+  })
+  return {
+    relationId: row.relationId,
+    supplierId: row.supplierId,
+    supplierNo: row.supplierNo,
+    supplierName: row.supplierName,
+    resourceModule: row.resourceModule,
+    moduleName: MODULE_NAMES[row.resourceModule],
+    resourceId: row.resourceId,
+    resourceName,
+    requiredTypeCode: row.requiredTypeCode,
+    requiredTypeName: row.requiredTypeName,
+    remark: row.remark,
+    available: reasons.length === 0,
+    reasons,
+    createTime: row.createTime,
+    updateTime: row.updateTime,
+  }
+}
+
+/** SUP-ADM-048: the current relation of a resource, or null; 395034 for an unknown module. */
+export async function getCurrentRelation(
+  deps: Pick<Deps, 'sql' | 'config' | 'fleet'>,
+  moduleCode: string,
+  resourceId: string,
+): Promise<SupplierResourceRelationVO | null> {
+  const module = resourceModule(moduleCode)
+  return deps.sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', (tx) =>
+    relationView(tx, deps, module, resourceId),
+  )
+}

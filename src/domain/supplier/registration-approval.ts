@@ -1,0 +1,192 @@
+import { insertEvent } from '../../../sql/audit'
+import { isLatestApproval, type ApprovalRow } from '../../../sql/approval'
+import type { Sql } from '../../../sql/db'
+import { lockSupplier, nextSupplierNo, type SupplierRow } from '../../../sql/supplier'
+import { liveAccounts, liveTypes, setAccountsStatus } from '../../../sql/supplier-children'
+import { fail } from '../../errors'
+import { approvalHandler, type ApplierCtx } from '../approval/handler'
+import { moveStatus } from '../lifecycle/transitions'
+import type { FieldChange } from './form'
+import { logChanges } from './profile'
+import { checkRegistration, RegistrationSnapshot } from './registration'
+
+/**
+ * PROFILE_CREATE: a registration approved is applied (VETTING → ACTIVE with a supplierNo, the
+ * initial accounts ACTIVE); rejected, it goes back to DRAFT. A failed application leaves the
+ * supplier VETTING (the state table moves VETTING → DRAFT only on rejection) and the approval
+ * retryable; one that can never pass is withdrawn by an administrator, which is the final "not
+ * approved" of the registration and also goes back to DRAFT.
+ */
+export const registrationApproval = approvalHandler<RegistrationSnapshot>({
+  bizType: 'PROFILE_CREATE',
+  snapshot: RegistrationSnapshot,
+
+  async apply(tx, deps, ctx, approval, snapshot) {
+    const supplier = await lockSupplier(tx, approval.supplierId)
+    if (!supplier) fail('SUPPLIER_NOT_FOUND')
+    if (!(await isLatestApproval(tx, approval))) {
+      fail('APPROVAL_APPLY_FAILED', 'superseded by a newer registration submission')
+    }
+    if (supplier.status !== 'VETTING') {
+      fail(
+        'APPROVAL_APPLY_FAILED',
+        `the supplier is ${supplier.status}, not VETTING: this registration cannot apply`,
+      )
+    }
+    await assertSnapshotUnchanged(tx, snapshot, supplier)
+    await checkRegistration(tx, deps, supplier.supplierId)
+    const { supplierNo } = await nextSupplierNo(tx)
+    const moved = await moveStatus(tx, supplier, 'REGISTRATION_APPROVED', ctx.adminId, {
+      supplier_no: supplierNo,
+    })
+    const accounts = await liveAccounts(tx, supplier.supplierId, 'PENDING')
+    await setAccountsStatus(tx, supplier.supplierId, 'PENDING', 'ACTIVE')
+    const changes: FieldChange[] = [
+      statusChange(supplier.supplierId, moved.from, moved.to),
+      {
+        targetType: 'SUPPLIER',
+        targetId: supplier.supplierId,
+        fieldName: 'supplierNo',
+        oldValueMasked: null,
+        newValueMasked: supplierNo,
+      },
+      ...accounts.map((a): FieldChange => ({
+        targetType: 'ACCOUNT',
+        targetId: a.accountId,
+        fieldName: 'status',
+        oldValueMasked: 'PENDING',
+        newValueMasked: 'ACTIVE',
+      })),
+    ]
+    await logChanges(tx, ctx, supplier.supplierId, 'REGISTRATION_APPLY', changes, {
+      approvalLogId: approval.approvalLogId,
+      status: 'APPLIED',
+    })
+    await insertEvent(tx, {
+      aggregateType: 'SUPPLIER',
+      aggregateId: supplier.supplierId,
+      eventType: 'SupplierActivated',
+      payload: {
+        supplierId: supplier.supplierId,
+        supplierNo,
+        approvalLogId: approval.approvalLogId,
+      },
+    })
+    for (const a of accounts) {
+      await insertEvent(tx, {
+        aggregateType: 'ACCOUNT',
+        aggregateId: a.accountId,
+        eventType: 'BankAccountActivated',
+        payload: {
+          supplierId: supplier.supplierId,
+          accountId: a.accountId,
+          approvalLogId: approval.approvalLogId,
+        },
+      })
+    }
+  },
+
+  reject: (tx, _deps, ctx, approval) =>
+    backToDraft(tx, ctx, approval, {
+      operationType: 'REGISTRATION_REJECT',
+      status: 'REJECTED',
+      reason: 'rejected by the approval provider',
+      eventType: 'SupplierRegistrationRejected',
+    }),
+
+  async applyFailed(tx, _deps, ctx, approval, _snapshot, error) {
+    // The supplier stays VETTING; the evidence says why the approved change is not in effect.
+    await logChanges(
+      tx,
+      ctx,
+      approval.supplierId,
+      'REGISTRATION_APPLY_FAILED',
+      [
+        {
+          targetType: 'SUPPLIER',
+          targetId: approval.supplierId,
+          fieldName: 'approvalStatus',
+          oldValueMasked: 'APPROVED',
+          newValueMasked: 'APPLY_FAILED',
+        },
+      ],
+      {
+        approvalLogId: approval.approvalLogId,
+        status: 'APPLY_FAILED',
+        changeReason: error.message,
+      },
+    )
+  },
+
+  withdraw: (tx, _deps, ctx, approval) =>
+    backToDraft(tx, ctx, approval, {
+      operationType: 'REGISTRATION_WITHDRAW',
+      status: 'WITHDRAWN',
+      reason: 'withdrawn after its application failed',
+      eventType: 'SupplierRegistrationWithdrawn',
+    }),
+})
+
+/**
+ * An approval covers exactly what was submitted: identity, types and initial accounts must be
+ * what its candidate snapshot froze.
+ */
+async function assertSnapshotUnchanged(
+  tx: Sql,
+  frozen: RegistrationSnapshot,
+  supplier: SupplierRow,
+) {
+  const types = (await liveTypes(tx, supplier.supplierId)).map((t) => t.typeCode).sort()
+  const accounts = (await liveAccounts(tx, supplier.supplierId))
+    .filter((a) => a.status !== 'ACTIVE')
+    .map((a) => a.accountId)
+  const same =
+    frozen.fullName === supplier.fullName &&
+    frozen.taxNoBidx === supplier.taxNoBidx &&
+    frozen.types.join() === types.join() &&
+    frozen.initialAccounts.map((a) => a.accountId).join() === accounts.join()
+  if (!same) fail('APPROVAL_APPLY_FAILED', 'the supplier changed since this approval was submitted')
+}
+
+/**
+ * The registration is finally not approved: back to DRAFT, no supplierNo, the initial accounts
+ * editable again. Only the supplier's current submission may send it back, and only from VETTING,
+ * so calling it again changes nothing.
+ */
+async function backToDraft(
+  tx: Sql,
+  ctx: ApplierCtx,
+  approval: ApprovalRow,
+  what: { operationType: string; status: string; reason: string; eventType: string },
+) {
+  const supplier = await lockSupplier(tx, approval.supplierId)
+  if (!supplier || supplier.status !== 'VETTING' || !(await isLatestApproval(tx, approval))) return
+  const moved = await moveStatus(tx, supplier, 'REGISTRATION_REJECTED', ctx.adminId)
+  await setAccountsStatus(tx, supplier.supplierId, 'PENDING', 'DRAFT')
+  await logChanges(
+    tx,
+    ctx,
+    supplier.supplierId,
+    what.operationType,
+    [statusChange(supplier.supplierId, moved.from, moved.to)],
+    { approvalLogId: approval.approvalLogId, status: what.status, changeReason: what.reason },
+  )
+  await insertEvent(tx, {
+    aggregateType: 'SUPPLIER',
+    aggregateId: supplier.supplierId,
+    eventType: what.eventType,
+    payload: {
+      supplierId: supplier.supplierId,
+      approvalLogId: approval.approvalLogId,
+      outcome: what.status,
+    },
+  })
+}
+
+const statusChange = (supplierId: string, from: string, to: string): FieldChange => ({
+  targetType: 'SUPPLIER',
+  targetId: supplierId,
+  fieldName: 'status',
+  oldValueMasked: from,
+  newValueMasked: to,
+})

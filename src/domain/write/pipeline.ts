@@ -1,0 +1,127 @@
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  findIdempotencyRecord,
+} from '../../../sql/audit'
+import type { Sql } from '../../../sql/db'
+import { fail } from '../../errors'
+import type { DomainDeps, WriteContext } from '../context'
+import { mapConstraintViolation } from './constraints'
+import { guardDuplicateSubmit } from './guard'
+
+/**
+ * One write of the supplier aggregate, in the spec's write order. The pipeline owns the order;
+ * a command supplies only its own steps.
+ */
+export interface WriteCommand<Seen, Result> {
+  /**
+   * Steps 2 and 3, before any lock: existence, ownership, status, version, uniqueness and field
+   * rules. Cheap refusals happen here, on the pool.
+   */
+  precheck(sql: Sql): Promise<Seen>
+  /**
+   * Steps 4 and 5, inside the one transaction after the duplicate-submit claim: lock and re-read,
+   * re-check status and version, the work, change log, pending events. Returns the answer, built
+   * here so that it is exactly what committed.
+   */
+  run(tx: Sql, seen: Seen): Promise<Result>
+  /**
+   * Step 6, after commit: outbound ports. It may improve the answer (an applied approval) but
+   * never turns it into a failure: what committed is reported, what is left is reconciled.
+   */
+  afterCommit?(result: Result): Promise<Result>
+  /** How a kept answer is replayed for a repeated Idempotency-Key (default: as kept). */
+  replay?(kept: Result): Promise<Result>
+}
+
+type PipelineDeps = Pick<DomainDeps, 'sql' | 'config' | 'logger'>
+
+/** A concurrent request with the same Idempotency-Key committed first: replay its answer. */
+class KeyTaken extends Error {}
+
+/**
+ * Runs a write: replay of a kept Idempotency-Key answer → pre-checks → one transaction holding
+ * the key claim, the duplicate-submit claim, the command's work and the kept answer → outbound
+ * ports. Constraint violations become their catalog errors.
+ */
+export async function runWrite<Seen, Result>(
+  deps: PipelineDeps,
+  ctx: WriteContext,
+  command: WriteCommand<Seen, Result>,
+): Promise<Result> {
+  const kept = await keptAnswer(deps, ctx, command)
+  if (kept.found) return kept.answer
+  let seen: Seen
+  try {
+    seen = await command.precheck(deps.sql)
+  } catch (err) {
+    // A twin with the same key may have committed while this one was checking (its draft then
+    // looks like a near-duplicate, say): its answer is this request's answer.
+    const twin = await keptAnswer(deps, ctx, command)
+    if (twin.found) return twin.answer
+    throw err
+  }
+  let committed: Result
+  try {
+    committed = (await deps.sql.begin(async (tx) => {
+      await claimKey(tx, ctx)
+      await guardDuplicateSubmit(tx, deps, ctx)
+      const result = await command.run(tx, seen)
+      if (ctx.idempotencyKey) {
+        await completeIdempotencyKey(
+          tx,
+          ctx.adminId,
+          ctx.idempotencyKey,
+          result,
+          deps.config.idempotencyTtlHours,
+        )
+      }
+      return result
+    })) as Result
+  } catch (err) {
+    if (err instanceof KeyTaken) {
+      const again = await keptAnswer(deps, ctx, command)
+      if (again.found) return again.answer
+      fail('IDEMPOTENCY_IN_PROGRESS')
+    }
+    throw mapConstraintViolation(err)
+  }
+  if (!command.afterCommit) return committed
+  try {
+    return await command.afterCommit(committed)
+  } catch (err) {
+    deps.logger.error(
+      { requestId: ctx.requestId, operation: ctx.operation, err: (err as Error).message },
+      'write committed; its outbound step failed and is left to reconciliation',
+    )
+    return committed
+  }
+}
+
+const keyOperation = (ctx: WriteContext) => `${ctx.operation} ${ctx.target}`
+
+async function keptAnswer<Result>(
+  deps: PipelineDeps,
+  ctx: WriteContext,
+  command: WriteCommand<unknown, Result>,
+): Promise<{ found: true; answer: Result } | { found: false }> {
+  if (!ctx.idempotencyKey) return { found: false }
+  const record = await findIdempotencyRecord(deps.sql, ctx.adminId, ctx.idempotencyKey)
+  if (!record) return { found: false }
+  if (record.operation !== keyOperation(ctx) || record.requestHash !== ctx.fingerprint) {
+    fail('IDEMPOTENCY_KEY_REUSED')
+  }
+  const answer = record.response as Result
+  return { found: true, answer: command.replay ? await command.replay(answer) : answer }
+}
+
+async function claimKey(tx: Sql, ctx: WriteContext) {
+  if (!ctx.idempotencyKey) return
+  const claimed = await claimIdempotencyKey(tx, {
+    adminId: ctx.adminId,
+    idempotencyKey: ctx.idempotencyKey,
+    operation: keyOperation(ctx),
+    requestHash: ctx.fingerprint,
+  })
+  if (!claimed) throw new KeyTaken()
+}

@@ -1,0 +1,182 @@
+import { z } from 'zod'
+import type { Sql } from '../../sql/db'
+import { liveResources, SeasonJson, TagJson } from '../../sql/resource'
+import { AppError, ERRORS } from '../errors'
+
+/*
+ * Vehicles belong to the fleet service. The resource-information page asks it once per page
+ * for every vehicle id on that page (POST /internal/fleet/vehicles/supplier-resource-info/batch
+ * with X-Internal-Token); without FLEET_BASE_URL the embedded adapter answers the same contract
+ * from the local fleet_vehicle table. Either way the answer must name each requested vehicle
+ * exactly once: see `vehiclesById`.
+ */
+
+const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/
+
+/** One vehicle as the fleet answers it (the contract's shape). */
+export const FleetVehicle = z
+  .object({
+    vehicleId: z.string().regex(/^[1-9][0-9]{0,18}$/),
+    vehicleName: z.string().min(1).nullable(),
+    coverUrl: z.string().nullable(),
+    city: z.string().nullable(),
+    isCharged: z.boolean().nullable(),
+    settleTypeCode: z.string().min(1).nullable(),
+    tags: z.array(TagJson),
+    seasons: z.array(SeasonJson),
+    statusCode: z.string().min(1).nullable(),
+    enabled: z.boolean().nullable(),
+    deleted: z.boolean(),
+    updateTime: z.string().regex(DATE_TIME).nullable(),
+  })
+  .refine(
+    (v) =>
+      v.deleted ||
+      (v.vehicleName !== null &&
+        v.statusCode !== null &&
+        v.enabled !== null &&
+        v.updateTime !== null),
+    'a vehicle that is not deleted needs vehicleName, statusCode, enabled and updateTime',
+  )
+export type FleetVehicle = z.output<typeof FleetVehicle>
+
+/** The fleet's batch answer: `Result<list of FleetVehicle>`. */
+const FleetAnswer = z.object({
+  code: z.literal(200),
+  success: z.literal(true),
+  data: z.array(FleetVehicle),
+})
+
+export interface FleetResources {
+  /**
+   * Resource information of these vehicles, in one call. `db` is the page's read-only
+   * transaction, for an adapter that reads the local database; others ignore it.
+   */
+  supplierResourceInfo(vehicleIds: readonly string[], db: Sql): Promise<FleetVehicle[]>
+}
+
+export const fleetUnavailable = (why: string) =>
+  new AppError(ERRORS.DEPENDENCY_UNAVAILABLE, `fleet service unavailable: ${why}`)
+
+/**
+ * The fleet service over HTTP: one POST per page, X-Internal-Token, bounded by `timeoutMs`, no
+ * retry (a retry would only stretch the page past its deadline; the user retries). Anything but
+ * a well-formed success envelope is DEPENDENCY_UNAVAILABLE.
+ */
+export function httpFleetResources(options: {
+  baseUrl: string
+  token: string
+  timeoutMs: number
+  fetch?: typeof fetch
+}): FleetResources {
+  const doFetch = options.fetch ?? fetch
+  const url = `${options.baseUrl.replace(/\/+$/, '')}/internal/fleet/vehicles/supplier-resource-info/batch`
+  return {
+    async supplierResourceInfo(vehicleIds) {
+      let res: Response
+      let body: unknown
+      try {
+        res = await doFetch(url, {
+          method: 'POST',
+          headers: {
+            accept: 'application/json',
+            'content-type': 'application/json',
+            'x-internal-token': options.token,
+          },
+          body: JSON.stringify({ vehicleIds }),
+          signal: AbortSignal.timeout(options.timeoutMs),
+        })
+        if (!res.ok) {
+          await res.body?.cancel()
+          throw fleetUnavailable(`HTTP ${res.status}`)
+        }
+        body = await res.json()
+      } catch (err) {
+        if (err instanceof AppError) throw err
+        const name = (err as Error).name
+        throw fleetUnavailable(
+          name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms` : 'no valid answer',
+        )
+      }
+      const parsed = FleetAnswer.safeParse(body)
+      if (!parsed.success) throw fleetUnavailable('malformed or non-success answer')
+      return parsed.data.data
+    },
+  }
+}
+
+/** The embedded fleet: the local fleet_vehicle table, read in the caller's transaction. */
+export function embeddedFleetResources(options: { timezone: string }): FleetResources {
+  return {
+    async supplierResourceInfo(vehicleIds, db) {
+      const rows = await liveResources(db, 'VEHICLE', vehicleIds, options.timezone)
+      const live = new Map(rows.map((r) => [r.resourceId, r]))
+      return vehicleIds.map((vehicleId): FleetVehicle => {
+        const r = live.get(vehicleId)
+        if (!r) {
+          return {
+            vehicleId,
+            vehicleName: null,
+            coverUrl: null,
+            city: null,
+            isCharged: null,
+            settleTypeCode: null,
+            tags: [],
+            seasons: [],
+            statusCode: null,
+            enabled: null,
+            deleted: true,
+            updateTime: null,
+          }
+        }
+        return {
+          vehicleId,
+          vehicleName: r.resourceName,
+          coverUrl: r.coverUrl,
+          city: r.city,
+          isCharged: r.isCharged,
+          settleTypeCode: r.settleTypeCode,
+          tags: r.tags,
+          seasons: r.seasons,
+          statusCode: r.statusCode,
+          enabled: r.enabled,
+          deleted: false,
+          updateTime: r.updateTime,
+        }
+      })
+    },
+  }
+}
+
+/**
+ * The answer keyed by vehicle id, when it names each requested id exactly once and nothing
+ * else; an empty, duplicated, missing or extra answer fails the whole page (never a partial
+ * page).
+ */
+export function vehiclesById(
+  requested: readonly string[],
+  answer: readonly FleetVehicle[],
+): Map<string, FleetVehicle> {
+  const wanted = new Set(requested)
+  if (answer.length === 0 && wanted.size > 0) throw fleetUnavailable('empty answer')
+  const byId = new Map<string, FleetVehicle>()
+  for (const v of answer) {
+    if (byId.has(v.vehicleId)) throw fleetUnavailable(`vehicle ${v.vehicleId} answered twice`)
+    if (!wanted.has(v.vehicleId)) throw fleetUnavailable(`vehicle ${v.vehicleId} not requested`)
+    byId.set(v.vehicleId, v)
+  }
+  const missing = [...wanted].filter((id) => !byId.has(id))
+  if (missing.length > 0) throw fleetUnavailable(`vehicle ${missing[0]} missing from the answer`)
+  return byId
+}
+
+/** The adapter the configuration selects: the fleet service when FLEET_BASE_URL is set. */
+export function fleetResourcesFor(config: {
+  timezone: string
+  fleet: { baseUrl?: string; token?: string; timeoutMs: number }
+}): FleetResources {
+  const { baseUrl, token, timeoutMs } = config.fleet
+  return baseUrl && token
+    ? httpFleetResources({ baseUrl, token, timeoutMs })
+    : embeddedFleetResources({ timezone: config.timezone })
+}

@@ -1,0 +1,152 @@
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { getResourceInfoPage, SupplierResourceInfoRespVO } from '../domain/resource/info-page'
+import type { DomainDeps } from '../domain/context'
+import { reassignRelation, unbindRelation } from '../domain/resource/relation-writes'
+import { getCurrentRelation, SupplierResourceRelationVO } from '../domain/resource/relations'
+import { authorize } from '../http/auth'
+import { ok, pageSchema, resultSchema } from '../http/envelope'
+import type { AppEnv, Deps } from '../http/types'
+import { idString, pageQuery, validate } from '../http/validate'
+import { answerWrite } from '../http/write'
+import { SupplierResourceReassignRequest, SupplierResourceUnbindRequest } from '../schemas/resource'
+import { SupplierIdParam } from '../schemas/supplier'
+
+/** Roles that may read the resource-information page, besides its two permissions. */
+export const RESOURCE_INFO_ROLES = ['ADMIN', 'FINANCE', 'SUPER_ADMIN'] as const
+
+const pageNumber = z.coerce.number().int().min(1)
+
+/**
+ * Query of the resource-information page. `pageNo` is the spec's compatible name of `page`;
+ * sending both with different values is ambiguous, so it is refused. The module code is checked
+ * by the domain (an unknown code is 395034, not 400).
+ */
+export const ResourceInfoQuerySchema = z
+  .object({
+    page: pageNumber.optional().describe('default 1'),
+    pageNo: pageNumber.optional().describe('compatible name of page'),
+    pageSize: pageQuery.pageSize,
+    resourceModule: z.string().optional().describe('one of the ten module codes; empty means all'),
+  })
+  .strict()
+  .refine((q) => q.page === undefined || q.pageNo === undefined || q.page === q.pageNo, {
+    path: ['pageNo'],
+    message: 'differs from page',
+  })
+  .transform(({ page, pageNo, pageSize, resourceModule }) => ({
+    page: page ?? pageNo ?? 1,
+    pageSize,
+    resourceModule: resourceModule || undefined,
+  }))
+
+export const ResourceRelationParam = z
+  .object({ resourceModule: z.string().max(64), resourceId: idString })
+  .strict()
+
+/** The read-only resource-information page (served by the Node app and the edge alike). */
+export const resourceInfoRoutes = (deps: Deps) => {
+  const app = new Hono<AppEnv>()
+  app.get(
+    '/items/:supplierId/resource-info/page',
+    authorize(deps.permissions, deps.logger, {
+      operationId: 'getSupplierResourceInfoPage',
+      summary: 'Resource-information page of a supplier (read-only; vehicles from the fleet)',
+      tags: ['resource'],
+      permissions: ['supplier:view', 'supplier:resource:view'],
+      roles: RESOURCE_INFO_ROLES,
+      response: resultSchema(pageSchema(SupplierResourceInfoRespVO)),
+      errors: ['SUPPLIER_NOT_FOUND', 'RESOURCE_MODULE_UNSUPPORTED', 'DEPENDENCY_UNAVAILABLE'],
+    }),
+    validate('param', SupplierIdParam),
+    validate('query', ResourceInfoQuerySchema),
+    async (c) =>
+      ok(c, await getResourceInfoPage(deps, c.req.valid('param').supplierId, c.req.valid('query'))),
+  )
+  return app
+}
+
+/** The resource side's relation maintenance: SUP-ADM-048 (read), 049 (set or rebind), 050 (unbind). */
+export const resourceRelationRoutes = (deps: Deps & DomainDeps) => {
+  const app = new Hono<AppEnv>()
+  app.get(
+    '/resource-relations/:resourceModule/:resourceId',
+    authorize(deps.permissions, deps.logger, {
+      operationId: 'getResourceRelation',
+      summary: 'SUP-ADM-048: the current supplier relation of a resource (null when unbound)',
+      tags: ['resource'],
+      permissions: ['supplier:view'],
+      response: resultSchema(SupplierResourceRelationVO.nullable()),
+      errors: ['RESOURCE_MODULE_UNSUPPORTED', 'DEPENDENCY_UNAVAILABLE'],
+    }),
+    validate('param', ResourceRelationParam),
+    async (c) => {
+      const { resourceModule, resourceId } = c.req.valid('param')
+      return ok(c, await getCurrentRelation(deps, resourceModule, resourceId))
+    },
+  )
+
+  app.put(
+    '/resource-relations/:resourceModule/:resourceId',
+    authorize(deps.permissions, deps.logger, {
+      operationId: 'setResourceRelation',
+      summary:
+        'SUP-ADM-049: bind a resource to a supplier, or rebind it (expectedCurrentSupplierId and expectedRelationUpdateTime)',
+      tags: ['resource'],
+      permissions: ['supplier:update'],
+      response: resultSchema(SupplierResourceRelationVO),
+      errors: [
+        'RESOURCE_MODULE_UNSUPPORTED',
+        'SUPPLIER_NOT_FOUND',
+        'SUPPLIER_NOT_ELIGIBLE',
+        'RESOURCE_NOT_FOUND',
+        'RELATION_CONFLICT',
+        'NO_ACTUAL_CHANGE',
+        'DUPLICATE_SUBMIT',
+        'IDEMPOTENCY_KEY_REUSED',
+        'IDEMPOTENCY_IN_PROGRESS',
+        'DEPENDENCY_UNAVAILABLE',
+      ],
+    }),
+    validate('param', ResourceRelationParam),
+    validate('json', SupplierResourceReassignRequest),
+    async (c) => {
+      const { resourceModule, resourceId } = c.req.valid('param')
+      const body = c.req.valid('json')
+      const target = `${resourceModule}:${resourceId}`
+      return answerWrite(c, deps, { operation: 'SUP-ADM-049', target, body }, (ctx) =>
+        reassignRelation(deps, ctx, resourceModule, resourceId, body),
+      )
+    },
+  )
+
+  app.post(
+    '/resource-relations/:resourceModule/:resourceId/unbind',
+    authorize(deps.permissions, deps.logger, {
+      operationId: 'unbindResourceRelation',
+      summary: 'SUP-ADM-050: remove the supplier relation of a resource (the one the caller saw)',
+      tags: ['resource'],
+      permissions: ['supplier:update'],
+      response: resultSchema(z.null()),
+      errors: [
+        'RESOURCE_MODULE_UNSUPPORTED',
+        'RELATION_NOT_FOUND',
+        'RELATION_CONFLICT',
+        'DUPLICATE_SUBMIT',
+        'IDEMPOTENCY_KEY_REUSED',
+        'IDEMPOTENCY_IN_PROGRESS',
+      ],
+    }),
+    validate('param', ResourceRelationParam),
+    validate('json', SupplierResourceUnbindRequest),
+    async (c) => {
+      const { resourceModule, resourceId } = c.req.valid('param')
+      const body = c.req.valid('json')
+      const target = `${resourceModule}:${resourceId}`
+      return answerWrite(c, deps, { operation: 'SUP-ADM-050', target, body }, (ctx) =>
+        unbindRelation(deps, ctx, resourceModule, resourceId, body),
+      )
+    },
+  )
+  return app
+}

@@ -1,0 +1,150 @@
+import { spawn } from 'node:child_process'
+import { createServer } from 'node:net'
+import { sign } from 'hono/jwt'
+import { afterAll, describe, expect, it } from 'vitest'
+import { grant } from '../sql/admin'
+import { DEV_SECRETS } from '../src/config'
+import { ALL_PERMISSIONS, createTestDatabase, type TestDatabase } from './harness'
+import { draftBody, STORAGE } from './supplier-data'
+
+/*
+ * A crash between a submit's two transactions, for real: the service process is killed (-9)
+ * while the decision is being recorded, and the next start reconciles the approval by itself.
+ * Needs a real server: the embedded engine lives inside the process that is killed.
+ */
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const srv = createServer()
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number }
+      srv.close(() => resolve(port))
+    })
+  })
+
+function start(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'info', DEMO_DATA: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout!.on('data', (d) => (output += d))
+  child.stderr!.on('data', (d) => (output += d))
+  const ready = new Promise<void>((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (output.includes('supplier-admin serving')) {
+        clearInterval(timer)
+        resolve()
+      }
+    }, 50)
+    child.once('exit', (code) => {
+      clearInterval(timer)
+      reject(new Error(`exited ${code}: ${output}`))
+    })
+  })
+  return { child, ready, output: () => output }
+}
+
+const until = async (what: () => Promise<boolean>, ms: number) => {
+  const end = Date.now() + ms
+  while (Date.now() < end) {
+    if (await what()) return true
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  return false
+}
+
+let db: TestDatabase | undefined
+const children: ReturnType<typeof start>['child'][] = []
+afterAll(async () => {
+  for (const c of children) c.kill('SIGKILL')
+  if (!db) return
+  await db.sql`DROP TRIGGER IF EXISTS hold_decision ON approval_log`.catch(() => {})
+  await db.close()
+})
+
+describe.skipIf(!process.env.DATABASE_URL)('stuck approvals after a crash (PostgreSQL)', () => {
+  it('a kill -9 between the two transactions leaves VETTING + SUBMITTED; the next start applies it', async () => {
+    db = await createTestDatabase()
+    const { sql } = db
+    const admin = '9007199254990001'
+    await grant(sql, admin, { permissions: ALL_PERMISSIONS, roles: ['ADMIN'] })
+    const port = await freePort()
+    const env = {
+      DATABASE_URL: db.url,
+      PORT: String(port),
+      APPROVAL_RECONCILE_AFTER_SECONDS: '3600',
+      APPROVAL_RECONCILE_INTERVAL_SECONDS: '0',
+    }
+    const first = start(env)
+    children.push(first.child)
+    await first.ready
+    const token = await sign(
+      { sub: admin, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 600 },
+      DEV_SECRETS.AUTH_JWT_SECRET,
+      'HS256',
+    )
+    const headers = {
+      authorization: `Bearer ${token}`,
+      'x-admin-id': admin,
+      'content-type': 'application/json',
+    }
+    const base = `http://127.0.0.1:${port}/admin/supplier/items`
+    const body = draftBody({ licenseImageUrl: `${STORAGE}license.png` })
+    const created = await (
+      await fetch(base, { method: 'POST', headers, body: JSON.stringify(body) })
+    ).json()
+    expect(created.code, JSON.stringify(created)).toBe(200)
+    const { supplierId, updateTime } = created.data
+
+    // The decision (the second transaction) blocks; the process dies while it waits.
+    await sql.unsafe(`
+      CREATE OR REPLACE FUNCTION hold_decision() RETURNS trigger LANGUAGE plpgsql AS
+        $$ BEGIN PERFORM pg_sleep(30); RETURN NEW; END $$;
+      CREATE TRIGGER hold_decision BEFORE UPDATE ON approval_log
+        FOR EACH ROW EXECUTE FUNCTION hold_decision();
+    `)
+    void fetch(`${base}/${supplierId}/submit`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ ...body, expectedUpdateTime: updateTime }),
+    }).catch(() => {})
+    const holding = await until(async () => {
+      const [row] = await sql`
+        SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid()
+          AND query LIKE '%UPDATE approval_log%' AND state = 'active'`
+      return row.n > 0
+    }, 10_000)
+    expect(holding).toBe(true)
+    first.child.kill('SIGKILL')
+    // The orphaned backend would finish its statement after the sleep; end it now.
+    await sql`
+      SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+      WHERE datname = current_database() AND pid <> pg_backend_pid()
+        AND query LIKE '%UPDATE approval_log%'`
+    await sql`DROP TRIGGER hold_decision ON approval_log`
+
+    const stuck = await sql`
+      SELECT s.status AS supplier, a.status AS approval FROM supplier s
+      JOIN approval_log a ON a.supplier_id = s.supplier_id
+      WHERE s.supplier_id = ${supplierId}`
+    expect([...stuck]).toEqual([{ supplier: 'VETTING', approval: 'SUBMITTED' }])
+
+    const second = start({ ...env, APPROVAL_RECONCILE_AFTER_SECONDS: '0' })
+    children.push(second.child)
+    await second.ready
+    const applied = await until(async () => {
+      const [row] = await sql`SELECT status FROM supplier WHERE supplier_id = ${supplierId}`
+      return row.status === 'ACTIVE'
+    }, 15_000)
+    expect(applied, second.output()).toBe(true)
+    const [approval] = await sql`
+      SELECT status, apply_attempts FROM approval_log WHERE supplier_id = ${supplierId}`
+    expect(approval).toEqual({ status: 'APPLIED', apply_attempts: 1 })
+    expect(
+      await until(async () => second.output().includes('stuck approvals reconciled'), 5000),
+    ).toBe(true)
+    second.child.kill('SIGTERM')
+  }, 60_000)
+})

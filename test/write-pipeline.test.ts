@@ -1,0 +1,298 @@
+import { describe, expect, it } from 'vitest'
+import { domainDeps } from '../src/app'
+import { sweepStuckApprovals } from '../src/domain/approval/reconcile'
+import { CONSTRAINT_ERRORS } from '../src/domain/write/constraints'
+import { ERRORS } from '../src/errors'
+import { useHarness, type Harness } from './harness'
+import { draftBody, STORAGE } from './supplier-data'
+
+/*
+ * The one write pipeline: the Idempotency-Key record commits with the write it answers, a
+ * committed write never answers a failure, constraint violations map to the catalog, and the
+ * service reconciles approvals left between a command's two transactions.
+ */
+
+const ITEMS = '/admin/supplier/items'
+const LICENSE = `${STORAGE}license.png`
+let providerDown = false
+
+const h: Harness = useHarness({
+  env: { DUPLICATE_SUBMIT_WINDOW_SECONDS: '0' },
+  approvalProvider: () => ({
+    name: 'LOCAL_AUTO',
+    submit: async (approval) => {
+      if (providerDown) throw new Error('approval platform unreachable')
+      return { approvalLogId: approval.approvalLogId, decision: 'APPROVED', schemaVersion: 1 }
+    },
+  }),
+})
+
+const count = async (table: string) =>
+  (await h.sql`SELECT count(*)::int AS n FROM ${h.sql(table)}`)[0].n as number
+
+const totals = async () => ({
+  supplier: await count('supplier'),
+  change_log: await count('change_log'),
+  domain_event: await count('domain_event'),
+  idempotency_record: await count('idempotency_record'),
+  approval_log: await count('approval_log'),
+})
+
+async function draftFor(admin: string) {
+  const body = draftBody({ licenseImageUrl: LICENSE })
+  const res = await h.call('POST', ITEMS, { admin, body })
+  expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200 })
+  return { body, data: res.body.data }
+}
+
+const submit = (admin: string, supplierId: string, body: Record<string, unknown>) =>
+  h.call('POST', `${ITEMS}/${supplierId}/submit`, { admin, body })
+
+const statusOf = async (supplierId: string) =>
+  (await h.sql`SELECT status FROM supplier WHERE supplier_id = ${supplierId}`)[0].status
+
+const approvalStatus = async (approvalLogId: string) =>
+  (await h.sql`SELECT status FROM approval_log WHERE approval_log_id = ${approvalLogId}`)[0].status
+
+describe('Idempotency-Key: the kept answer commits with the write', () => {
+  it('a failure while keeping the answer writes nothing; the retry with the key runs and then replays', async () => {
+    const admin = await h.admin()
+    const key = `create-${Date.now()}`
+    const body = draftBody()
+    // Keeping the answer fails (as a full disk or a lost connection would, at that very step).
+    await h.sql.unsafe(`
+      CREATE FUNCTION refuse_keep() RETURNS trigger LANGUAGE plpgsql AS
+        $$ BEGIN IF NEW.status = 'DONE' THEN RAISE EXCEPTION 'cannot keep the answer'; END IF; RETURN NEW; END $$;
+      CREATE TRIGGER refuse_keep BEFORE UPDATE ON idempotency_record
+        FOR EACH ROW EXECUTE FUNCTION refuse_keep();
+    `)
+    const before = await totals()
+    try {
+      const failed = await h.call('POST', ITEMS, {
+        admin,
+        body,
+        headers: { 'idempotency-key': key },
+      })
+      expect(failed.body).toMatchObject({ success: false })
+      // Not committed, so nothing to learn: no draft, no log, no event, no key held.
+      expect(await totals()).toEqual(before)
+    } finally {
+      await h.sql.unsafe(
+        `DROP TRIGGER refuse_keep ON idempotency_record; DROP FUNCTION refuse_keep();`,
+      )
+    }
+
+    const created = await h.call('POST', ITEMS, {
+      admin,
+      body,
+      headers: { 'idempotency-key': key },
+    })
+    expect(created.body, JSON.stringify(created.body)).toMatchObject({ code: 200 })
+    const { supplierId } = created.body.data
+    const replayed = await h.call('POST', ITEMS, {
+      admin,
+      body,
+      headers: { 'idempotency-key': key },
+    })
+    expect(replayed.body).toEqual(created.body)
+    const [{ n }] = await h.sql`
+      SELECT count(*)::int AS n FROM supplier WHERE full_name = ${body.fullName}`
+    expect(n).toBe(1)
+    const [kept] = await h.sql`
+      SELECT status, response->>'supplierId' AS "supplierId" FROM idempotency_record
+      WHERE admin_id = ${admin} AND idempotency_key = ${key}`
+    expect(kept).toEqual({ status: 'DONE', supplierId })
+  })
+
+  it('a replayed submit reports the approval as it is now, not as it was kept', async () => {
+    const admin = await h.admin()
+    const { body, data } = await draftFor(admin)
+    const key = `submit-${Date.now()}`
+    const request = { ...body, expectedUpdateTime: data.updateTime }
+    const headers = { 'idempotency-key': key }
+    providerDown = true
+    const first = await h.call('POST', `${ITEMS}/${data.supplierId}/submit`, {
+      admin,
+      body: request,
+      headers,
+    })
+    providerDown = false
+    expect(first.body.data).toMatchObject({ approvalStatus: 'SUBMITTED', businessApplied: false })
+    await sweepStuckApprovals(domainDeps(h.deps), { olderThanSeconds: 0 })
+    const approvals = await count('approval_log')
+    const replayed = await h.call('POST', `${ITEMS}/${data.supplierId}/submit`, {
+      admin,
+      body: request,
+      headers,
+    })
+    expect(replayed.body.data).toMatchObject({
+      approvalLogId: first.body.data.approvalLogId,
+      approvalStatus: 'APPLIED',
+      businessApplied: true,
+    })
+    expect(await count('approval_log')).toBe(approvals)
+    expect(await statusOf(data.supplierId)).toBe('ACTIVE')
+  })
+})
+
+describe('a committed write never answers a failure', () => {
+  it('the provider failing after commit answers success with the recorded state, and pending', async () => {
+    const admin = await h.admin()
+    const { body, data } = await draftFor(admin)
+    providerDown = true
+    const res = await submit(admin, data.supplierId, {
+      ...body,
+      expectedUpdateTime: data.updateTime,
+    })
+    providerDown = false
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({
+      code: 200,
+      success: true,
+      data: { approvalStatus: 'SUBMITTED', businessApplied: false, finishedAt: null },
+    })
+    expect(await statusOf(data.supplierId)).toBe('VETTING')
+  })
+})
+
+describe('the stuck-approval sweep', () => {
+  it('applies approvals left SUBMITTED or APPROVED, older than the configured age, once', async () => {
+    const admin = await h.admin()
+    const a = await draftFor(admin)
+    const b = await draftFor(admin)
+    providerDown = true
+    const submittedA = await submit(admin, a.data.supplierId, {
+      ...a.body,
+      expectedUpdateTime: a.data.updateTime,
+    })
+    const submittedB = await submit(admin, b.data.supplierId, {
+      ...b.body,
+      expectedUpdateTime: b.data.updateTime,
+    })
+    providerDown = false
+    const idA = submittedA.body.data.approvalLogId
+    const idB = submittedB.body.data.approvalLogId
+    // B was decided but its application never ran (the process died between the two).
+    await h.sql`UPDATE approval_log SET status = 'APPROVED', finished_at = now() WHERE approval_log_id = ${idB}`
+
+    const deps = domainDeps(h.deps)
+    // Younger than the age: left alone.
+    const early = await sweepStuckApprovals(deps, { olderThanSeconds: 3600 })
+    expect(early).toMatchObject({ ran: true, applied: 0 })
+    expect(await approvalStatus(idA)).toBe('SUBMITTED')
+
+    const swept = await sweepStuckApprovals(deps, { olderThanSeconds: 0 })
+    expect(swept.ran).toBe(true)
+    expect(swept.applied).toBeGreaterThanOrEqual(2)
+    expect(await approvalStatus(idA)).toBe('APPLIED')
+    expect(await approvalStatus(idB)).toBe('APPLIED')
+    expect(await statusOf(a.data.supplierId)).toBe('ACTIVE')
+    expect(await statusOf(b.data.supplierId)).toBe('ACTIVE')
+
+    // A second sweep finds nothing and changes nothing.
+    const before = await totals()
+    const again = await sweepStuckApprovals(deps, { olderThanSeconds: 0 })
+    expect(again.examined).toBe(0)
+    expect(await totals()).toEqual(before)
+  })
+
+  // The embedded engine serves one process (its data directory is locked) over one connection.
+  it.skipIf(!process.env.DATABASE_URL)(
+    'one replica at a time: while another holds the sweep lock, a sweep does nothing (PostgreSQL)',
+    async () => {
+      const admin = await h.admin()
+      const { body, data } = await draftFor(admin)
+      providerDown = true
+      const res = await submit(admin, data.supplierId, {
+        ...body,
+        expectedUpdateTime: data.updateTime,
+      })
+      providerDown = false
+      const other = await h.sql.reserve()
+      try {
+        await other`SELECT pg_advisory_lock(395000001)`
+        const blocked = await sweepStuckApprovals(domainDeps(h.deps), { olderThanSeconds: 0 })
+        expect(blocked).toMatchObject({ ran: false, examined: 0 })
+        expect(await approvalStatus(res.body.data.approvalLogId)).toBe('SUBMITTED')
+        await other`SELECT pg_advisory_unlock(395000001)`
+      } finally {
+        other.release()
+      }
+      const ran = await sweepStuckApprovals(domainDeps(h.deps), { olderThanSeconds: 0 })
+      expect(ran.ran).toBe(true)
+      expect(await approvalStatus(res.body.data.approvalLogId)).toBe('APPLIED')
+    },
+  )
+})
+
+describe('withdrawing an approval', () => {
+  it('only an APPLY_FAILED approval can be withdrawn, with supplier:approval:submit', async () => {
+    const admin = await h.admin()
+    const { body, data } = await draftFor(admin)
+    const res = await submit(admin, data.supplierId, {
+      ...body,
+      expectedUpdateTime: data.updateTime,
+    })
+    const id = res.body.data.approvalLogId
+    expect(res.body.data.approvalStatus).toBe('APPLIED')
+    const before = await totals()
+    const applied = await h.call('POST', `/admin/supplier/approvals/${id}/withdraw`, { admin })
+    expect(applied.body).toMatchObject({ code: ERRORS.OPERATION_NOT_ALLOWED_IN_STATUS.code })
+    const unknown = await h.call('POST', `/admin/supplier/approvals/9007199254000777/withdraw`, {
+      admin,
+    })
+    expect(unknown.body).toMatchObject({ code: ERRORS.APPROVAL_NOT_FOUND.code })
+    const viewer = await h.admin(['supplier:view'])
+    const denied = await h.call('POST', `/admin/supplier/approvals/${id}/withdraw`, {
+      admin: viewer,
+    })
+    expect(denied.body).toMatchObject({ code: ERRORS.PERMISSION_DENIED.code })
+    expect(await totals()).toEqual(before)
+  })
+})
+
+describe('constraint violations map to the catalog', () => {
+  it('every unique index and check constraint of a table the service writes has an entry', async () => {
+    const written = [
+      'supplier',
+      'supplier_type',
+      'supplier_contact',
+      'supplier_qualification',
+      'supplier_contract',
+      'supplier_evaluation',
+      'supplier_bank_account',
+      'qualification_rule',
+      'supplier_resource_relation',
+      'approval_log',
+      'change_log',
+      'domain_event',
+      'idempotency_record',
+      'submit_guard',
+    ]
+    const rows = await h.sql<{ name: string }[]>`
+      SELECT c.conname AS name FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid
+      WHERE t.relname = ANY(${written}) AND c.contype IN ('c', 'u', 'x')
+      UNION
+      SELECT i.relname FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+      JOIN pg_class t ON t.oid = x.indrelid
+      WHERE t.relname = ANY(${written}) AND x.indisunique AND NOT x.indisprimary
+    `
+    const missing = rows.map((r) => r.name).filter((n) => !(n in CONSTRAINT_ERRORS))
+    expect(missing).toEqual([])
+  })
+
+  it('a race past the pre-check answers the catalog code, never a 500', async () => {
+    const admin = await h.admin()
+    const body = draftBody()
+    // Two drafts with one tax number at once: the pre-check passes for both, the unique index
+    // decides, and the loser answers C-02.
+    const answers = await Promise.all([
+      h.call('POST', ITEMS, { admin, body }),
+      h.call('POST', ITEMS, { admin, body: { ...body, fullName: `${body.fullName} B` } }),
+    ])
+    const codes = answers.map((a) => a.body.code).sort()
+    expect(codes).toContain(200)
+    for (const a of answers) expect(a.status).toBe(200)
+    expect(codes.every((c) => c === 200 || c === ERRORS.TAX_NO_DUPLICATE.code)).toBe(true)
+  })
+})
