@@ -61,12 +61,33 @@ const prefixes = z
   )
   .pipe(z.array(z.url({ protocol: /^https?$/ })).min(1))
 
+/**
+ * TLS modes that dbmate (lib/pq) and postgres.js implement alike (postgres.js treats `allow` as
+ * `require`, so it is refused rather than meaning two things).
+ */
+export const SSL_MODES = ['disable', 'prefer', 'require', 'verify-ca', 'verify-full'] as const
+
+/**
+ * DATABASE_URL with an explicit `sslmode`, the one TLS setting of both clients. Without one,
+ * lib/pq (dbmate) requires TLS while postgres.js uses none; both get libpq's own default,
+ * `prefer` (TLS when the server offers it).
+ */
+const databaseUrl = z.url({ protocol: /^postgres(ql)?$/ }).transform((value, ctx) => {
+  const modes = new URL(value).searchParams.getAll('sslmode')
+  if (modes.length === 0) return `${value}${value.includes('?') ? '&' : '?'}sslmode=prefer`
+  if (modes.length > 1 || !(SSL_MODES as readonly string[]).includes(modes[0])) {
+    ctx.addIssue({ code: 'custom', message: `sslmode must be one of ${SSL_MODES.join(', ')}` })
+    return z.NEVER
+  }
+  return value
+})
+
 const EnvSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
     HOST: z.string().min(1).default('127.0.0.1'),
     PORT: z.coerce.number().int().min(0).max(65535).default(8787),
-    DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    DATABASE_URL: databaseUrl.optional(),
     DATA_DIR: z.string().min(1).default('./.data'),
     MIGRATE_ON_START: bool,
     EMBEDDED_DB_PORT: z.coerce.number().int().min(0).max(65535).default(0),

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http'
 import { join } from 'node:path'
 import { serve } from '@hono/node-server'
 import { connect } from '../sql/db'
@@ -9,6 +10,7 @@ import { loadDemoData, loadReferenceData } from './db/seed'
 import { DataDirInUseError, startEmbedded, type EmbeddedDatabase } from './db/embedded'
 import { MigrationError, migrate, migrateWithLock } from './db/migrate'
 import { createLogger } from './logger'
+import { answerClientErrors } from './http/client-error'
 import { permissionLookupFor } from './ports/permission'
 
 let config
@@ -71,6 +73,7 @@ const server = serve({ fetch: app.fetch, hostname: config.host, port: config.por
     'supplier-admin serving',
   )
 })
+answerClientErrors(server as Server, logger)
 
 let stopping = false
 const shutdown = (signal: string) => {
