@@ -100,7 +100,11 @@ describe('authorization matrix over every declared route', () => {
         const res = await h.call(route.method, url, { admin, body: bodyFor(route.method) })
         const where = `${route.method} ${route.path} without ${missing}`
         expect(res.status, where).toBe(200)
-        expect(res.body, where).toMatchObject({ code: PERMISSION_DENIED, success: false, data: null })
+        expect(res.body, where).toMatchObject({
+          code: PERMISSION_DENIED,
+          success: false,
+          data: null,
+        })
         expect(await fingerprint(h), where).toEqual(before)
         checked++
       }

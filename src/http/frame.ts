@@ -43,8 +43,26 @@ export function useFrame(
         ),
     }),
   )
+  // Writes take their input in the body: a query string on one is refused before anything runs,
+  // so that no value (a tax number, say) rides in a URL that proxies and browsers keep.
+  app.use(async (c, next) => {
+    if (!READ_METHODS.has(c.req.method)) {
+      const [name] = Object.keys(c.req.queries())
+      if (name !== undefined) {
+        // Only a plain parameter name is echoed; values never are.
+        const shown = /^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name) ? name : '(query string)'
+        throw new AppError(
+          ERRORS.BAD_REQUEST,
+          `${shown}: unknown query parameter (writes take a body)`,
+        )
+      }
+    }
+    await next()
+  })
   app.use('/admin/*', authenticate(config.auth))
 }
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /**
  * Every answer is an envelope: unknown routes 404, malformed requests 400, business failures
