@@ -25,7 +25,7 @@ const PERMISSION_DENIED = 395002
 
 /** Every route that declares permissions, from the document the app generates. */
 async function guardedRoutes(h: Harness): Promise<GuardedRoute[]> {
-  const doc = (await h.app.request('/openapi.json').then((r) => r.json())) as {
+  const doc = (await (await h.app.request('/openapi.json')).json()) as {
     paths: Record<string, Record<string, { 'x-permissions'?: string[]; 'x-roles'?: string[] }>>
   }
   const routes: GuardedRoute[] = []

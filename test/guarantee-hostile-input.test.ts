@@ -45,7 +45,7 @@ const NUM_RUNS = 30
 const WRITE_METHODS = new Set(['post', 'put', 'patch', 'delete'])
 
 async function writeRoutes(h: Harness): Promise<WriteRoute[]> {
-  const doc = (await h.app.request('/openapi.json').then((r) => r.json())) as {
+  const doc = (await (await h.app.request('/openapi.json')).json()) as {
     paths: Record<string, Record<string, any>>
   }
   const routes: WriteRoute[] = []
