@@ -157,6 +157,7 @@ CREATE TABLE public.approval_log (
     update_time timestamp with time zone DEFAULT date_trunc('second'::text, now()) NOT NULL,
     submit_note_enc text,
     withdrawn_at timestamp with time zone,
+    risk_flags jsonb GENERATED ALWAYS AS (COALESCE((candidate_snapshot -> 'riskFlags'::text), '[]'::jsonb)) STORED,
     CONSTRAINT approval_log_biz_type_check CHECK ((biz_type = ANY (ARRAY['PROFILE_CREATE'::text, 'ACCOUNT_CREATE'::text, 'ACCOUNT_CHANGE'::text, 'STATUS_CHANGE'::text]))),
     CONSTRAINT approval_log_levels_check CHECK (((levels >= 1) AND (levels <= 10))),
     CONSTRAINT approval_log_provider_check CHECK ((provider = 'LOCAL_AUTO'::text)),
@@ -1717,6 +1718,7 @@ CREATE TABLE public.supplier (
     created_by bigint NOT NULL,
     updated_by bigint NOT NULL,
     deleted_at timestamp with time zone,
+    approve_note_enc text,
     CONSTRAINT supplier_address_length CHECK ((char_length(address) <= 500)),
     CONSTRAINT supplier_approve_note_bytes CHECK ((octet_length(approve_note) <= 16777215)),
     CONSTRAINT supplier_capital_length CHECK ((char_length(registered_capital) <= 50)),
@@ -1749,6 +1751,13 @@ COMMENT ON COLUMN public.supplier.tax_no_bidx IS 'HMAC-SHA256 blind index of the
 
 
 --
+-- Name: COLUMN supplier.approve_note; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.supplier.approve_note IS 'retired plaintext approveNote: never written since 20261123000100; emptied into approve_note_enc by the service (npm run approve-notes); to be dropped';
+
+
+--
 -- Name: COLUMN supplier.submitted_snapshot; Type: COMMENT; Schema: public; Owner: -
 --
 
@@ -1760,6 +1769,13 @@ COMMENT ON COLUMN public.supplier.submitted_snapshot IS 'identifying data frozen
 --
 
 COMMENT ON COLUMN public.supplier.update_time IS 'the version: expectedUpdateTime is compared to it at one-second resolution';
+
+
+--
+-- Name: COLUMN supplier.approve_note_enc; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.supplier.approve_note_enc IS 'approveNote: AES-256-GCM ciphertext v1.<keyId>.<iv>.<ct>; never plaintext';
 
 
 --
@@ -1787,14 +1803,16 @@ CREATE TABLE public.supplier_bank_account (
     update_time timestamp with time zone DEFAULT date_trunc('second'::text, now()) NOT NULL,
     created_by bigint NOT NULL,
     deleted_at timestamp with time zone,
+    risk_flags jsonb DEFAULT '[]'::jsonb NOT NULL,
     CONSTRAINT supplier_bank_account_bank_length CHECK (((char_length(bank_name) >= 1) AND (char_length(bank_name) <= 500))),
     CONSTRAINT supplier_bank_account_branch_length CHECK ((char_length(bank_branch) <= 500)),
     CONSTRAINT supplier_bank_account_default_check CHECK ((is_default = ANY (ARRAY['YES'::text, 'NO'::text]))),
     CONSTRAINT supplier_bank_account_invoice_check CHECK ((invoice_type = ANY (ARRAY['SPECIAL'::text, 'NORMAL'::text, 'NONE'::text]))),
     CONSTRAINT supplier_bank_account_period_check CHECK (((account_period IS NULL) OR (((account_period >= 1) AND (account_period <= 365)) AND (settle_mode = 'MONTHLY'::text)))),
     CONSTRAINT supplier_bank_account_proof_array CHECK (((jsonb_typeof(proof_file_urls) = 'array'::text) AND (jsonb_array_length(proof_file_urls) <= 20))),
+    CONSTRAINT supplier_bank_account_risk_flags_array CHECK ((jsonb_typeof(risk_flags) = 'array'::text)),
     CONSTRAINT supplier_bank_account_settle_mode_check CHECK ((settle_mode = ANY (ARRAY['PER_ORDER'::text, 'WEEKLY'::text, 'MONTHLY'::text, 'PREPAID'::text]))),
-    CONSTRAINT supplier_bank_account_status_check CHECK ((status = ANY (ARRAY['DRAFT'::text, 'PENDING'::text, 'ACTIVE'::text, 'APPLY_FAILED'::text]))),
+    CONSTRAINT supplier_bank_account_status_check CHECK ((status = ANY (ARRAY['DRAFT'::text, 'PENDING'::text, 'ACTIVE'::text, 'APPLY_FAILED'::text, 'REJECTED'::text]))),
     CONSTRAINT supplier_bank_account_tax_rate_by_invoice CHECK (((invoice_type IS NULL) OR ((invoice_type = 'NONE'::text) AND (tax_rate IS NULL)) OR ((invoice_type = ANY (ARRAY['SPECIAL'::text, 'NORMAL'::text])) AND (tax_rate IS NOT NULL)))),
     CONSTRAINT supplier_bank_account_tax_rate_check CHECK (((tax_rate >= (0)::numeric) AND (tax_rate <= (100)::numeric))),
     CONSTRAINT supplier_bank_account_type_check CHECK ((account_type = ANY (ARRAY['CORPORATE'::text, 'PERSONAL'::text])))
@@ -1805,7 +1823,7 @@ CREATE TABLE public.supplier_bank_account (
 -- Name: COLUMN supplier_bank_account.status; Type: COMMENT; Schema: public; Owner: -
 --
 
-COMMENT ON COLUMN public.supplier_bank_account.status IS 'DRAFT: initial account of an unsubmitted registration; ACTIVE: applied by an approval';
+COMMENT ON COLUMN public.supplier_bank_account.status IS 'DRAFT: initial account of an unsubmitted registration; PENDING: under approval; ACTIVE: applied by an approval; APPLY_FAILED: approved, not applied (retryable); REJECTED: creation rejected. Moves: src/domain/account/statuses.ts';
 
 
 --
@@ -2371,6 +2389,13 @@ CREATE UNIQUE INDEX approval_log_request_no ON public.approval_log USING btree (
 
 
 --
+-- Name: approval_log_risky; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX approval_log_risky ON public.approval_log USING btree (approval_log_id) WHERE (risk_flags <> '[]'::jsonb);
+
+
+--
 -- Name: approval_log_supplier; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2571,6 +2596,13 @@ CREATE INDEX supplier_bank_account_live ON public.supplier_bank_account USING bt
 --
 
 CREATE UNIQUE INDEX supplier_bank_account_no_active ON public.supplier_bank_account USING btree (account_no_bidx) WHERE ((deleted_at IS NULL) AND (status = 'ACTIVE'::text));
+
+
+--
+-- Name: supplier_bank_account_no_live; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX supplier_bank_account_no_live ON public.supplier_bank_account USING btree (account_no_bidx) WHERE (deleted_at IS NULL);
 
 
 --
@@ -2907,5 +2939,7 @@ ALTER TABLE ONLY public.supplier_type
 INSERT INTO public.schema_migrations (version) VALUES
     ('20261121000100'),
     ('20261121000200'),
+    ('20261123000100'),
     ('20261123000200'),
+    ('20261123020100'),
     ('20261123040000');

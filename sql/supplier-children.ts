@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ACCOUNT_STATUSES, type AccountStatus } from './account'
 import { many, maybeOne, none, one, type Sql, DATE_TIME } from './db'
 
 // Types ------------------------------------------------------------------------------------
@@ -17,10 +18,17 @@ export function liveTypes(sql: Sql, supplierId: string) {
   )
 }
 
+/** The id of a row just inserted: the change log names it as targetId. */
+const Inserted = z.object({ id: z.string() })
+
 export function insertType(sql: Sql, supplierId: string, typeCode: string, isPrimary: boolean) {
-  return none(sql`
-    INSERT INTO supplier_type (supplier_id, type_code, is_primary) VALUES (${supplierId}, ${typeCode}, ${isPrimary})
-  `)
+  return one(
+    sql`
+      INSERT INTO supplier_type (supplier_id, type_code, is_primary) VALUES (${supplierId}, ${typeCode}, ${isPrimary})
+      RETURNING id::text AS id
+    `,
+    Inserted,
+  )
 }
 
 export function setTypePrimary(sql: Sql, id: string, isPrimary: boolean) {
@@ -68,7 +76,13 @@ export interface ContactColumns {
 }
 
 export function insertContact(sql: Sql, supplierId: string, columns: ContactColumns) {
-  return none(sql`INSERT INTO supplier_contact ${sql({ ...columns, supplier_id: supplierId })}`)
+  return one(
+    sql`
+      INSERT INTO supplier_contact ${sql({ ...columns, supplier_id: supplierId })}
+      RETURNING contact_id::text AS id
+    `,
+    Inserted,
+  )
 }
 
 /** Guarded by the item's own version; null when someone else changed it meanwhile. */
@@ -124,8 +138,12 @@ export interface QualificationColumns {
 }
 
 export function insertQualification(sql: Sql, supplierId: string, columns: QualificationColumns) {
-  return none(
-    sql`INSERT INTO supplier_qualification ${sql({ ...columns, supplier_id: supplierId })}`,
+  return one(
+    sql`
+      INSERT INTO supplier_qualification ${sql({ ...columns, supplier_id: supplierId })}
+      RETURNING qualification_id::text AS id
+    `,
+    Inserted,
   )
 }
 
@@ -181,7 +199,13 @@ export function liveBareChildren(sql: Sql, table: BareTable, supplierId: string)
 }
 
 export function insertBareChild(sql: Sql, table: BareTable, supplierId: string) {
-  return none(sql`INSERT INTO ${sql(table)} (supplier_id) VALUES (${supplierId})`)
+  return one(
+    sql`
+      INSERT INTO ${sql(table)} (supplier_id) VALUES (${supplierId})
+      RETURNING ${sql(bareId[table])}::text AS id
+    `,
+    Inserted,
+  )
 }
 
 // Shared soft delete of child rows ------------------------------------------------------------
@@ -211,12 +235,12 @@ export const AccountRow = z.object({
   accountId: z.string(),
   accountNoBidx: z.string(),
   accountNoMask: z.string(),
-  status: z.string(),
+  status: z.enum(ACCOUNT_STATUSES),
   isDefault: z.enum(['YES', 'NO']),
 })
 export type AccountRow = z.output<typeof AccountRow>
 
-export function liveAccounts(sql: Sql, supplierId: string, status?: string) {
+export function liveAccounts(sql: Sql, supplierId: string, status?: AccountStatus) {
   return many(
     sql`
       SELECT a.account_id::text AS "accountId", a.account_no_bidx AS "accountNoBidx",
@@ -251,22 +275,25 @@ const InsertedAccount = z.object({
   status: z.string(),
 })
 
+/** A new account in `status`; `riskFlags` are the codes its values raise (none at registration). */
 export function insertAccount(
   sql: Sql,
   supplierId: string,
   a: AccountColumns,
-  status: string,
+  status: AccountStatus,
   adminId: string,
+  riskFlags: readonly string[] = [],
 ) {
   return one(
     sql`
       INSERT INTO supplier_bank_account (
         supplier_id, account_name, account_type, bank_name, bank_branch, account_no_enc, account_no_bidx,
-        account_no_mask, proof_file_urls, settle_mode, account_period, invoice_type, tax_rate, status, created_by
+        account_no_mask, proof_file_urls, settle_mode, account_period, invoice_type, tax_rate, status, created_by,
+        risk_flags
       ) VALUES (
         ${supplierId}, ${a.account_name}, ${a.account_type}, ${a.bank_name}, ${a.bank_branch}, ${a.account_no_enc},
         ${a.account_no_bidx}, ${a.account_no_mask}, ${sql.json(a.proof_file_urls)}, ${a.settle_mode},
-        ${a.account_period}, ${a.invoice_type}, ${a.tax_rate}, ${status}, ${adminId}
+        ${a.account_period}, ${a.invoice_type}, ${a.tax_rate}, ${status}, ${adminId}, ${sql.json([...riskFlags])}
       )
       RETURNING account_id::text AS "accountId", account_no_mask AS "accountNoMask", status
     `,
@@ -275,7 +302,12 @@ export function insertAccount(
 }
 
 /** Moves this supplier's live accounts from one status to another (registration steps). */
-export function setAccountsStatus(sql: Sql, supplierId: string, from: string, to: string) {
+export function setAccountsStatus(
+  sql: Sql,
+  supplierId: string,
+  from: AccountStatus,
+  to: AccountStatus,
+) {
   return none(sql`
     UPDATE supplier_bank_account SET status = ${to}, update_time = next_version(update_time)
     WHERE supplier_id = ${supplierId} AND deleted_at IS NULL AND status = ${from}

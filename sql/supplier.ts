@@ -39,7 +39,9 @@ export const SupplierRow = z.object({
   taxNoEnc: z.string(),
   taxNoBidx: z.string(),
   contactPhoneEnc: z.string().nullable(),
-  approveNote: z.string().nullable(),
+  approveNoteEnc: z.string().nullable(),
+  /** A note written before approveNote was encrypted and not yet moved (see approve-note.ts). */
+  approveNoteLegacy: z.string().nullable(),
 })
 export type SupplierRow = z.output<typeof SupplierRow>
 
@@ -52,7 +54,8 @@ const supplierColumns = (sql: Sql) => sql`
   to_char(s.establish_date, 'YYYY-MM-DD') AS "establishDate",
   s.registered_capital AS "registeredCapital", s.business_scope AS "businessScope", s.address,
   s.staff_scale AS "staffScale", s.main_cooperation AS "mainCooperation",
-  s.license_image_url AS "licenseImageUrl", s.approve_note AS "approveNote", s.remark,
+  s.license_image_url AS "licenseImageUrl", s.approve_note_enc AS "approveNoteEnc",
+  s.approve_note AS "approveNoteLegacy", s.remark,
   to_char(s.update_time, ${DATE_TIME}) AS "updateTime"
 `
 
@@ -93,7 +96,9 @@ export interface SupplierColumns {
   staff_scale?: string | null
   main_cooperation?: string
   license_image_url?: string | null
-  approve_note?: string | null
+  approve_note_enc?: string | null
+  /** The retired plaintext column: a write of approveNote only ever empties it. */
+  approve_note?: null
   remark?: string | null
 }
 
@@ -303,5 +308,60 @@ export function setSubmittedSnapshot(
   return none(sql`
     UPDATE supplier SET submitted_snapshot = ${sql.json(snapshot as never)}
     WHERE supplier_id = ${supplierId} AND deleted_at IS NULL
+  `)
+}
+
+// approveNote at rest --------------------------------------------------------------------------
+
+const StoredNote = z.object({ supplierId: z.string(), note: z.string() })
+
+/*
+ * The two queries below span soft-deleted rows on purpose: no plaintext note may stay at rest,
+ * whether its draft was deleted or not. They never move the version (update_time): this is not a
+ * change of the supplier, only of how one of its values is stored.
+ */
+
+/**
+ * Locks up to `limit` rows still holding a plaintext approveNote (written before 20261123000100);
+ * rows another session holds are skipped, so replicas starting together share the work.
+ */
+export function lockPlaintextApproveNotes(sql: Sql, limit: number) {
+  return many(
+    sql`
+      SELECT s.supplier_id::text AS "supplierId", s.approve_note AS note FROM supplier s
+      WHERE s.approve_note IS NOT NULL
+      ORDER BY s.supplier_id LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED
+    `,
+    StoredNote,
+  )
+}
+
+/** Stores a plaintext note's ciphertext and empties the plaintext column, in one statement. */
+export function storeApproveNoteEncrypted(sql: Sql, supplierId: string, ciphertext: string) {
+  return none(sql`
+    UPDATE supplier s SET approve_note_enc = ${ciphertext}, approve_note = NULL
+    WHERE s.supplier_id = ${supplierId} AND s.approve_note IS NOT NULL
+  `)
+}
+
+/** For a rollback only: up to `limit` rows whose note exists only as ciphertext. */
+export function lockEncryptedApproveNotes(sql: Sql, limit: number) {
+  return many(
+    sql`
+      SELECT s.supplier_id::text AS "supplierId", s.approve_note_enc AS note FROM supplier s
+      WHERE s.approve_note_enc IS NOT NULL
+      ORDER BY s.supplier_id LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED
+    `,
+    StoredNote,
+  )
+}
+
+/** For a rollback only: the note back in the plaintext column that the older release reads. */
+export function storeApproveNotePlaintext(sql: Sql, supplierId: string, note: string) {
+  return none(sql`
+    UPDATE supplier s SET approve_note = ${note}, approve_note_enc = NULL
+    WHERE s.supplier_id = ${supplierId} AND s.approve_note_enc IS NOT NULL
   `)
 }

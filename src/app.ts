@@ -6,6 +6,7 @@ import { dictRoutes } from './routes/dict'
 import { qualificationRuleRoutes } from './routes/qualification-rules'
 import { supplierReadRoutes } from './routes/supplier-reads'
 import { supplierWriteRoutes } from './routes/suppliers'
+import { accountRoutes } from './routes/accounts'
 import { internalRoutes } from './routes/internal'
 import { resourceInfoRoutes, resourceRelationRoutes } from './routes/resources'
 import { localAutoProvider } from './ports/approval-provider'
@@ -32,6 +33,7 @@ export function createApp(deps: Deps) {
     app.route('/admin/supplier', supplierWriteRoutes(domain))
     app.route('/admin/supplier', resourceInfoRoutes(deps))
     app.route('/admin/supplier', resourceRelationRoutes(domain))
+    app.route('/admin/supplier', accountRoutes(domain))
     app.route('/internal/supplier', internalRoutes(domain))
   })
 }

@@ -9,6 +9,7 @@ import { createCipher } from './crypto/sensitive'
 import { loadDemoData, loadReferenceData } from './db/seed'
 import { DataDirInUseError, startEmbedded, type EmbeddedDatabase } from './db/embedded'
 import { MigrationError, migrate, migrateWithLock } from './db/migrate'
+import { encryptPlaintextApproveNotes } from './domain/supplier/approve-note'
 import { createLogger } from './logger'
 import { answerClientErrors } from './http/client-error'
 import { permissionLookupFor } from './ports/permission'
@@ -60,9 +61,12 @@ await loadReferenceData(sql)
 if (config.demoData && (await loadDemoData(sql, config.demoAdminId))) {
   logger.info({ demoAdminId: config.demoAdminId }, 'demo data loaded')
 }
+const cipher = await createCipher(config.crypto)
+// Notes written in plaintext before migration 20261123000100 are encrypted before serving.
+const encryptedNotes = await encryptPlaintextApproveNotes(sql, cipher)
+if (encryptedNotes) logger.info({ count: encryptedNotes }, 'plaintext approve notes encrypted')
 
 const permissions = permissionLookupFor(config, sql)
-const cipher = await createCipher(config.crypto)
 const deps = { config, sql, logger, cipher, permissions }
 const app = createApp(deps)
 const stopSweeper = startApprovalSweeper(domainDeps(deps))

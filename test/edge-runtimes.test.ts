@@ -18,7 +18,12 @@ import { insertRelation, insertResource, insertTag, linkSeason, linkTag } from '
  */
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const BIN = join(ROOT, 'node_modules', '.bin')
+/*
+ * The runtimes' own platform packages (as for dbmate): the registry we install from serves the
+ * Linux x64 builds, and the `deno` / `workerd` wrapper packages would need every platform's.
+ */
+const WORKERD = join(ROOT, 'node_modules', '@cloudflare', 'workerd-linux-64', 'bin', 'workerd')
+const DENO = join(ROOT, 'node_modules', '@deno', 'linux-x64-glibc', 'deno')
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -169,9 +174,9 @@ Deno.serve(
 `,
     )
     const [workerd, deno] = await Promise.all([
-      startRuntime(join(BIN, 'workerd'), ['serve', 'config.capnp'], { cwd: dir, port }),
+      startRuntime(WORKERD, ['serve', 'config.capnp'], { cwd: dir, port }),
       startRuntime(
-        join(BIN, 'deno'),
+        DENO,
         [
           'run',
           '--allow-net=127.0.0.1',

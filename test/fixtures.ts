@@ -127,7 +127,7 @@ export async function insertSupplier(
       supplier_no, full_name, short_name, tax_no_enc, tax_no_bidx, tax_no_mask,
       legal_representative, contact_phone_enc, contact_phone_mask, establish_date,
       registered_capital, business_scope, address, staff_scale, main_cooperation,
-      license_image_url, approve_note, remark, status, credit_level, total_score,
+      license_image_url, approve_note_enc, remark, status, credit_level, total_score,
       is_related_party, create_time, update_time, created_by, updated_by, deleted_at
     ) VALUES (
       ${o.supplierNo ?? null}, ${o.fullName ?? `Supplier ${tag()}`}, ${o.shortName ?? null},
@@ -136,7 +136,7 @@ export async function insertSupplier(
       ${o.legalRepresentative ?? null}, ${await cipher.encryptNullable(phone)}, ${maskPhone(phone)},
       ${o.establishDate ?? null}, ${o.registeredCapital ?? null}, ${o.businessScope ?? null},
       ${o.address ?? null}, ${o.staffScale ?? null}, ${o.mainCooperation ?? '景区门票与游览服务'},
-      ${o.licenseImageUrl ?? null}, ${o.approveNote ?? null}, ${o.remark ?? null},
+      ${o.licenseImageUrl ?? null}, ${await cipher.encryptNullable(o.approveNote)}, ${o.remark ?? null},
       ${o.status ?? 'DRAFT'}, ${o.creditLevel ?? null}, ${o.totalScore ?? null},
       ${o.isRelatedParty ?? false},
       COALESCE(${o.createTime ?? null}::text::timestamptz, now()),

@@ -22,6 +22,15 @@ function expectNoSecrets(output: string) {
 }
 
 describe('createLogger redaction', () => {
+  it('redacts the applicant notes of a submission (submitNote, approveNote)', () => {
+    const { logger, lines, records } = memoryLogger()
+    logger.info({ body: { submitNote: OPINION, approveNote: OPINION, remark: 'kept' } }, 'notes')
+    expect(lines.join('')).not.toContain(OPINION)
+    expect(records()[0]).toMatchObject({
+      body: { submitNote: '[REDACTED]', approveNote: '[REDACTED]', remark: 'kept' },
+    })
+  })
+
   it('redacts sensitive keys at every depth, including inside body arrays', () => {
     const { logger, lines, records } = memoryLogger()
     logger.info({ taxNo: TAX_NO, contactPhone: PHONE, opinion: OPINION }, 'top')

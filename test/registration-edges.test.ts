@@ -229,6 +229,7 @@ describe('a vetting supplier', () => {
     const res = await h.call('PUT', `${ITEMS}/${data.supplierId}`, {
       admin,
       body: {
+        changeReason: 'moved',
         types: [{ typeCode: 'OTHER' }],
         address: 'Suzhou',
         expectedUpdateTime: detail.body.data.updateTime,
@@ -254,6 +255,7 @@ describe('changes that look the same once masked', () => {
     const res = await h.call('PUT', `${ITEMS}/${data.supplierId}`, {
       admin,
       body: {
+        changeReason: 'contacts',
         contacts: [
           {
             contactId: detail.contacts[0].contactId,

@@ -419,7 +419,11 @@ describe('submit registration through LOCAL_AUTO (default provider)', () => {
       const draft = await createDraft(h, admin, body)
       const updated = await h.call('PUT', `${ITEMS}/${draft.supplierId}`, {
         admin,
-        body: { shortName: 'Renamed', expectedUpdateTime: draft.updateTime },
+        body: {
+          shortName: 'Renamed',
+          changeReason: 'rename',
+          expectedUpdateTime: draft.updateTime,
+        },
       })
       expect(updated.body).toMatchObject({ code: 200 })
       expect(updated.body.data.updateTime).not.toBe(draft.updateTime)
@@ -463,10 +467,10 @@ describe('submit registration through LOCAL_AUTO (default provider)', () => {
       expect(await counts(h)).toEqual(before)
     })
 
-    it('requires licenseImageUrl in the submit body (400 naming it), even when the draft holds one', async () => {
-      // C-06 at submit is enforced by the schema: licenseImageUrl is required and non-empty, and a
-      // blank-ish value fails the storage-prefix rule (395018), so the applier's C-06 re-check
-      // (395007) is reached only by a retry after the draft was edited (see the APPLY_FAILED tests).
+    it('requires licenseImageUrl in the submit body (C-06: 395007), even when the draft holds one', async () => {
+      // The submit carries the final form: an absent, null or empty licence image is C-06's
+      // 395007 (test/registration-fixes.test.ts has the rest), a blank-ish one fails the
+      // storage-prefix rule (395018).
       const admin = await h.admin()
       const body = draftBody({ licenseImageUrl: LICENSE })
       const draft = await createDraft(h, admin, body)
@@ -475,12 +479,10 @@ describe('submit registration through LOCAL_AUTO (default provider)', () => {
       const full = submitBodyFrom(body, draft.updateTime)
       delete full.licenseImageUrl
       const missing = await submit(h, admin, draft.supplierId, full)
-      expect(missing.body).toMatchObject({ code: 400, success: false })
-      expect(missing.body.message).toContain('licenseImageUrl')
+      expect(missing.body).toMatchObject({ code: 395007, success: false })
       for (const licenseImageUrl of ['', null]) {
         const res = await submit(h, admin, draft.supplierId, { ...full, licenseImageUrl })
-        expect(res.body, String(licenseImageUrl)).toMatchObject({ code: 400, success: false })
-        expect(res.body.message).toContain('licenseImageUrl')
+        expect(res.body, String(licenseImageUrl)).toMatchObject({ code: 395007, success: false })
       }
       const blank = await submit(h, admin, draft.supplierId, { ...full, licenseImageUrl: ' ' })
       expect(blank.body).toMatchObject({ code: 395018, success: false })
@@ -1223,7 +1225,11 @@ describe('common result applier, APPLY_FAILED and the retry route', () => {
     const current = await h.call('GET', `${ITEMS}/${draft.supplierId}`, { admin })
     const cleared = await h.call('PUT', `${ITEMS}/${draft.supplierId}`, {
       admin,
-      body: { licenseImageUrl: null, expectedUpdateTime: current.body.data.updateTime },
+      body: {
+        licenseImageUrl: null,
+        changeReason: 'licence withdrawn',
+        expectedUpdateTime: current.body.data.updateTime,
+      },
     })
     expect(cleared.body, JSON.stringify(cleared.body)).toMatchObject({ code: 200 })
     const failed = await retry(h, approvalLogId)
@@ -1236,7 +1242,11 @@ describe('common result applier, APPLY_FAILED and the retry route', () => {
 
     const restored = await h.call('PUT', `${ITEMS}/${draft.supplierId}`, {
       admin,
-      body: { licenseImageUrl: LICENSE, expectedUpdateTime: cleared.body.data.updateTime },
+      body: {
+        licenseImageUrl: LICENSE,
+        changeReason: 'licence restored',
+        expectedUpdateTime: cleared.body.data.updateTime,
+      },
     })
     expect(restored.body).toMatchObject({ code: 200 })
     const applied = await retry(h, approvalLogId)
@@ -1274,6 +1284,7 @@ describe('common result applier, APPLY_FAILED and the retry route', () => {
       admin,
       body: {
         qualifications: [qual('BUSINESS_LICENSE')],
+        changeReason: 'licence added',
         expectedUpdateTime: current.body.data.updateTime,
       },
     })

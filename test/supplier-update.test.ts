@@ -78,8 +78,12 @@ function client(h: Harness) {
     if (field) expect(res.body.message).toContain(field)
   }
 
+  /** changeReason is required on every update: a body that leaves it out gets one. */
   const update = (id: string, body: Record<string, unknown>, admin?: string) =>
-    call('PUT', `${ITEMS}/${id}`, { body, admin })
+    call('PUT', `${ITEMS}/${id}`, {
+      body: 'changeReason' in body ? body : { changeReason: 'profile upkeep', ...body },
+      admin,
+    })
   const replaceContacts = (id: string, body: Record<string, unknown>, admin?: string) =>
     call('PUT', `${ITEMS}/${id}/contacts`, { body, admin })
   const remove = (id: string, admin?: string) => call('DELETE', `${ITEMS}/${id}`, { admin })
@@ -325,8 +329,11 @@ describe('SUP-ADM-004 patch semantics', () => {
     const view = await c.detail(s.id)
     expect(view).not.toHaveProperty('approveNote')
     expect(JSON.stringify(view)).not.toContain(note)
-    const [row] = await h.sql`SELECT approve_note FROM supplier WHERE supplier_id = ${s.id}`
-    expect(row.approve_note).toBe(note)
+    const [row] = await h.sql`
+      SELECT approve_note, approve_note_enc FROM supplier WHERE supplier_id = ${s.id}
+    `
+    expect(row.approve_note).toBeNull()
+    expect(await h.cipher.decrypt(row.approve_note_enc)).toBe(note)
   })
 
   it('writes exactly one change-log row per changed field, masked, with the reason (DRAFT_UPDATE)', async () => {

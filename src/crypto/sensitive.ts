@@ -308,6 +308,8 @@ export const SENSITIVE_LOG_KEYS = [
   'confirmAccountNo',
   'certNo',
   'opinion',
+  'approveNote',
+  'submitNote',
   'authorization',
   'cookie',
   'token',

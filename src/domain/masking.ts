@@ -2,6 +2,12 @@ import { maskAccountNo, maskCertNo, maskPhone, maskTaxNo, maskText } from '../cr
 
 const EXCERPT = 200
 
+/** Proof files are shown only to holders of supplier:account:proof:read: logs keep the count. */
+const fileCount = (json: string) => {
+  const n = (JSON.parse(json) as unknown[]).length
+  return n === 1 ? '1 file' : `${n} files`
+}
+
 /** How a field's value may appear in a change log: sensitive ones masked, long ones cut. */
 const POLICY: Record<string, (value: string) => string | null> = {
   taxNo: maskTaxNo,
@@ -10,6 +16,7 @@ const POLICY: Record<string, (value: string) => string | null> = {
   certNo: maskCertNo,
   approveNote: maskText,
   opinion: maskText,
+  proofFileUrls: fileCount,
 }
 
 export function maskForLog(field: string, value: unknown): string | null {

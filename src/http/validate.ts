@@ -130,8 +130,20 @@ export const idString = z
   .regex(/^[1-9][0-9]{0,18}$/, { message: 'must be a positive integer string', abort: true })
   .refine((v) => BigInt(v) <= 9223372036854775807n, 'out of range')
 
+/**
+ * A paging number as a query string: decimal digits only, no sign, no leading zero, no spaces,
+ * no exponent, hex or fraction (`0x2`, `1e2`, ` 2`, `+2`, `2.0` and `02` are refused; JavaScript's
+ * Number() would take most of them), then the range of the spec.
+ */
+export const pagingNumber = (max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .regex(/^(0|[1-9][0-9]*)$/, { message: 'must be a decimal integer', abort: true })
+    .transform(Number)
+    .pipe(z.int().min(1, 'must be at least 1').max(max, `at most ${max}`))
+
 /** Page parameters of the spec: page >= 1 (default 1), pageSize 1..100 (default 20). */
 export const pageQuery = {
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+  page: pagingNumber().default(1),
+  pageSize: pagingNumber(100).default(20),
 }

@@ -7,7 +7,7 @@ import { getCurrentRelation, SupplierResourceRelationVO } from '../domain/resour
 import { authorize } from '../http/auth'
 import { ok, pageSchema, resultSchema } from '../http/envelope'
 import type { AppEnv, Deps } from '../http/types'
-import { idString, pageQuery, validate } from '../http/validate'
+import { idString, pageQuery, pagingNumber, validate } from '../http/validate'
 import { answerWrite } from '../http/write'
 import { SupplierResourceReassignRequest, SupplierResourceUnbindRequest } from '../schemas/resource'
 import { SupplierIdParam } from '../schemas/supplier'
@@ -15,7 +15,7 @@ import { SupplierIdParam } from '../schemas/supplier'
 /** Roles that may read the resource-information page, besides its two permissions. */
 export const RESOURCE_INFO_ROLES = ['ADMIN', 'FINANCE', 'SUPER_ADMIN'] as const
 
-const pageNumber = z.coerce.number().int().min(1)
+const pageNumber = pagingNumber()
 
 /**
  * Query of the resource-information page. `pageNo` is the spec's compatible name of `page`;

@@ -105,6 +105,10 @@ const typeList = z
     (types) => new Set(types.map((t) => t.typeCode)).size === types.length,
     'duplicate typeCode',
   )
+  .refine(
+    (types) => types.filter((t) => t.isPrimary === true).length <= 1,
+    'at most one type may have isPrimary true',
+  )
 
 const contactFields = {
   contactName: z.string().trim().min(1, 'is required').max(LIMITS.contactName),
@@ -234,7 +238,13 @@ export const SupplierUpdateRequest = z
     evaluations: collection(EvaluationMergeInput).optional(),
     initialAccounts: initialAccounts.optional(),
     duplicateConfirmToken: z.string().min(1).max(512).optional(),
-    changeReason: text(LIMITS.changeReason).optional(),
+    // Required in every status, a DRAFT included: the route takes one request type, whose
+    // changeReason the spec marks required, and the draft's edits are approval evidence too.
+    changeReason: z
+      .string({ error: (issue) => (issue.input === undefined ? 'is required' : undefined) })
+      .trim()
+      .min(1, 'is required')
+      .max(LIMITS.changeReason, `at most ${LIMITS.changeReason} characters`),
     expectedUpdateTime: dateTimeString,
   })
   .strict()
@@ -244,7 +254,12 @@ export type SupplierUpdateRequest = z.output<typeof SupplierUpdateRequest>
 export const SupplierSubmitRequest = z
   .object({
     ...subjectFields,
-    licenseImageUrl: z.string().min(1, 'is required at submit').max(LIMITS.licenseImageUrl),
+    // Required at submit by C-06, which answers its own code (395007), not a 400: absent means
+    // none (the submit carries the final form), and the registration check refuses it.
+    licenseImageUrl: text(LIMITS.licenseImageUrl)
+      .nullable()
+      .default(null)
+      .describe('required by C-06: absent, null or empty answers 395007'),
     types: typeList,
     contacts: collection(ContactInput).optional(),
     qualifications: collection(QualificationInput).optional(),

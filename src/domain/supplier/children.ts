@@ -37,10 +37,19 @@ export async function mergeTypes(
   const existing = await liveTypes(tx, supplierId)
   const changes: FieldChange[] = []
   const held = new Map(existing.map((r) => [r.typeCode, r.isPrimary]))
-  // isPrimary is optional: left out, an existing type keeps its flag and a new one is not primary.
+  // isPrimary is optional: left out, an existing type keeps its flag and a new one is not primary,
+  // unless the request names another primary type, which then is the only one.
+  const named = types.some((t) => t.isPrimary === true)
   const wanted = new Map(
-    types.map((t) => [t.typeCode, t.isPrimary ?? held.get(t.typeCode) ?? false]),
+    types.map((t) => [
+      t.typeCode,
+      t.isPrimary ?? (named ? false : (held.get(t.typeCode) ?? false)),
+    ]),
   )
+  // Only rows written before the rule can still hold two primaries; the request must choose.
+  if ([...wanted.values()].filter(Boolean).length > 1) {
+    fail('BAD_REQUEST', 'types: at most one type may have isPrimary true; send it on one type')
+  }
   for (const row of existing) {
     if (!wanted.has(row.typeCode)) {
       await softDeleteChildren(tx, 'supplier_type', supplierId, [row.id])
@@ -58,8 +67,8 @@ export async function mergeTypes(
   }
   for (const [typeCode, isPrimary] of wanted) {
     if (held.has(typeCode)) continue
-    await insertType(tx, supplierId, typeCode, isPrimary)
-    changes.push(typeChange(null, null, typeCode))
+    const inserted = await insertType(tx, supplierId, typeCode, isPrimary)
+    changes.push(typeChange(inserted.id, null, typeCode))
   }
   return changes
 }
@@ -91,7 +100,8 @@ interface SnapshotSpec<I, E, C> {
   addedSummary: (columns: C) => string
   removedSummary: (row: E) => string
   diff: (item: I, current: E) => Promise<FieldDiff[]>
-  insert: (tx: Sql, supplierId: string, columns: C) => Promise<unknown>
+  /** Returns the new row's id, which its change-log row names. */
+  insert: (tx: Sql, supplierId: string, columns: C) => Promise<{ id: string }>
   /** Guarded by the row's version; null when someone else changed it meanwhile. */
   update: (tx: Sql, id: string, expectedUpdateTime: string, columns: C) => Promise<unknown>
 }
@@ -108,10 +118,10 @@ async function mergeSnapshot<
   const changes: FieldChange[] = []
   for (const item of plan.added) {
     const columns = await spec.columns(item)
-    await spec.insert(tx, supplierId, columns)
+    const inserted = await spec.insert(tx, supplierId, columns)
     changes.push({
       targetType,
-      targetId: null,
+      targetId: inserted.id,
       fieldName: what,
       oldValueMasked: null,
       newValueMasked: spec.addedSummary(columns),
@@ -268,10 +278,10 @@ export async function mergeBare(
   )
   const changes: FieldChange[] = []
   for (let i = 0; i < plan.added.length; i++) {
-    await insertBareChild(tx, table, supplierId)
+    const inserted = await insertBareChild(tx, table, supplierId)
     changes.push({
       targetType,
-      targetId: null,
+      targetId: inserted.id,
       fieldName: kind,
       oldValueMasked: null,
       newValueMasked: 'added',

@@ -41,7 +41,6 @@ const PLAIN_FIELDS = {
   staffScale: 'staff_scale',
   mainCooperation: 'main_cooperation',
   licenseImageUrl: 'license_image_url',
-  approveNote: 'approve_note',
   remark: 'remark',
 } as const satisfies Record<string, keyof SupplierColumns>
 
@@ -49,6 +48,7 @@ export type SubjectInput = Partial<Record<keyof typeof PLAIN_FIELDS, string | nu
   fullName?: string
   taxNo?: string
   contactPhone?: string | null
+  approveNote?: string | null
 }
 
 /** A request's identity: normalized, bounds checked (after normalization), tax number indexed. */
@@ -121,6 +121,18 @@ export async function diffSubject(
       change('contactPhone', current?.contactPhoneMask ?? null, columns.contact_phone_mask)
     }
   }
+  if (input.approveNote !== undefined) {
+    // Sensitive free text: stored encrypted, compared in plain, logged only as a mask.
+    const note = emptyToNull(input.approveNote)
+    const old = current?.approveNoteEnc
+      ? await deps.cipher.decrypt(current.approveNoteEnc)
+      : (current?.approveNoteLegacy ?? null)
+    if (note !== old) {
+      columns.approve_note_enc = await deps.cipher.encryptNullable(note)
+      if (current?.approveNoteLegacy != null) columns.approve_note = null
+      change('approveNote', maskForLog('approveNote', old), maskForLog('approveNote', note))
+    }
+  }
   for (const [field, column] of Object.entries(PLAIN_FIELDS) as [
     keyof typeof PLAIN_FIELDS,
     keyof SupplierColumns,
@@ -158,18 +170,6 @@ export async function checkFieldRules(
     if (unknown.length)
       fail('SUPPLIER_TYPE_INVALID', `types: ${unknown.join(', ')} not an enabled supplier_type`)
   }
-  const authorized = (url: string) => {
-    // Compare the normalized URL, so `…/supplier/../private/x` cannot climb out of a prefix.
-    let href: string
-    try {
-      const parsed = new URL(url)
-      if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return false
-      href = parsed.href
-    } catch {
-      return false
-    }
-    return deps.config.storageUrlPrefixes.some((p) => href.startsWith(p))
-  }
   const urls: [string, string | null | undefined][] = [
     ['licenseImageUrl', input.licenseImageUrl],
     ...(input.qualifications ?? []).map((q, i): [string, string | null | undefined] => [
@@ -183,11 +183,33 @@ export async function checkFieldRules(
       ]),
     ),
   ]
+  checkStorageUrls(deps.config, urls)
+  if (input.initialAccounts) checkAccounts(input.initialAccounts, 'initialAccounts')
+}
+
+/** Whether a URL lies under an authorized storage prefix (licence, images, proof files). */
+export function isAuthorizedStorageUrl(prefixes: readonly string[], url: string) {
+  // Compare the normalized URL, so `…/supplier/../private/x` cannot climb out of a prefix.
+  let href: string
+  try {
+    const parsed = new URL(url)
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return false
+    href = parsed.href
+  } catch {
+    return false
+  }
+  return prefixes.some((p) => href.startsWith(p))
+}
+
+/** Every [field, url] given must be an authorized storage URL (blank ones are absent). */
+export function checkStorageUrls(
+  config: Pick<DomainDeps['config'], 'storageUrlPrefixes'>,
+  urls: [field: string, url: string | null | undefined][],
+) {
   for (const [field, url] of urls) {
-    if (url && !authorized(url))
+    if (url && !isAuthorizedStorageUrl(config.storageUrlPrefixes, url))
       fail('STORAGE_URL_UNAUTHORIZED', `${field}: not on an authorized storage prefix`)
   }
-  if (input.initialAccounts) checkAccounts(input.initialAccounts, 'initialAccounts')
 }
 
 /** C-03 (number well formed), settlement terms, and no number twice in one request. */
@@ -195,32 +217,45 @@ export function checkAccounts(accounts: z.output<typeof BankAccountInput>[], pat
   const seen = new Set<string>()
   accounts.forEach((a, i) => {
     const at = `${path}.${i}`
-    const number = normalizeAccountNo(a.accountNo)
-    if (!/^\d{6,32}$/.test(number)) {
-      fail(
-        'ACCOUNT_NO_INVALID',
-        `${at}.accountNo: 6..32 digits after removing spaces and hyphens (C-03)`,
-      )
-    }
+    const number = checkAccountNo(a.accountNo, at)
     if (seen.has(number))
       fail('ACCOUNT_DUPLICATED', `${at}.accountNo: repeated in this request (C-19)`)
     seen.add(number)
-    if (a.accountPeriod != null && a.settleMode !== 'MONTHLY') {
-      fail(
-        'SETTLEMENT_TERMS_INVALID',
-        `${at}.accountPeriod: allowed only when settleMode is MONTHLY`,
-      )
-    }
-    if ((a.invoiceType === 'SPECIAL' || a.invoiceType === 'NORMAL') && a.taxRate == null) {
-      fail(
-        'SETTLEMENT_TERMS_INVALID',
-        `${at}.taxRate: required when invoiceType is ${a.invoiceType}`,
-      )
-    }
-    if (a.invoiceType === 'NONE' && a.taxRate != null) {
-      fail('SETTLEMENT_TERMS_INVALID', `${at}.taxRate: must be empty when invoiceType is NONE`)
-    }
+    checkSettlementTerms(a, at)
   })
+}
+
+/** C-03: the normalized account number (6..32 digits), or ACCOUNT_NO_INVALID naming `at`. */
+export function checkAccountNo(accountNo: string, at: string): string {
+  const number = normalizeAccountNo(accountNo)
+  if (!/^\d{6,32}$/.test(number)) {
+    fail(
+      'ACCOUNT_NO_INVALID',
+      `${at}.accountNo: 6..32 digits after removing spaces and hyphens (C-03)`,
+    )
+  }
+  return number
+}
+
+/** Settlement terms of one account as they will be stored (a new one, or a change merged). */
+export function checkSettlementTerms(
+  a: {
+    settleMode?: string | null
+    accountPeriod?: number | null
+    invoiceType?: string | null
+    taxRate?: number | null
+  },
+  at: string,
+) {
+  if (a.accountPeriod != null && a.settleMode !== 'MONTHLY') {
+    fail('SETTLEMENT_TERMS_INVALID', `${at}.accountPeriod: allowed only when settleMode is MONTHLY`)
+  }
+  if ((a.invoiceType === 'SPECIAL' || a.invoiceType === 'NORMAL') && a.taxRate == null) {
+    fail('SETTLEMENT_TERMS_INVALID', `${at}.taxRate: required when invoiceType is ${a.invoiceType}`)
+  }
+  if (a.invoiceType === 'NONE' && a.taxRate != null) {
+    fail('SETTLEMENT_TERMS_INVALID', `${at}.taxRate: must be empty when invoiceType is NONE`)
+  }
 }
 
 /** Columns of a new bank account; the account name is the subject's full name. */

@@ -113,7 +113,7 @@ export interface Reader {
 }
 
 /** Fail closed: only a clear `true` grants; false, errors and timeouts deny. */
-async function holds(deps: Pick<Deps, 'permissions'>, adminId: string, code: string) {
+export async function holds(deps: Pick<Deps, 'permissions'>, adminId: string, code: string) {
   try {
     return (await deps.permissions.has(adminId, code)) === true
   } catch {

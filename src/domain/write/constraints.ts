@@ -48,6 +48,7 @@ export const CONSTRAINT_ERRORS: Record<string, ErrorName> = {
   supplier_bank_account_tax_rate_by_invoice: 'SETTLEMENT_TERMS_INVALID',
   supplier_bank_account_tax_rate_check: 'SETTLEMENT_TERMS_INVALID',
   supplier_bank_account_type_check: 'BAD_REQUEST',
+  supplier_bank_account_risk_flags_array: 'INTERNAL',
   // qualification rules
   qualification_rule_live: 'BAD_REQUEST',
   qualification_rule_sort_order_check: 'BAD_REQUEST',

@@ -1,0 +1,441 @@
+import {
+  clearDefault,
+  findAccount,
+  lockAccount,
+  supplierAccount,
+  updateAccount,
+  type AccountWriteRow,
+} from '../../../sql/account'
+import { findApproval, insertApproval, type ApprovalRow } from '../../../sql/approval'
+import { insertEvent } from '../../../sql/audit'
+import type { Sql } from '../../../sql/db'
+import { findSupplier, lockSupplier } from '../../../sql/supplier'
+import { insertAccount } from '../../../sql/supplier-children'
+import { fail } from '../../errors'
+import type {
+  BankAccountChangeRequest,
+  BankAccountSubmitResultVO,
+  SupplierBankAccountBatchCreateRequest,
+  SupplierBankAccountVO,
+} from '../../schemas/account'
+import type { ApprovalCommandResult } from '../../schemas/supplier'
+import type { DomainDeps, WriteContext } from '../context'
+import { accountColumns, emptyToNull, type FieldChange } from '../supplier/form'
+import { logChanges } from '../supplier/profile'
+import { runWrite } from '../write/pipeline'
+import { commandResult, currentCommandResult, decideApproval } from '../approval/submit'
+import { assertAccountsWritable } from './policy'
+import { toAccountVO } from './reads'
+import { CANDIDATE_FIELDS, checkChange, checkNewAccounts, flagCodes, screenNumbers } from './rules'
+import {
+  sealCandidate,
+  toCandidate,
+  type AccountChangeSnapshot,
+  type AccountCreateSnapshot,
+  type Candidate,
+} from './snapshot'
+import { CHANGEABLE } from './statuses'
+
+/** Approval levels of account approvals (the contract: "others 1"). */
+export const ACCOUNT_APPROVAL_LEVELS = 1
+
+/** Step 2 of every account write: a live supplier whose status allows account writes. */
+async function writableSupplier(sql: Sql, supplierId: string, lock: boolean) {
+  const supplier = await (lock ? lockSupplier : findSupplier)(sql, supplierId)
+  if (!supplier) fail('SUPPLIER_NOT_FOUND')
+  assertAccountsWritable(supplier!.status)
+  return supplier!
+}
+
+/** A live ACTIVE account of the supplier at the version the client sent. */
+async function changeableAccount(
+  sql: Sql,
+  supplierId: string,
+  accountId: string,
+  expectedUpdateTime: string,
+  what: string,
+) {
+  const account = await findAccount(sql, supplierId, accountId)
+  if (!account) fail('ACCOUNT_NOT_FOUND')
+  if (!CHANGEABLE.includes(account!.status)) {
+    fail(
+      'OPERATION_NOT_ALLOWED_IN_STATUS',
+      `only an ACTIVE account ${what}; this one is ${account!.status}`,
+    )
+  }
+  if (account!.updateTime !== expectedUpdateTime) fail('VERSION_STALE')
+  return account!
+}
+
+/** Under the supplier's lock: the account must still be what the pre-checks saw. */
+async function relockAccount(tx: Sql, seen: AccountWriteRow) {
+  const locked = await lockAccount(tx, seen.supplierId, seen.accountId)
+  if (
+    !locked ||
+    locked.status !== seen.status ||
+    locked.updateTime !== seen.updateTime ||
+    locked.isDefault !== seen.isDefault
+  ) {
+    fail('CONCURRENT_MODIFICATION')
+  }
+  return locked!
+}
+
+const requestNo = (prefix: string, accountId: string) =>
+  `${prefix}-${accountId}-${crypto.randomUUID()}`
+
+/**
+ * SUP-ADM-035: every item is checked before anything is written (C-03, C-19, settlement terms,
+ * proof URLs); then, in one transaction, each item becomes a PENDING account with its own
+ * ACCOUNT_CREATE approval. After commit each approval goes to the provider and the common
+ * applier; the answer lists them in request order.
+ */
+export function createAccounts(
+  deps: DomainDeps,
+  ctx: WriteContext,
+  supplierId: string,
+  req: SupplierBankAccountBatchCreateRequest,
+): Promise<BankAccountSubmitResultVO[]> {
+  return runWrite(deps, ctx, {
+    async precheck(sql) {
+      const supplier = await writableSupplier(sql, supplierId, false)
+      checkNewAccounts(deps.config, req.accounts)
+      const items = await Promise.all(
+        req.accounts.map(async (input) => {
+          const candidate = toCandidate(input)
+          return {
+            accountType: input.accountType,
+            columns: await accountColumns(deps, input, supplier.fullName),
+            sealed: await sealCandidate(deps, candidate, []),
+          }
+        }),
+      )
+      await screenNumbers(sql, supplier, screening(items))
+      return items
+    },
+    async run(tx, items) {
+      const supplier = await writableSupplier(tx, supplierId, true)
+      const flags = await screenNumbers(tx, supplier, screening(items))
+      const results: BankAccountSubmitResultVO[] = []
+      for (const [i, item] of items.entries()) {
+        const account = await insertAccount(
+          tx,
+          supplierId,
+          item.columns,
+          'PENDING',
+          ctx.adminId,
+          flagCodes(flags[i]),
+        )
+        const snapshot: AccountCreateSnapshot = {
+          schemaVersion: 1,
+          supplierId,
+          accountId: account.accountId,
+          accountType: item.accountType,
+          ...item.sealed,
+          riskFlags: flags[i],
+        }
+        const approval = await insertApproval(tx, {
+          requestNo: requestNo('ACC', account.accountId),
+          bizType: 'ACCOUNT_CREATE',
+          supplierId,
+          targetType: 'ACCOUNT',
+          targetId: account.accountId,
+          applicantAdminId: ctx.adminId,
+          candidateSnapshot: snapshot,
+          levels: ACCOUNT_APPROVAL_LEVELS,
+          submitNoteEnc: null,
+        })
+        await logChanges(
+          tx,
+          ctx,
+          supplierId,
+          'ACCOUNT_CREATE',
+          [
+            {
+              targetType: 'ACCOUNT',
+              targetId: account.accountId,
+              fieldName: 'account',
+              oldValueMasked: null,
+              newValueMasked: `${item.columns.bank_name} ${account.accountNoMask}`,
+            },
+          ],
+          { approvalLogId: approval.approvalLogId, status: approval.status },
+        )
+        await insertEvent(tx, {
+          aggregateType: 'ACCOUNT',
+          aggregateId: account.accountId,
+          eventType: 'BankAccountCreateSubmitted',
+          payload: {
+            supplierId,
+            accountId: account.accountId,
+            approvalLogId: approval.approvalLogId,
+            accountNoMask: account.accountNoMask,
+            riskFlags: flagCodes(flags[i]),
+            operatorId: ctx.adminId,
+          },
+        })
+        results.push(submitResult(approval, account.accountId, 'PENDING'))
+      }
+      return results
+    },
+    async afterCommit(results) {
+      const settled: BankAccountSubmitResultVO[] = []
+      for (const r of results) {
+        const approval = await findApproval(deps.sql, r.approvalLogId)
+        settled.push(
+          approval ? await submitOutcome(deps, r, await decideApproval(deps, ctx, approval)) : r,
+        )
+      }
+      return settled
+    },
+    async replay(kept) {
+      const now: BankAccountSubmitResultVO[] = []
+      for (const r of kept) {
+        const approval = await findApproval(deps.sql, r.approvalLogId)
+        now.push(approval ? await submitOutcome(deps, r, approval) : r)
+      }
+      return now
+    },
+  })
+}
+
+/** A submitted account's result as its approval and the account now stand. */
+async function submitOutcome(
+  deps: Pick<DomainDeps, 'sql'>,
+  submitted: BankAccountSubmitResultVO,
+  approval: ApprovalRow,
+) {
+  const account = await findAccount(deps.sql, approval.supplierId, submitted.accountId)
+  return submitResult(approval, submitted.accountId, account?.status ?? submitted.accountStatus)
+}
+
+const screening = (items: { accountType: string; columns: { account_no_bidx: string } }[]) =>
+  items.map((item, i) => ({
+    accountNoBidx: item.columns.account_no_bidx,
+    accountType: item.accountType,
+    at: `accounts.${i}`,
+  }))
+
+function submitResult(
+  approval: ApprovalRow,
+  accountId: string,
+  accountStatus: BankAccountSubmitResultVO['accountStatus'],
+): BankAccountSubmitResultVO {
+  return {
+    accountId,
+    approvalLogId: approval.approvalLogId,
+    requestNo: approval.requestNo,
+    provider: 'LOCAL_AUTO',
+    approvalStatus: approval.status,
+    syncStatus: approval.syncStatus,
+    accountStatus,
+    isDefault: 'NO',
+    submittedAt: approval.submittedAt,
+    finishedAt: approval.finishedAt,
+  }
+}
+
+/** The candidate fields whose value differs from the account's (the number by blind index). */
+async function changedFields(
+  deps: Pick<DomainDeps, 'cipher'>,
+  account: AccountWriteRow,
+  candidate: Candidate,
+): Promise<Candidate> {
+  const changed: Candidate = {}
+  for (const field of CANDIDATE_FIELDS) {
+    const next = candidate[field]
+    if (next === undefined) continue
+    const same =
+      field === 'accountNo'
+        ? (await deps.cipher.blindIndex(next as string, 'accountNo')) === account.accountNoBidx
+        : field === 'proofFileUrls'
+          ? JSON.stringify(next) === JSON.stringify(account.proofFileUrls)
+          : emptyToNull(next) === account[field]
+    if (!same) (changed as Record<string, unknown>)[field] = next
+  }
+  return changed
+}
+
+/**
+ * SUP-ADM-036: the candidate is checked on the account as it would become (C-03, C-19, merged
+ * settlement terms, proof URLs), then, in one transaction, the account's version is claimed and
+ * an ACCOUNT_CHANGE approval records the candidate encrypted. The account keeps its values until
+ * the common applier applies the approved candidate (after commit). Nothing in the answer, the
+ * change log or the events holds a candidate value.
+ */
+export function changeAccount(
+  deps: DomainDeps,
+  ctx: WriteContext,
+  supplierId: string,
+  accountId: string,
+  req: BankAccountChangeRequest,
+): Promise<ApprovalCommandResult> {
+  return runWrite(deps, ctx, {
+    async precheck(sql) {
+      const supplier = await writableSupplier(sql, supplierId, false)
+      const account = await changeableAccount(
+        sql,
+        supplierId,
+        accountId,
+        req.expectedUpdateTime,
+        'can be changed',
+      )
+      checkChange(deps.config, account, req)
+      const candidate = await changedFields(deps, account, toCandidate(req))
+      if (Object.keys(candidate).length === 0) fail('NO_ACTUAL_CHANGE')
+      const sealed = await sealCandidate(deps, candidate, [])
+      await screenNumbers(sql, supplier, [changeScreening(account, sealed.accountNoBidx)])
+      return { account, sealed }
+    },
+    async run(tx, { account: seen, sealed }) {
+      const supplier = await writableSupplier(tx, supplierId, true)
+      const account = await relockAccount(tx, seen)
+      const [flags] = await screenNumbers(tx, supplier, [
+        changeScreening(account, sealed.accountNoBidx),
+      ])
+      // The submission claims the account's version: a second change sent with the same
+      // expectedUpdateTime is a compare-and-set miss, and an approval can only apply on top of
+      // the version it was submitted against.
+      const claimed = await updateAccount(tx, {
+        accountId,
+        status: account.status,
+        expectedUpdateTime: account.updateTime,
+      })
+      if (!claimed) fail('CONCURRENT_MODIFICATION')
+      const snapshot: AccountChangeSnapshot = {
+        schemaVersion: 1,
+        supplierId,
+        accountId,
+        accountType: account.accountType,
+        ...sealed,
+        riskFlags: flags,
+        baseUpdateTime: claimed!.updateTime,
+        changeReason: req.changeReason,
+      }
+      const approval = await insertApproval(tx, {
+        requestNo: requestNo('ACH', accountId),
+        bizType: 'ACCOUNT_CHANGE',
+        supplierId,
+        targetType: 'ACCOUNT',
+        targetId: accountId,
+        applicantAdminId: ctx.adminId,
+        candidateSnapshot: snapshot,
+        levels: ACCOUNT_APPROVAL_LEVELS,
+        submitNoteEnc: null,
+      })
+      await logChanges(
+        tx,
+        ctx,
+        supplierId,
+        'ACCOUNT_CHANGE',
+        [
+          {
+            targetType: 'ACCOUNT',
+            targetId: accountId,
+            // Which fields are proposed, never their values: those are the candidate's.
+            fieldName: 'candidate',
+            oldValueMasked: null,
+            newValueMasked: sealed.fields.join(', '),
+          },
+        ],
+        {
+          approvalLogId: approval.approvalLogId,
+          status: approval.status,
+          changeReason: req.changeReason,
+        },
+      )
+      await insertEvent(tx, {
+        aggregateType: 'ACCOUNT',
+        aggregateId: accountId,
+        eventType: 'BankAccountChangeSubmitted',
+        payload: {
+          supplierId,
+          accountId,
+          approvalLogId: approval.approvalLogId,
+          fields: sealed.fields,
+          riskFlags: flagCodes(flags),
+          operatorId: ctx.adminId,
+        },
+      })
+      return commandResult(approval)
+    },
+    async afterCommit(submitted) {
+      const approval = await findApproval(deps.sql, submitted.approvalLogId)
+      return approval ? commandResult(await decideApproval(deps, ctx, approval)) : submitted
+    },
+    replay: (kept) => currentCommandResult(deps, kept),
+  })
+}
+
+const changeScreening = (account: AccountWriteRow, newBidx: string | null) => ({
+  accountNoBidx: newBidx ?? account.accountNoBidx,
+  accountType: account.accountType,
+  at: 'candidate',
+  accountId: account.accountId,
+})
+
+/**
+ * SUP-ADM-041: only an ACTIVE account becomes the default; in one transaction, under the
+ * supplier's lock, the previous default becomes NO. The partial unique index
+ * supplier_bank_account_one_default guarantees at most one YES among live accounts whatever
+ * happens around this code.
+ */
+export function setDefaultAccount(
+  deps: DomainDeps,
+  ctx: WriteContext,
+  supplierId: string,
+  accountId: string,
+  req: { expectedUpdateTime: string },
+): Promise<SupplierBankAccountVO> {
+  return runWrite(deps, ctx, {
+    async precheck(sql) {
+      await writableSupplier(sql, supplierId, false)
+      const account = await changeableAccount(
+        sql,
+        supplierId,
+        accountId,
+        req.expectedUpdateTime,
+        'can be the default',
+      )
+      if (account.isDefault === 'YES')
+        fail('NO_ACTUAL_CHANGE', 'this account is the default already')
+      return account
+    },
+    async run(tx, seen) {
+      await writableSupplier(tx, supplierId, true)
+      const account = await relockAccount(tx, seen)
+      const previous = await clearDefault(tx, supplierId, accountId)
+      const updated = await updateAccount(
+        tx,
+        { accountId, status: account.status, expectedUpdateTime: account.updateTime },
+        { is_default: 'YES' },
+      )
+      if (!updated) fail('CONCURRENT_MODIFICATION')
+      const changes: FieldChange[] = []
+      if (previous) changes.push(defaultChange(previous.accountId, 'YES', 'NO'))
+      changes.push(defaultChange(accountId, 'NO', 'YES'))
+      await logChanges(tx, ctx, supplierId, 'ACCOUNT_DEFAULT', changes)
+      await insertEvent(tx, {
+        aggregateType: 'ACCOUNT',
+        aggregateId: accountId,
+        eventType: 'BankAccountDefaultChanged',
+        payload: {
+          supplierId,
+          accountId,
+          previousAccountId: previous?.accountId ?? null,
+          operatorId: ctx.adminId,
+        },
+      })
+      const row = await supplierAccount(tx, supplierId, accountId)
+      return toAccountVO(row!)
+    },
+  })
+}
+
+const defaultChange = (accountId: string, from: string, to: string): FieldChange => ({
+  targetType: 'ACCOUNT',
+  targetId: accountId,
+  fieldName: 'isDefault',
+  oldValueMasked: from,
+  newValueMasked: to,
+})

@@ -1,0 +1,319 @@
+import { lockAccount, updateAccount, type AccountWriteRow } from '../../../sql/account'
+import type { ApprovalRow } from '../../../sql/approval'
+import { insertEvent } from '../../../sql/audit'
+import type { Sql } from '../../../sql/db'
+import { lockSupplier } from '../../../sql/supplier'
+import { fail, type AppError } from '../../errors'
+import { approvalHandler, type ApplierCtx, type ApplierDeps } from '../approval/handler'
+import { maskForLog } from '../masking'
+import {
+  checkAccountNo,
+  checkSettlementTerms,
+  checkStorageUrls,
+  type FieldChange,
+} from '../supplier/form'
+import { logChanges } from '../supplier/profile'
+import { assertAccountsWritable } from './policy'
+import { flagCodes, mergedTerms, screenNumbers } from './rules'
+import {
+  AccountChangeSnapshot,
+  AccountCreateSnapshot,
+  candidateColumns,
+  openCandidate,
+  type Candidate,
+} from './snapshot'
+import {
+  accountMove,
+  CHANGEABLE,
+  nextAccountStatus,
+  type AccountStatus,
+  type AccountTrigger,
+} from './statuses'
+
+/*
+ * The approval handlers of bank accounts. Each applies from its snapshot only: it locks the
+ * supplier, then the account, re-checks the supplier's status, C-03 and C-19 and the settlement
+ * terms against the candidate, writes the candidate's values, the masked change log and the
+ * events, in the applier's transaction.
+ */
+
+/** The supplier and account an approval targets, locked in the aggregate's order. */
+async function lockTarget(tx: Sql, snapshot: AccountCreateSnapshot) {
+  const supplier = await lockSupplier(tx, snapshot.supplierId)
+  if (!supplier) fail('SUPPLIER_NOT_FOUND')
+  const account = await lockAccount(tx, snapshot.supplierId, snapshot.accountId)
+  if (!account) fail('ACCOUNT_NOT_FOUND')
+  return { supplier: supplier!, account: account! }
+}
+
+/** The candidate checked as registration checks an initial account, on the account it makes. */
+async function recheck(
+  deps: ApplierDeps,
+  tx: Sql,
+  supplier: { supplierId: string; fullName: string; legalRepresentative: string | null },
+  account: AccountWriteRow,
+  snapshot: AccountCreateSnapshot,
+  candidate: Candidate,
+) {
+  if (candidate.accountNo !== undefined) checkAccountNo(candidate.accountNo, 'candidate')
+  checkSettlementTerms(mergedTerms(account, candidate), 'candidate')
+  checkStorageUrls(
+    deps.config,
+    (candidate.proofFileUrls ?? []).map((u, j): [string, string] => [`proofFileUrls.${j}`, u]),
+  )
+  const [flags] = await screenNumbers(tx, supplier, [
+    {
+      accountNoBidx: snapshot.accountNoBidx ?? account.accountNoBidx,
+      accountType: account.accountType,
+      at: 'candidate',
+      accountId: account.accountId,
+    },
+  ])
+  return flags
+}
+
+const OUTCOME = {
+  APPROVAL_REJECTED: { status: 'REJECTED', event: 'BankAccountRejected' },
+  APPLY_FAILED: { status: 'APPLY_FAILED', event: 'BankAccountApplyFailed' },
+  APPROVAL_WITHDRAWN: { status: 'WITHDRAWN', event: 'BankAccountWithdrawn' },
+} as const
+
+/**
+ * A create that did not go through (rejected, not applied, or withdrawn) moves its account as the
+ * status table says; an account already moved (a retry) or moved elsewhere is left alone.
+ */
+async function settleCreate(
+  tx: Sql,
+  ctx: ApplierCtx,
+  approval: ApprovalRow,
+  snapshot: AccountCreateSnapshot,
+  trigger: Extract<AccountTrigger, keyof typeof OUTCOME>,
+  reason: string,
+) {
+  const account = await lockAccount(tx, snapshot.supplierId, snapshot.accountId)
+  const to = account && accountMove(account.status, trigger)
+  if (!account || !to) return
+  const moved = await updateAccount(
+    tx,
+    {
+      accountId: account.accountId,
+      status: account.status,
+      expectedUpdateTime: account.updateTime,
+    },
+    { status: to },
+  )
+  if (!moved) fail('CONCURRENT_MODIFICATION')
+  await logChanges(
+    tx,
+    ctx,
+    snapshot.supplierId,
+    'ACCOUNT_CREATE',
+    [statusChange(account.accountId, account.status, to)],
+    {
+      approvalLogId: approval.approvalLogId,
+      status: OUTCOME[trigger].status,
+      changeReason: reason,
+    },
+  )
+  await insertEvent(tx, {
+    aggregateType: 'ACCOUNT',
+    aggregateId: account.accountId,
+    eventType: OUTCOME[trigger].event,
+    payload: {
+      supplierId: snapshot.supplierId,
+      accountId: account.accountId,
+      approvalLogId: approval.approvalLogId,
+    },
+  })
+}
+
+const statusChange = (accountId: string, from: AccountStatus, to: AccountStatus): FieldChange => ({
+  targetType: 'ACCOUNT',
+  targetId: accountId,
+  fieldName: 'status',
+  oldValueMasked: from,
+  newValueMasked: to,
+})
+
+/** ACCOUNT_CREATE: the PENDING (or APPLY_FAILED, on retry) account becomes ACTIVE. */
+export const accountCreateApproval = approvalHandler<AccountCreateSnapshot>({
+  bizType: 'ACCOUNT_CREATE',
+  snapshot: AccountCreateSnapshot,
+  async apply(tx, deps, ctx, approval, snapshot) {
+    const { supplier, account } = await lockTarget(tx, snapshot)
+    assertAccountsWritable(supplier.status)
+    const to = nextAccountStatus(account.status, 'APPROVAL_APPLIED')
+    const candidate = await openCandidate(deps, snapshot)
+    const flags = await recheck(deps, tx, supplier, account, snapshot, candidate)
+    const applied = await updateAccount(
+      tx,
+      {
+        accountId: account.accountId,
+        status: account.status,
+        expectedUpdateTime: account.updateTime,
+      },
+      { ...(await candidateColumns(deps, candidate)), status: to, risk_flags: flagCodes(flags) },
+    )
+    if (!applied) fail('CONCURRENT_MODIFICATION')
+    await logChanges(
+      tx,
+      ctx,
+      supplier.supplierId,
+      'ACCOUNT_CREATE',
+      [statusChange(account.accountId, account.status, to)],
+      { approvalLogId: approval.approvalLogId, status: 'APPLIED' },
+    )
+    await insertEvent(tx, {
+      aggregateType: 'ACCOUNT',
+      aggregateId: account.accountId,
+      eventType: 'BankAccountActivated',
+      payload: {
+        supplierId: supplier.supplierId,
+        accountId: account.accountId,
+        approvalLogId: approval.approvalLogId,
+        accountNoMask: snapshot.accountNoMask,
+        riskFlags: flagCodes(flags),
+      },
+    })
+  },
+  async reject(tx, _deps, ctx, approval, snapshot) {
+    await settleCreate(
+      tx,
+      ctx,
+      approval,
+      snapshot,
+      'APPROVAL_REJECTED',
+      'rejected by the approval provider',
+    )
+  },
+  async applyFailed(tx, _deps, ctx, approval, snapshot, error: AppError) {
+    await settleCreate(tx, ctx, approval, snapshot, 'APPLY_FAILED', error.message)
+  },
+  async withdraw(tx, _deps, ctx, approval, snapshot) {
+    await settleCreate(
+      tx,
+      ctx,
+      approval,
+      snapshot,
+      'APPROVAL_WITHDRAWN',
+      'withdrawn after a failed application',
+    )
+  },
+})
+
+/** ACCOUNT_CHANGE: the approved candidate replaces the fields it names, on an ACTIVE account. */
+export const accountChangeApproval = approvalHandler<AccountChangeSnapshot>({
+  bizType: 'ACCOUNT_CHANGE',
+  snapshot: AccountChangeSnapshot,
+  async apply(tx, deps, ctx, approval, snapshot) {
+    const { supplier, account } = await lockTarget(tx, snapshot)
+    assertAccountsWritable(supplier.status)
+    if (!CHANGEABLE.includes(account.status)) {
+      fail('OPERATION_NOT_ALLOWED_IN_STATUS', `the account is ${account.status}, not ACTIVE`)
+    }
+    if (account.updateTime !== snapshot.baseUpdateTime) {
+      fail(
+        'APPROVAL_APPLY_FAILED',
+        'the account changed after this change was submitted: submit it again',
+      )
+    }
+    const candidate = await openCandidate(deps, snapshot)
+    const flags = await recheck(deps, tx, supplier, account, snapshot, candidate)
+    const applied = await updateAccount(
+      tx,
+      {
+        accountId: account.accountId,
+        status: account.status,
+        expectedUpdateTime: account.updateTime,
+      },
+      { ...(await candidateColumns(deps, candidate)), risk_flags: flagCodes(flags) },
+    )
+    if (!applied) fail('CONCURRENT_MODIFICATION')
+    const changes: FieldChange[] = snapshot.fields.map((field) => ({
+      targetType: 'ACCOUNT',
+      targetId: account.accountId,
+      fieldName: field,
+      ...(field === 'accountNo'
+        ? { oldValueMasked: account.accountNoMask, newValueMasked: snapshot.accountNoMask }
+        : {
+            oldValueMasked: maskForLog(field, account[field]),
+            newValueMasked: maskForLog(field, candidate[field]),
+          }),
+    }))
+    await logChanges(tx, ctx, supplier.supplierId, 'ACCOUNT_CHANGE', changes, {
+      approvalLogId: approval.approvalLogId,
+      status: 'APPLIED',
+      changeReason: snapshot.changeReason,
+    })
+    await insertEvent(tx, {
+      aggregateType: 'ACCOUNT',
+      aggregateId: account.accountId,
+      eventType: 'BankAccountChanged',
+      payload: {
+        supplierId: supplier.supplierId,
+        accountId: account.accountId,
+        approvalLogId: approval.approvalLogId,
+        fields: snapshot.fields,
+        accountNoMask: snapshot.accountNoMask ?? account.accountNoMask,
+        riskFlags: flagCodes(flags),
+      },
+    })
+  },
+  async reject(tx, _deps, ctx, approval, snapshot) {
+    await logOutcome(tx, ctx, approval, snapshot, 'REJECTED', 'rejected by the approval provider')
+  },
+  async applyFailed(tx, _deps, ctx, approval, snapshot, error: AppError) {
+    await logOutcome(tx, ctx, approval, snapshot, 'APPLY_FAILED', error.message)
+  },
+  async withdraw(tx, _deps, ctx, approval, snapshot) {
+    await logOutcome(
+      tx,
+      ctx,
+      approval,
+      snapshot,
+      'WITHDRAWN',
+      'withdrawn after a failed application',
+    )
+  },
+})
+
+/** A change that did not go through leaves the account as it is; the log says what happened. */
+async function logOutcome(
+  tx: Sql,
+  ctx: ApplierCtx,
+  approval: ApprovalRow,
+  snapshot: AccountChangeSnapshot,
+  status: 'REJECTED' | 'APPLY_FAILED' | 'WITHDRAWN',
+  reason: string,
+) {
+  await logChanges(
+    tx,
+    ctx,
+    snapshot.supplierId,
+    'ACCOUNT_CHANGE',
+    [
+      {
+        targetType: 'ACCOUNT',
+        targetId: snapshot.accountId,
+        fieldName: 'candidate',
+        oldValueMasked: snapshot.fields.join(', '),
+        newValueMasked: null,
+      },
+    ],
+    { approvalLogId: approval.approvalLogId, status, changeReason: reason },
+  )
+  await insertEvent(tx, {
+    aggregateType: 'ACCOUNT',
+    aggregateId: snapshot.accountId,
+    eventType: {
+      REJECTED: 'BankAccountChangeRejected',
+      APPLY_FAILED: 'BankAccountChangeApplyFailed',
+      WITHDRAWN: 'BankAccountChangeWithdrawn',
+    }[status],
+    payload: {
+      supplierId: snapshot.supplierId,
+      accountId: snapshot.accountId,
+      approvalLogId: approval.approvalLogId,
+    },
+  })
+}

@@ -1,0 +1,85 @@
+import {
+  supplierAccount,
+  supplierAccounts,
+  type AccountDetailRow,
+  type AccountListRow,
+} from '../../../sql/account'
+import { recordSensitiveReads } from '../../../sql/change-log-read'
+import { findSupplier } from '../../../sql/supplier'
+import { fail } from '../../errors'
+import type { Deps } from '../../http/types'
+import type { SupplierBankAccountVO } from '../../schemas/account'
+import { holds, type Reader } from '../supplier/reads'
+
+/** Besides supplier:view, what reveals an account's proof files in its detail. */
+export const PROOF_PERMISSION = 'supplier:account:proof:read'
+
+/**
+ * The one mapping from an account row to SupplierBankAccountVO. Written out field by field so
+ * that nothing a query adds reaches a client unless it is named here; proofFileUrls only when
+ * the caller may see them.
+ */
+export function toAccountVO(
+  row: AccountListRow | AccountDetailRow,
+  proofFileUrls?: string[],
+): SupplierBankAccountVO {
+  return {
+    accountId: row.accountId,
+    accountName: row.accountName,
+    accountType: row.accountType,
+    bankName: row.bankName,
+    bankBranch: row.bankBranch,
+    accountNoMask: row.accountNoMask,
+    settleMode: row.settleMode,
+    accountPeriod: row.accountPeriod,
+    invoiceType: row.invoiceType,
+    taxRate: row.taxRate,
+    status: row.status,
+    isDefault: row.isDefault,
+    riskFlags: row.riskFlags,
+    ...(proofFileUrls === undefined ? {} : { proofFileUrls }),
+    updateTime: row.updateTime,
+  }
+}
+
+/** SUP-ADM-034 list: the live accounts of a live supplier, masked, never with proof files. */
+export async function listSupplierAccounts(
+  { sql }: Pick<Deps, 'sql'>,
+  supplierId: string,
+): Promise<SupplierBankAccountVO[]> {
+  if (!(await findSupplier(sql, supplierId))) fail('SUPPLIER_NOT_FOUND')
+  return (await supplierAccounts(sql, supplierId)).map((row) => toAccountVO(row))
+}
+
+/**
+ * SUP-ADM-034 detail. proofFileUrls only for a caller who also holds supplier:account:proof:read
+ * (asked fail-closed); a read that reveals proof files is written to sensitive_read_audit first,
+ * and fails if it cannot be.
+ */
+export async function getSupplierAccount(
+  deps: Pick<Deps, 'sql' | 'permissions'>,
+  supplierId: string,
+  accountId: string,
+  reader: Reader,
+): Promise<SupplierBankAccountVO> {
+  const { sql } = deps
+  if (!(await findSupplier(sql, supplierId))) fail('SUPPLIER_NOT_FOUND')
+  const [row, mayReadProof] = await Promise.all([
+    supplierAccount(sql, supplierId, accountId),
+    holds(deps, reader.adminId, PROOF_PERMISSION),
+  ])
+  if (!row) return fail('ACCOUNT_NOT_FOUND')
+  if (!mayReadProof) return toAccountVO(row)
+  if (row.proofFileUrls.length) {
+    await recordSensitiveReads(sql, [
+      {
+        adminId: reader.adminId,
+        subject: 'supplier_bank_account',
+        subjectId: row.accountId,
+        fieldName: 'proofFileUrls',
+        requestId: reader.requestId,
+      },
+    ])
+  }
+  return toAccountVO(row, row.proofFileUrls)
+}

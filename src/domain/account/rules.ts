@@ -1,0 +1,184 @@
+import type { z } from 'zod'
+import {
+  numberHolders,
+  type AccountWriteRow,
+  type NumberHolderRow,
+  type RiskFlagCode,
+} from '../../../sql/account'
+import type { Sql } from '../../../sql/db'
+import { fail } from '../../errors'
+import type { BankAccountInput } from '../../schemas/supplier'
+import type { BankAccountChangeRequest } from '../../schemas/account'
+import type { DomainDeps } from '../context'
+import { normalizeName } from '../identity'
+import {
+  checkAccountNo,
+  checkAccounts,
+  checkSettlementTerms,
+  checkStorageUrls,
+  emptyToNull,
+} from '../supplier/form'
+import { HOLDS_NUMBER } from './statuses'
+
+/*
+ * The account rules shared by batch create, change and their approval handlers: the same
+ * checks as registration (C-03, settlement terms, storage URLs; C-19 against the database), and
+ * the fraud signal. Nothing here writes.
+ */
+
+type Config = Pick<DomainDeps['config'], 'storageUrlPrefixes'>
+
+/** Field rules of new accounts (SUP-ADM-035): C-03, no number twice, terms, proof URLs. */
+export function checkNewAccounts(
+  config: Config,
+  accounts: z.output<typeof BankAccountInput>[],
+  path = 'accounts',
+) {
+  checkAccounts(accounts, path)
+  checkStorageUrls(
+    config,
+    accounts.flatMap((a, i) =>
+      (a.proofFileUrls ?? []).map((u, j): [string, string] => [
+        `${path}.${i}.proofFileUrls.${j}`,
+        u,
+      ]),
+    ),
+  )
+}
+
+/** Candidate fields of a change, as BankAccountChangeRequest carries them. */
+export type AccountCandidate = Omit<
+  z.output<typeof BankAccountChangeRequest>,
+  'changeReason' | 'expectedUpdateTime'
+>
+
+export const CANDIDATE_FIELDS = [
+  'bankName',
+  'bankBranch',
+  'accountNo',
+  'proofFileUrls',
+  'settleMode',
+  'accountPeriod',
+  'invoiceType',
+  'taxRate',
+] as const satisfies readonly (keyof AccountCandidate)[]
+
+/** Settlement terms, as an account holds them or a candidate sets some of them. */
+interface Terms {
+  settleMode?: string | null
+  accountPeriod?: number | null
+  invoiceType?: string | null
+  taxRate?: number | null
+}
+
+/** The settlement terms the account will hold once the candidate is applied (a patch). */
+export function mergedTerms(current: Required<Terms>, candidate: Terms): Required<Terms> {
+  const pick = <K extends keyof Terms>(k: K) =>
+    candidate[k] === undefined ? current[k] : emptyToNull(candidate[k])
+  return {
+    settleMode: pick('settleMode'),
+    accountPeriod: pick('accountPeriod'),
+    invoiceType: pick('invoiceType'),
+    taxRate: pick('taxRate'),
+  }
+}
+
+/**
+ * Field rules of a change (SUP-ADM-036) on the account as it will be: C-03 for a new number,
+ * settlement terms merged over the current ones, proof URLs. Returns the normalized new number.
+ */
+export function checkChange(
+  config: Config,
+  current: AccountWriteRow,
+  candidate: AccountCandidate,
+): string | undefined {
+  const number =
+    candidate.accountNo === undefined ? undefined : checkAccountNo(candidate.accountNo, 'candidate')
+  checkSettlementTerms(mergedTerms(current, candidate), 'candidate')
+  checkStorageUrls(
+    config,
+    (candidate.proofFileUrls ?? []).map((u, j): [string, string] => [`proofFileUrls.${j}`, u]),
+  )
+  return number
+}
+
+/** A named risk flag: codes and other suppliers' ids only, never a value of theirs. */
+export type RiskFlag =
+  | { code: 'ACCOUNT_NO_HELD_ELSEWHERE'; supplierIds: string[] }
+  | { code: 'PERSONAL_HOLDER_MISMATCH' }
+
+const comparableName = (s: string | null | undefined) => (s ? normalizeName(s).toLowerCase() : '')
+
+/**
+ * Whose name a PERSONAL account is paid to: the spec derives accountName from the supplier's
+ * full name, and clients cannot send a holder, so the holder is the full name. It matches the
+ * legal representative only when the supplier is registered under that person's own name (an
+ * individual business); a company paid into a person's account is what finance must look at.
+ */
+export function personalHolderMismatch(
+  accountType: string,
+  supplier: { fullName: string; legalRepresentative: string | null },
+) {
+  if (accountType !== 'PERSONAL') return false
+  const representative = comparableName(supplier.legalRepresentative)
+  return representative === '' || representative !== comparableName(supplier.fullName)
+}
+
+/** One account number to screen: its blind index, where it sits in the request, its type. */
+export interface NumberToScreen {
+  accountNoBidx: string
+  accountType: string
+  /** Field path for messages (`accounts.3`, `candidate`). */
+  at: string
+  /** The account being changed: its own row does not count as a repeat. */
+  accountId?: string
+}
+
+/**
+ * C-19 and the fraud signal, from one lookup of every live holder of the numbers:
+ * - refused (ACCOUNT_DUPLICATED) when the number is a valid (ACTIVE) account of another
+ *   supplier, or held by another live account of this supplier (a repeat);
+ * - flagged ACCOUNT_NO_HELD_ELSEWHERE when another live supplier holds it in any other holding
+ *   status (a draft or a pending approval); flagged PERSONAL_HOLDER_MISMATCH as above.
+ * Returns the flags of each item, in order.
+ */
+export async function screenNumbers(
+  sql: Sql,
+  supplier: { supplierId: string; fullName: string; legalRepresentative: string | null },
+  items: NumberToScreen[],
+): Promise<RiskFlag[][]> {
+  const holders = await numberHolders(
+    sql,
+    [...new Set(items.map((i) => i.accountNoBidx))],
+    HOLDS_NUMBER,
+  )
+  const byNumber = new Map<string, NumberHolderRow[]>()
+  for (const h of holders)
+    byNumber.set(h.accountNoBidx, [...(byNumber.get(h.accountNoBidx) ?? []), h])
+  return items.map((item) => {
+    const held = (byNumber.get(item.accountNoBidx) ?? []).filter(
+      (h) => h.accountId !== item.accountId,
+    )
+    const elsewhere = held.filter((h) => h.supplierId !== supplier.supplierId)
+    if (elsewhere.some((h) => h.status === 'ACTIVE')) {
+      fail('ACCOUNT_DUPLICATED', `${item.at}.accountNo: a valid account of another supplier (C-19)`)
+    }
+    if (held.some((h) => h.supplierId === supplier.supplierId)) {
+      fail('ACCOUNT_DUPLICATED', `${item.at}.accountNo: this supplier already holds it (C-19)`)
+    }
+    const flags: RiskFlag[] = []
+    if (elsewhere.length) {
+      flags.push({
+        code: 'ACCOUNT_NO_HELD_ELSEWHERE',
+        supplierIds: [...new Set(elsewhere.map((h) => h.supplierId))],
+      })
+    }
+    if (personalHolderMismatch(item.accountType, supplier)) {
+      flags.push({ code: 'PERSONAL_HOLDER_MISMATCH' })
+    }
+    return flags
+  })
+}
+
+/** The codes an account row keeps (the approval keeps the full flags). */
+export const flagCodes = (flags: RiskFlag[]): RiskFlagCode[] => flags.map((f) => f.code)

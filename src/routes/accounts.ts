@@ -1,0 +1,167 @@
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { changeAccount, createAccounts, setDefaultAccount } from '../domain/account/commands'
+import { getSupplierAccount, listSupplierAccounts, PROOF_PERMISSION } from '../domain/account/reads'
+import type { DomainDeps } from '../domain/context'
+import type { ErrorName } from '../errors'
+import { authorize } from '../http/auth'
+import { ok, resultSchema } from '../http/envelope'
+import type { AppEnv, Deps } from '../http/types'
+import { validate } from '../http/validate'
+import { answerWrite } from '../http/write'
+import {
+  AccountParam,
+  BankAccountChangeRequest,
+  BankAccountSubmitResultVO,
+  DefaultAccountRequest,
+  SupplierBankAccountBatchCreateRequest,
+  SupplierBankAccountVO,
+} from '../schemas/account'
+import { ApprovalCommandResult, SupplierIdParam } from '../schemas/supplier'
+
+const tags = ['bank account']
+
+/** These reads take no query: a parameter (an account number, say) is refused, not ignored. */
+const NoQuery = z.object({}).strict()
+
+/** Business errors every account write can answer (besides 400/401/permission denied). */
+const WRITE_ERRORS = [
+  'SUPPLIER_NOT_FOUND',
+  'OPERATION_NOT_ALLOWED_IN_STATUS',
+  'CONCURRENT_MODIFICATION',
+  'DUPLICATE_SUBMIT',
+  'IDEMPOTENCY_KEY_REUSED',
+  'IDEMPOTENCY_IN_PROGRESS',
+] as const satisfies readonly ErrorName[]
+
+/** The account rules C-03, C-19, settlement terms and storage URLs. */
+const ACCOUNT_RULE_ERRORS = [
+  'ACCOUNT_NO_INVALID',
+  'ACCOUNT_DUPLICATED',
+  'SETTLEMENT_TERMS_INVALID',
+  'STORAGE_URL_UNAUTHORIZED',
+] as const satisfies readonly ErrorName[]
+
+/** Bank accounts after registration: SUP-ADM-034 (reads), 035, 036 and 041 (writes). */
+export const accountRoutes = (deps: Deps & DomainDeps) => {
+  const { permissions, logger } = deps
+  const app = new Hono<AppEnv>()
+
+  app.get(
+    '/items/:supplierId/accounts',
+    authorize(permissions, logger, {
+      operationId: 'listSupplierAccounts',
+      summary: 'SUP-ADM-034: list the bank accounts of a supplier (masked, no proof files)',
+      tags,
+      permissions: ['supplier:view'],
+      response: resultSchema(z.array(SupplierBankAccountVO)),
+      errors: ['SUPPLIER_NOT_FOUND'],
+    }),
+    validate('param', SupplierIdParam),
+    validate('query', NoQuery),
+    async (c) => ok(c, await listSupplierAccounts(deps, c.req.valid('param').supplierId)),
+  )
+
+  app.get(
+    '/items/:supplierId/accounts/:accountId',
+    authorize(permissions, logger, {
+      operationId: 'getSupplierAccount',
+      summary: `SUP-ADM-034: one bank account of a supplier (masked; proofFileUrls only with ${PROOF_PERMISSION})`,
+      tags,
+      permissions: ['supplier:view'],
+      response: resultSchema(SupplierBankAccountVO),
+      errors: ['SUPPLIER_NOT_FOUND', 'ACCOUNT_NOT_FOUND'],
+    }),
+    validate('param', AccountParam),
+    validate('query', NoQuery),
+    async (c) => {
+      const { supplierId, accountId } = c.req.valid('param')
+      return ok(
+        c,
+        await getSupplierAccount(deps, supplierId, accountId, {
+          adminId: c.get('adminId'),
+          requestId: c.get('requestId') ?? null,
+        }),
+      )
+    },
+  )
+
+  app.post(
+    '/items/:supplierId/accounts/batch',
+    authorize(permissions, logger, {
+      operationId: 'createSupplierAccounts',
+      summary:
+        'SUP-ADM-035: add 1..50 bank accounts, each with its own ACCOUNT_CREATE approval (LOCAL_AUTO)',
+      tags,
+      permissions: ['supplier:account:manage'],
+      response: resultSchema(z.array(BankAccountSubmitResultVO)),
+      errors: [...WRITE_ERRORS, ...ACCOUNT_RULE_ERRORS],
+    }),
+    validate('param', SupplierIdParam),
+    validate('json', SupplierBankAccountBatchCreateRequest),
+    async (c) => {
+      const { supplierId } = c.req.valid('param')
+      const body = c.req.valid('json')
+      return answerWrite(c, deps, { operation: 'SUP-ADM-035', target: supplierId, body }, (ctx) =>
+        createAccounts(deps, ctx, supplierId, body),
+      )
+    },
+  )
+
+  app.post(
+    '/items/:supplierId/accounts/:accountId/change',
+    authorize(permissions, logger, {
+      operationId: 'changeSupplierAccount',
+      summary:
+        'SUP-ADM-036: change a bank account through an ACCOUNT_CHANGE approval (candidate encrypted)',
+      tags,
+      permissions: ['supplier:account:manage'],
+      response: resultSchema(ApprovalCommandResult),
+      errors: [
+        ...WRITE_ERRORS,
+        ...ACCOUNT_RULE_ERRORS,
+        'ACCOUNT_NOT_FOUND',
+        'VERSION_STALE',
+        'NO_ACTUAL_CHANGE',
+      ],
+    }),
+    validate('param', AccountParam),
+    validate('json', BankAccountChangeRequest),
+    async (c) => {
+      const { supplierId, accountId } = c.req.valid('param')
+      const body = c.req.valid('json')
+      return answerWrite(
+        c,
+        deps,
+        { operation: 'SUP-ADM-036', target: `${supplierId}/${accountId}`, body },
+        (ctx) => changeAccount(deps, ctx, supplierId, accountId, body),
+      )
+    },
+  )
+
+  app.put(
+    '/items/:supplierId/accounts/:accountId/default',
+    authorize(permissions, logger, {
+      operationId: 'setDefaultSupplierAccount',
+      summary: 'SUP-ADM-041: make an ACTIVE bank account the default (the previous one becomes NO)',
+      tags,
+      permissions: ['supplier:account:manage'],
+      response: resultSchema(SupplierBankAccountVO),
+      errors: [...WRITE_ERRORS, 'ACCOUNT_NOT_FOUND', 'VERSION_STALE', 'NO_ACTUAL_CHANGE'],
+    }),
+    validate('param', AccountParam),
+    validate('json', DefaultAccountRequest),
+    async (c) => {
+      const { supplierId, accountId } = c.req.valid('param')
+      const body = c.req.valid('json')
+      return answerWrite(
+        c,
+        deps,
+        { operation: 'SUP-ADM-041', target: `${supplierId}/${accountId}`, body },
+        (ctx) => setDefaultAccount(deps, ctx, supplierId, accountId, body),
+      )
+    },
+  )
+
+  return app
+}

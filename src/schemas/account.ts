@@ -1,0 +1,129 @@
+import { z } from 'zod'
+import { RISK_FLAG_CODES } from '../../sql/account'
+import { ACCOUNT_STATUSES } from '../domain/account/statuses'
+import { idString } from '../http/validate'
+import { utf8Bytes } from '../crypto/sensitive'
+import {
+  ApprovalCommandResult,
+  BankAccountInput,
+  dateTimeString,
+  INVOICE_TYPES,
+  LIMITS,
+  SETTLE_MODES,
+} from './supplier'
+
+/** Accounts per SUP-ADM-035 request (the spec's bound). */
+export const BATCH_ACCOUNTS = 50
+
+export const AccountParam = z.object({ supplierId: idString, accountId: idString }).strict()
+
+/** SUP-ADM-035 SupplierBankAccountBatchCreateRequest: 1..50 items of SupplierBankAccountInput. */
+export const SupplierBankAccountBatchCreateRequest = z
+  .object({
+    accounts: z
+      .array(BankAccountInput)
+      .min(1, 'at least one account')
+      .max(BATCH_ACCOUNTS, `at most ${BATCH_ACCOUNTS} accounts`),
+  })
+  .strict()
+export type SupplierBankAccountBatchCreateRequest = z.output<
+  typeof SupplierBankAccountBatchCreateRequest
+>
+
+const item = BankAccountInput.shape
+
+/**
+ * SUP-ADM-036 BankAccountChangeRequest: candidate fields as a patch (null clears an optional
+ * one), at least one of them, plus changeReason and the account's expectedUpdateTime.
+ * accountType is fixed at creation; sending it is refused by name.
+ */
+export const BankAccountChangeRequest = z
+  .object({
+    bankName: item.bankName.optional(),
+    bankBranch: item.bankBranch,
+    accountNo: z
+      .string()
+      .refine((v) => {
+        const n = utf8Bytes(v)
+        return n >= 1 && n <= LIMITS.accountNoBytes
+      }, `must be 1..${LIMITS.accountNoBytes} UTF-8 bytes`)
+      .optional(),
+    proofFileUrls: item.proofFileUrls,
+    settleMode: z.enum(SETTLE_MODES).nullish(),
+    accountPeriod: item.accountPeriod,
+    invoiceType: z.enum(INVOICE_TYPES).nullish(),
+    taxRate: item.taxRate,
+    accountType: z
+      .never({ error: 'cannot change: an account keeps the type it was created with' })
+      .optional(),
+    changeReason: z.string().trim().min(1, 'is required').max(LIMITS.changeReason),
+    expectedUpdateTime: dateTimeString.describe("the account's updateTime"),
+  })
+  .strict()
+  .refine(
+    (b) =>
+      [
+        b.bankName,
+        b.bankBranch,
+        b.accountNo,
+        b.proofFileUrls,
+        b.settleMode,
+        b.accountPeriod,
+        b.invoiceType,
+        b.taxRate,
+      ].some((v) => v !== undefined),
+    'at least one candidate account field is required',
+  )
+export type BankAccountChangeRequest = z.output<typeof BankAccountChangeRequest>
+
+/** SUP-ADM-041 body: the version of the account that becomes the default. */
+export const DefaultAccountRequest = z
+  .object({ expectedUpdateTime: dateTimeString.describe("the account's updateTime") })
+  .strict()
+
+// Responses ---------------------------------------------------------------------------------
+
+/**
+ * SupplierBankAccountVO: an explicit mapping, not a row parser, since proofFileUrls depends on
+ * the caller. Never plaintext, ciphertext or a candidate.
+ */
+export const SupplierBankAccountVO = z.object({
+  accountId: z.string(),
+  accountName: z.string().describe("derived from the supplier's full name"),
+  accountType: z.enum(['CORPORATE', 'PERSONAL']),
+  bankName: z.string(),
+  bankBranch: z.string().nullable(),
+  accountNoMask: z.string().describe('`**** **** 1234`: the last four digits only'),
+  settleMode: z.string().nullable(),
+  accountPeriod: z.int().nullable(),
+  invoiceType: z.string().nullable(),
+  taxRate: z.number().nullable(),
+  status: z.enum(ACCOUNT_STATUSES),
+  isDefault: z.enum(['YES', 'NO']),
+  riskFlags: z
+    .array(z.enum(RISK_FLAG_CODES))
+    .describe('named risk flags raised by the values the account holds (beyond the spec)'),
+  proofFileUrls: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'single-account detail only, for callers holding supplier:view and supplier:account:proof:read',
+    ),
+  updateTime: z.string(),
+})
+export type SupplierBankAccountVO = z.output<typeof SupplierBankAccountVO>
+
+/** BankAccountSubmitResultVO, one per requested account, in request order. */
+export const BankAccountSubmitResultVO = z.object({
+  accountId: z.string(),
+  approvalLogId: z.string(),
+  requestNo: z.string(),
+  provider: z.literal('LOCAL_AUTO'),
+  approvalStatus: ApprovalCommandResult.shape.approvalStatus,
+  syncStatus: z.string(),
+  accountStatus: z.enum(ACCOUNT_STATUSES),
+  isDefault: z.literal('NO'),
+  submittedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+})
+export type BankAccountSubmitResultVO = z.output<typeof BankAccountSubmitResultVO>

@@ -1,0 +1,413 @@
+import { describe, expect, it } from 'vitest'
+import { useHarness, type Harness } from './harness'
+import { CONTACT_PHONE, STORAGE, draftBody, uniqueTaxNo } from './supplier-data'
+
+/*
+ * Findings of the registration review (issue 6, item 4), through the HTTP API on a real
+ * database: C-06 answers its own code at submit, changeReason is required on every update, at
+ * most one primary type, and the change-log rows of added items name the new item.
+ */
+
+const ITEMS = '/admin/supplier/items'
+const LICENSE = `${STORAGE}license.png`
+
+type Body = Record<string, any>
+type Res = { status: number; body: any }
+
+const h = useHarness()
+
+const ok = (res: Res) => {
+  expect(res.status, JSON.stringify(res.body)).toBe(200)
+  expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200, success: true })
+  return res.body.data
+}
+
+const refused = (res: Res, code: number, field?: string) => {
+  expect(res.status, JSON.stringify(res.body)).toBe(200)
+  expect(res.body, JSON.stringify(res.body)).toMatchObject({ code, success: false, data: null })
+  if (field) expect(res.body.message).toContain(field)
+}
+
+const create = async (body: Body) => {
+  const data = ok(await h.call('POST', ITEMS, { body }))
+  return { id: data.supplierId as string, version: data.updateTime as string }
+}
+const update = (id: string, body: Body) => h.call('PUT', `${ITEMS}/${id}`, { body })
+const submit = (id: string, body: Body) => h.call('POST', `${ITEMS}/${id}/submit`, { body })
+const detail = async (id: string) => ok(await h.call('GET', `${ITEMS}/${id}`))
+
+/** The submit body that finalizes a draft made from `draft` (its children kept as they are). */
+const submitBody = (draft: Body, expectedUpdateTime: string, overrides: Body = {}): Body => {
+  const { contacts: _c, qualifications: _q, initialAccounts: _a, ...subject } = draft
+  return { ...subject, expectedUpdateTime, ...overrides }
+}
+
+/** An ACTIVE supplier, registered through the API (LOCAL_AUTO approves and applies). */
+async function activeSupplier(overrides: Body = {}) {
+  const body = draftBody({ licenseImageUrl: LICENSE, ...overrides })
+  const draft = await create(body)
+  const res = ok(await submit(draft.id, submitBody(body, draft.version)))
+  expect(res.approvalStatus).toBe('APPLIED')
+  const view = await detail(draft.id)
+  expect(view.status).toBe('ACTIVE')
+  return { id: draft.id, version: view.updateTime as string }
+}
+
+const TABLES = [
+  'supplier',
+  'supplier_type',
+  'supplier_contact',
+  'supplier_qualification',
+  'supplier_contract',
+  'supplier_evaluation',
+  'supplier_bank_account',
+  'change_log',
+  'domain_event',
+  'approval_log',
+  'submit_guard',
+  'idempotency_record',
+]
+
+/** Row count and digest of every table a write may touch. */
+async function digest(h: Harness) {
+  const out: Record<string, string> = {}
+  for (const table of TABLES) {
+    const [row] = await h.sql`
+      SELECT count(*)::text || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS d
+      FROM ${h.sql(table)} t
+    `
+    out[table] = row.d
+  }
+  return out
+}
+
+/** Runs refused requests and proves that they wrote nothing at all. */
+async function writesNothing(work: () => Promise<void>) {
+  const before = await digest(h)
+  await work()
+  expect(await digest(h)).toEqual(before)
+}
+
+async function changeLogs(supplierId: string) {
+  return (await h.sql`
+    SELECT operation_type, target_type, target_id::text AS target_id, field_name,
+           old_value_masked, new_value_masked, change_reason
+    FROM change_log WHERE supplier_id = ${supplierId} ORDER BY change_log_id
+  `) as unknown as Body[]
+}
+
+async function typeRows(supplierId: string) {
+  return (await h.sql`
+    SELECT id::text AS id, type_code, is_primary FROM supplier_type
+    WHERE supplier_id = ${supplierId} AND deleted_at IS NULL ORDER BY type_code
+  `) as unknown as { id: string; type_code: string; is_primary: boolean }[]
+}
+
+describe('C-06 at submit: the licence image answers 395007, not 400', () => {
+  it('error: a submit without licenseImageUrl is 395007 even when the draft holds one, and writes nothing', async () => {
+    const body = draftBody({ licenseImageUrl: LICENSE })
+    const draft = await create(body)
+    const full = submitBody(body, draft.version)
+    delete full.licenseImageUrl
+    await writesNothing(async () => {
+      refused(await submit(draft.id, full), 395007)
+      refused(await submit(draft.id, { ...full, licenseImageUrl: null }), 395007)
+      refused(await submit(draft.id, { ...full, licenseImageUrl: '' }), 395007)
+    })
+    const view = await detail(draft.id)
+    expect(view).toMatchObject({ status: 'DRAFT', licenseImageUrl: LICENSE, supplierNo: null })
+    // The same form with the image registers: nothing else in it was wrong.
+    expect(ok(await submit(draft.id, { ...full, licenseImageUrl: LICENSE }))).toMatchObject({
+      approvalStatus: 'APPLIED',
+    })
+  })
+
+  it('error: a draft that never had a licence image is 395007 at submit', async () => {
+    const body = draftBody()
+    const draft = await create(body)
+    await writesNothing(async () => {
+      refused(await submit(draft.id, submitBody(body, draft.version)), 395007)
+    })
+    expect((await detail(draft.id)).status).toBe('DRAFT')
+  })
+
+  it('error: a licence image URL off the storage prefixes is still 395018; over 500 characters 400', async () => {
+    const body = draftBody({ licenseImageUrl: LICENSE })
+    const draft = await create(body)
+    await writesNothing(async () => {
+      refused(
+        await submit(
+          draft.id,
+          submitBody(body, draft.version, { licenseImageUrl: 'https://evil.example.org/l.png' }),
+        ),
+        395018,
+      )
+      refused(
+        await submit(
+          draft.id,
+          submitBody(body, draft.version, { licenseImageUrl: `${STORAGE}${'x'.repeat(500)}` }),
+        ),
+        400,
+        'licenseImageUrl',
+      )
+    })
+  })
+})
+
+describe('changeReason is required on SupplierUpdateRequest', () => {
+  it('error: an update without changeReason is 400 naming it, for a DRAFT and an ACTIVE supplier', async () => {
+    const draft = await create(draftBody())
+    const active = await activeSupplier()
+    await writesNothing(async () => {
+      for (const s of [draft, active]) {
+        const patch = { shortName: 'Lakeside', expectedUpdateTime: s.version }
+        refused(await update(s.id, patch), 400, 'changeReason')
+        refused(await update(s.id, { ...patch, changeReason: null }), 400, 'changeReason')
+        refused(await update(s.id, { ...patch, changeReason: '' }), 400, 'changeReason')
+        refused(await update(s.id, { ...patch, changeReason: '   ' }), 400, 'changeReason')
+        refused(
+          await update(s.id, { ...patch, changeReason: 'x'.repeat(501) }),
+          400,
+          'changeReason',
+        )
+      }
+    })
+  })
+
+  it('happy: the reason (trimmed) is recorded on every change-log row of the update; 500 characters fit', async () => {
+    const draft = await create(draftBody())
+    const reason = `${'r'.repeat(498)}ok`
+    const data = ok(
+      await update(draft.id, {
+        shortName: 'Lakeside',
+        remark: 'seen at the fair',
+        changeReason: ` ${reason} `,
+        expectedUpdateTime: draft.version,
+      }),
+    )
+    expect(data.status).toBe('DRAFT')
+    const rows = (await changeLogs(draft.id)).filter((r) => r.operation_type === 'DRAFT_UPDATE')
+    expect(rows.map((r) => r.field_name).sort()).toEqual(['remark', 'shortName'])
+    for (const r of rows) expect(r.change_reason).toBe(reason)
+
+    const active = await activeSupplier()
+    ok(
+      await update(active.id, {
+        address: 'Hangzhou',
+        changeReason: 'moved office',
+        expectedUpdateTime: active.version,
+      }),
+    )
+    const [row] = (await changeLogs(active.id)).filter((r) => r.operation_type === 'PROFILE_UPDATE')
+    expect(row).toMatchObject({ field_name: 'address', change_reason: 'moved office' })
+  })
+})
+
+describe('at most one primary type', () => {
+  const twoPrimaries = [
+    { typeCode: 'SCENIC', isPrimary: true },
+    { typeCode: 'OTHER', isPrimary: true },
+  ]
+
+  it('error: two types with isPrimary true are 400 on create, update and submit, and nothing is written', async () => {
+    const body = draftBody({ licenseImageUrl: LICENSE })
+    const draft = await create(body)
+    await writesNothing(async () => {
+      refused(
+        await h.call('POST', ITEMS, { body: draftBody({ types: twoPrimaries }) }),
+        400,
+        'types',
+      )
+      refused(
+        await update(draft.id, {
+          types: twoPrimaries,
+          changeReason: 'types',
+          expectedUpdateTime: draft.version,
+        }),
+        400,
+        'types',
+      )
+      refused(
+        await submit(draft.id, submitBody(body, draft.version, { types: twoPrimaries })),
+        400,
+        'types',
+      )
+    })
+    // One primary among several types is fine.
+    const one = await create(
+      draftBody({ types: [{ typeCode: 'SCENIC', isPrimary: true }, { typeCode: 'OTHER' }] }),
+    )
+    expect(await typeRows(one.id)).toMatchObject([
+      { type_code: 'OTHER', is_primary: false },
+      { type_code: 'SCENIC', is_primary: true },
+    ])
+  })
+
+  it('happy: naming another primary type makes it the only one (the old one, sent without isPrimary, loses it)', async () => {
+    const draft = await create(
+      draftBody({ types: [{ typeCode: 'SCENIC', isPrimary: true }, { typeCode: 'OTHER' }] }),
+    )
+    ok(
+      await update(draft.id, {
+        types: [{ typeCode: 'SCENIC' }, { typeCode: 'OTHER', isPrimary: true }],
+        changeReason: 'main business changed',
+        expectedUpdateTime: draft.version,
+      }),
+    )
+    const rows = await typeRows(draft.id)
+    expect(rows).toMatchObject([
+      { type_code: 'OTHER', is_primary: true },
+      { type_code: 'SCENIC', is_primary: false },
+    ])
+    const view = await detail(draft.id)
+    expect(view.types.filter((t: Body) => t.isPrimary).map((t: Body) => t.typeCode)).toEqual([
+      'OTHER',
+    ])
+    const logged = (await changeLogs(draft.id))
+      .filter((r) => r.operation_type === 'DRAFT_UPDATE')
+      .map((r) => [r.target_id, r.field_name, r.old_value_masked, r.new_value_masked])
+    const id = Object.fromEntries(rows.map((r) => [r.type_code, r.id]))
+    expect(logged.sort()).toEqual(
+      [
+        [id.OTHER, 'type.OTHER.isPrimary', 'false', 'true'],
+        [id.SCENIC, 'type.SCENIC.isPrimary', 'true', 'false'],
+      ].sort(),
+    )
+  })
+
+  it('error: a supplier stored with two primaries (before the rule) must choose one; choosing fixes it', async () => {
+    const draft = await create(
+      draftBody({ types: [{ typeCode: 'SCENIC' }, { typeCode: 'OTHER' }] }),
+    )
+    await h.sql`UPDATE supplier_type SET is_primary = true WHERE supplier_id = ${draft.id}`
+    await writesNothing(async () => {
+      refused(
+        await update(draft.id, {
+          types: [{ typeCode: 'SCENIC' }, { typeCode: 'OTHER' }, { typeCode: 'HOTEL' }],
+          changeReason: 'hotel too',
+          expectedUpdateTime: draft.version,
+        }),
+        400,
+        'isPrimary',
+      )
+    })
+    ok(
+      await update(draft.id, {
+        types: [{ typeCode: 'SCENIC', isPrimary: true }, { typeCode: 'OTHER' }],
+        changeReason: 'one primary',
+        expectedUpdateTime: draft.version,
+      }),
+    )
+    expect((await typeRows(draft.id)).filter((r) => r.is_primary).map((r) => r.type_code)).toEqual([
+      'SCENIC',
+    ])
+  })
+})
+
+describe('change-log rows of added items name the new item (targetId)', () => {
+  it('happy: a new draft logs its types, contacts and qualifications with their new ids', async () => {
+    const draft = await create(
+      draftBody({
+        types: [{ typeCode: 'SCENIC', isPrimary: true }, { typeCode: 'OTHER' }],
+        contacts: [
+          { contactName: 'Li Si', contactPhone: CONTACT_PHONE },
+          { contactName: 'Wang Wu', contactPhone: '13700001111' },
+        ],
+        qualifications: [{ qualType: 'BUSINESS_LICENSE' }, { qualType: 'TRAVEL_PERMIT' }],
+      }),
+    )
+    const view = await detail(draft.id)
+    const types = await typeRows(draft.id)
+    const added = (await changeLogs(draft.id)).filter((r) => r.target_type !== 'SUPPLIER')
+    const ids = (targetType: string) =>
+      added
+        .filter((r) => r.target_type === targetType)
+        .map((r) => r.target_id)
+        .sort()
+    expect(ids('TYPE')).toEqual(types.map((t) => t.id).sort())
+    expect(ids('CONTACT')).toEqual(view.contacts.map((c: Body) => c.contactId).sort())
+    expect(ids('QUALIFICATION')).toEqual(
+      view.qualifications.map((q: Body) => q.qualificationId).sort(),
+    )
+    for (const r of added) expect(r.target_id).toMatch(/^[1-9][0-9]+$/)
+    // Each row names its own item (ids are unique per table, so per target type).
+    expect(new Set(added.map((r) => `${r.target_type}:${r.target_id}`)).size).toBe(added.length)
+  })
+
+  it('happy: an update logs added contacts, qualifications, types, contracts and evaluations with their new ids; the approval records show them', async () => {
+    const draft = await create(draftBody())
+    ok(
+      await update(draft.id, {
+        types: [{ typeCode: 'OTHER' }, { typeCode: 'HOTEL' }],
+        contacts: [{ contactName: 'Zhao Liu', contactPhone: '13600002222' }],
+        qualifications: [{ qualType: 'BUSINESS_LICENSE', expiryDate: '2099-12-31' }],
+        contracts: [{}, {}],
+        evaluations: [{}],
+        changeReason: 'completed the profile',
+        expectedUpdateTime: draft.version,
+      }),
+    )
+    const live = async (table: string, id: string) =>
+      (
+        await h.sql`
+          SELECT ${h.sql(id)}::text AS id FROM ${h.sql(table)}
+          WHERE supplier_id = ${draft.id} AND deleted_at IS NULL ORDER BY 1
+        `
+      ).map((r) => r.id as string)
+    const expected: Record<string, string[]> = {
+      TYPE: (await typeRows(draft.id)).filter((t) => t.type_code === 'HOTEL').map((t) => t.id),
+      CONTACT: await live('supplier_contact', 'contact_id'),
+      QUALIFICATION: await live('supplier_qualification', 'qualification_id'),
+      CONTRACT: await live('supplier_contract', 'contract_id'),
+      EVALUATION: await live('supplier_evaluation', 'evaluation_id'),
+    }
+    expect(expected.CONTRACT).toHaveLength(2)
+
+    const records = ok(
+      await h.call(
+        'GET',
+        `/admin/supplier/approval-records?supplierId=${draft.id}&operationType=DRAFT_UPDATE&pageSize=100`,
+      ),
+    ).records as Body[]
+    for (const [targetType, ids] of Object.entries(expected)) {
+      const got = records
+        .filter((r) => r.targetType === targetType)
+        .map((r) => r.targetId)
+        .sort()
+      expect({ targetType, got }).toEqual({ targetType, got: [...ids].sort() })
+    }
+  })
+
+  it('happy: removed and edited items keep naming their ids (unchanged behaviour)', async () => {
+    const draft = await create(
+      draftBody({ contacts: [{ contactName: 'Li Si', contactPhone: CONTACT_PHONE }] }),
+    )
+    const [contact] = (await detail(draft.id)).contacts
+    ok(
+      await update(draft.id, {
+        contacts: [],
+        changeReason: 'left the company',
+        expectedUpdateTime: draft.version,
+      }),
+    )
+    const [removed] = (await changeLogs(draft.id)).filter(
+      (r) => r.operation_type === 'DRAFT_UPDATE' && r.target_type === 'CONTACT',
+    )
+    expect(removed).toMatchObject({ target_id: contact.contactId, new_value_masked: null })
+  })
+})
+
+describe('refusals echo nothing sensitive', () => {
+  it('security: a refused update echoes no sensitive value', async () => {
+    const taxNo = uniqueTaxNo()
+    const draft = await create(draftBody({ taxNo, contactPhone: '13812340000' }))
+    const res = await update(draft.id, {
+      taxNo,
+      contactPhone: '13812340000',
+      expectedUpdateTime: draft.version,
+    })
+    refused(res, 400, 'changeReason')
+    expect(JSON.stringify(res.body)).not.toContain(taxNo)
+    expect(JSON.stringify(res.body)).not.toContain('13812340000')
+  })
+})
