@@ -60,6 +60,7 @@ describe('a backend killed in the middle of a write transaction', () => {
     const { supplierId } = await createDraft(h, admin)
     const body = {
       shortName: 'After the fault',
+      changeReason: 'fault test',
       expectedUpdateTime: await versionOf(h, supplierId),
     }
     const headers = { 'idempotency-key': `fault-${supplierId}` }

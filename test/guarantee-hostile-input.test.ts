@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { CLIENT_FORBIDDEN_FIELDS } from '../src/http/validate'
-import { insertSupplier } from './fixtures'
+import { insertSupplier, randomAccountNo } from './fixtures'
 import { useHarness, type Harness } from './harness'
 import { expectEnvelope, fingerprint, versionOf } from './guarantees'
 import { insertResource } from './resource-data'
@@ -240,6 +240,8 @@ const HOSTILE_SEGMENTS = [
 
 /** Marks a version the test fills in at send time (the target's current updateTime). */
 const CURRENT_VERSION = '@current-version'
+/** The same for the target account's updateTime. */
+const ACCOUNT_VERSION = '@account-version'
 
 /**
  * Valid bodies of the routes known today, so that a broken value reaches the domain and SQL
@@ -250,6 +252,7 @@ const EXAMPLES: Record<string, (v: Record<string, string>) => unknown> = {
   'POST /admin/supplier/items': () => fullDraftBody(),
   'PUT /admin/supplier/items/{supplierId}': () => ({
     shortName: uniqueName('Short'),
+    changeReason: 'hostile',
     remark: 'note',
     contacts: [{ contactName: 'Li Si', contactPhone: '13900001111' }],
     expectedUpdateTime: CURRENT_VERSION,
@@ -263,6 +266,28 @@ const EXAMPLES: Record<string, (v: Record<string, string>) => unknown> = {
     fullDraftBody({ expectedUpdateTime: CURRENT_VERSION, initialAccounts: undefined }),
   'PUT /admin/supplier/types/{typeCode}/qualification-rules': () => ({
     rules: [{ qualType: 'BUSINESS_LICENSE', isRequired: false, warningDays: 30, sortOrder: 1 }],
+  }),
+  'POST /admin/supplier/items/{supplierId}/accounts/batch': () => ({
+    accounts: [
+      {
+        accountType: 'CORPORATE',
+        bankName: 'ICBC Hangzhou',
+        accountNo: randomAccountNo(),
+        settleMode: 'MONTHLY',
+        accountPeriod: 30,
+        invoiceType: 'SPECIAL',
+        taxRate: 6,
+      },
+    ],
+  }),
+  'POST /admin/supplier/items/{supplierId}/accounts/{accountId}/change': () => ({
+    bankName: 'Bank of Hangzhou',
+    accountNo: randomAccountNo(),
+    changeReason: 'moved',
+    expectedUpdateTime: ACCOUNT_VERSION,
+  }),
+  'PUT /admin/supplier/items/{supplierId}/accounts/{accountId}/default': () => ({
+    expectedUpdateTime: ACCOUNT_VERSION,
   }),
   'PUT /admin/supplier/resource-relations/{resourceModule}/{resourceId}': (v) => ({
     supplierId: v.activeSupplierId,
@@ -282,26 +307,40 @@ describe('hostile input on every write route: never a 500, the envelope, nothing
   })
 
   /** Real targets, so that a shaped body can reach the domain (a fresh draft per route). */
-  const targets = async (): Promise<Record<string, string>> => ({
-    supplierId: (await insertSupplier(h)).supplierId,
-    activeSupplierId: (
-      await insertSupplier(h, {
-        status: 'ACTIVE',
-        supplierNo: `SPH${Date.now()}${Math.floor(Math.random() * 1e6)}`,
-        types: [{ typeCode: 'HOTEL', isPrimary: true }],
-      })
-    ).supplierId,
-    resourceModule: 'HOTEL',
-    resourceId: await insertResource(h, 'HOTEL'),
-    typeCode: 'OTHER',
-  })
+  const targets = async (route: WriteRoute): Promise<Record<string, string>> => {
+    const active = await insertSupplier(h, {
+      status: 'ACTIVE',
+      supplierNo: `SPH${Date.now()}${Math.floor(Math.random() * 1e6)}`,
+      types: [{ typeCode: 'HOTEL', isPrimary: true }],
+      accounts: [{}],
+    })
+    return {
+      // Account routes act on a registered supplier; the others on a draft.
+      supplierId: route.path.includes('/accounts')
+        ? active.supplierId
+        : (await insertSupplier(h)).supplierId,
+      activeSupplierId: active.supplierId,
+      accountId: active.accountIds[0],
+      resourceModule: 'HOTEL',
+      resourceId: await insertResource(h, 'HOTEL'),
+      typeCode: 'OTHER',
+    }
+  }
 
-  /** Fills in the target's current version wherever the body asks for it. */
-  const resolve = async (body: unknown, supplierId: string): Promise<unknown> => {
-    const text = JSON.stringify(body)
-    if (!text?.includes(CURRENT_VERSION)) return body
-    const version = await versionOf(h, supplierId).catch(() => '2030-01-01 00:00:00')
-    return JSON.parse(text.split(CURRENT_VERSION).join(version ?? '2030-01-01 00:00:00'))
+  /** Fills in the targets' current versions wherever the body asks for them. */
+  const resolve = async (body: unknown, values: Record<string, string>): Promise<unknown> => {
+    let text = JSON.stringify(body)
+    if (text?.includes(CURRENT_VERSION)) {
+      const version = await versionOf(h, values.supplierId)
+      text = text.split(CURRENT_VERSION).join(version ?? '2030-01-01 00:00:00')
+    }
+    if (text?.includes(ACCOUNT_VERSION)) {
+      const [row] = await h.sql`
+        SELECT to_char(update_time, 'YYYY-MM-DD HH24:MI:SS') AS v FROM supplier_bank_account
+        WHERE account_id = ${values.accountId}`
+      text = text.split(ACCOUNT_VERSION).join(row?.v ?? '2030-01-01 00:00:00')
+    }
+    return text === undefined ? body : JSON.parse(text)
   }
   const url = (route: WriteRoute, values: Record<string, string>) =>
     route.path.replace(/\{(\w+)\}/g, (_, n: string) => values[n] ?? '9007199254740993')
@@ -344,7 +383,7 @@ describe('hostile input on every write route: never a 500, the envelope, nothing
   it('bodies shaped by each route’s schema, broken in one place', async () => {
     let refused = 0
     for (const route of routes.filter((r) => r.body)) {
-      const values = await targets()
+      const values = await targets(route)
       const schema = route.body!
       const example = EXAMPLES[`${route.method} ${route.path}`]
       const base = example
@@ -357,7 +396,7 @@ describe('hostile input on every write route: never a 500, the envelope, nothing
         fc.asyncProperty(
           base.chain((v) => broken(schema, v)),
           async (body) => {
-            const sent = await resolve(body, values.supplierId)
+            const sent = await resolve(body, values)
             if ((await check(route.method, url(route, values), sent)) !== 200) refused++
           },
         ),
@@ -369,7 +408,7 @@ describe('hostile input on every write route: never a 500, the envelope, nothing
 
   it('hostile path segments on every write route', async () => {
     for (const route of routes.filter((r) => r.params.length)) {
-      const values = await targets()
+      const values = await targets(route)
       for (const param of route.params) {
         for (const segment of HOSTILE_SEGMENTS) {
           const code = await check(
@@ -387,7 +426,7 @@ describe('hostile input on every write route: never a 500, the envelope, nothing
 
   it('sensitive values in the query string of a write are refused, and never echoed', async () => {
     for (const route of routes) {
-      const values = await targets()
+      const values = await targets(route)
       for (const query of [`taxNo=${TAX_NO}`, `accountNo=${ACCOUNT_NO}`, `${TAX_NO}`]) {
         const path = `${url(route, values)}?${query}`
         const before = await fingerprint(h)

@@ -51,7 +51,11 @@ describe('races on PostgreSQL: one winner, invariants in SQL', () => {
         team.map((admin, i) =>
           h.call('PUT', `${ITEMS}/${supplierId}`, {
             admin,
-            body: { shortName: `Short ${round}-${i}`, expectedUpdateTime: version },
+            body: {
+              shortName: `Short ${round}-${i}`,
+              changeReason: 'race',
+              expectedUpdateTime: version,
+            },
           }),
         ),
       )
@@ -166,6 +170,39 @@ describe('races on PostgreSQL: one winner, invariants in SQL', () => {
         FROM supplier_resource_relation
         WHERE resource_module = 'HOTEL' AND resource_id = ${resourceId} AND deleted_at IS NULL`
       expect(row).toEqual({ valid: 1, supplierId: winners[0].body.data.supplierId })
+    }
+  })
+
+  it('default switches across one supplier’s accounts: one default', async (ctx) => {
+    if (embedded) ctx.skip(SKIP)
+    for (let round = 0; round < ROUNDS; round++) {
+      const s = await insertSupplier(h, {
+        status: 'ACTIVE',
+        supplierNo: `SPD${Date.now()}${round}`,
+        accounts: Array.from({ length: CLIENTS }, () => ({})),
+      })
+      const versions = await h.sql<{ id: string; v: string }[]>`
+        SELECT account_id::text AS id, to_char(update_time, 'YYYY-MM-DD HH24:MI:SS') AS v
+        FROM supplier_bank_account WHERE supplier_id = ${s.supplierId} ORDER BY account_id`
+      const answers = await Promise.all(
+        versions.map(({ id, v }, i) =>
+          h.call('PUT', `${ITEMS}/${s.supplierId}/accounts/${id}/default`, {
+            admin: team[i],
+            body: { expectedUpdateTime: v },
+          }),
+        ),
+      )
+      const codes = tally(answers)
+      expect(codes[200], JSON.stringify(codes)).toBeGreaterThanOrEqual(1)
+      for (const code of Object.keys(codes)) expect(['200', '395014']).toContain(code)
+      const [row] = await h.sql`
+        SELECT count(*) FILTER (WHERE is_default = 'YES')::int AS defaults,
+               (SELECT count(*)::int FROM change_log c WHERE c.supplier_id = ${s.supplierId}
+                  AND c.field_name = 'isDefault' AND c.new_value_masked = 'YES') AS switches
+        FROM supplier_bank_account WHERE supplier_id = ${s.supplierId} AND deleted_at IS NULL`
+      expect(row.defaults).toBe(1)
+      // Every answered switch left its change log, and no other did.
+      expect(row.switches).toBe(codes[200])
     }
   })
 

@@ -58,6 +58,7 @@ describe('text and dates PostgreSQL cannot store: 400 naming the field, nothing 
       WHERE supplier_id = ${supplierId}`
     await refused('PUT', `/admin/supplier/items/${supplierId}`, 'shortName', {
       shortName: `s${NUL}`,
+      changeReason: 'why',
       expectedUpdateTime: v,
     })
     await refused('PUT', `/admin/supplier/items/${supplierId}/contacts`, 'changeReason', {
@@ -153,7 +154,7 @@ describe('text and dates PostgreSQL cannot store: 400 naming the field, nothing 
       'PUT',
       `/admin/supplier/items/${supplierId}`,
       'expectedUpdateTime',
-      { shortName: 'x', expectedUpdateTime: '0000-01-01 00:00:00' },
+      { shortName: 'x', changeReason: 'why', expectedUpdateTime: '0000-01-01 00:00:00' },
       /year/,
     )
     // Early but real years are dates like any other.
