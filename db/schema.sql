@@ -2662,10 +2662,10 @@ CREATE INDEX supplier_no_trgm ON public.supplier USING gin (lower(supplier_no) p
 
 
 --
--- Name: supplier_qualification_expiry_live; Type: INDEX; Schema: public; Owner: -
+-- Name: supplier_qualification_expiring; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX supplier_qualification_expiry_live ON public.supplier_qualification USING btree (expiry_date) WHERE (deleted_at IS NULL);
+CREATE INDEX supplier_qualification_expiring ON public.supplier_qualification USING btree (expiry_date, qualification_id) WHERE ((deleted_at IS NULL) AND (expiry_date IS NOT NULL));
 
 
 --
@@ -2942,4 +2942,5 @@ INSERT INTO public.schema_migrations (version) VALUES
     ('20261123000100'),
     ('20261123000200'),
     ('20261123020100'),
+    ('20261123030100'),
     ('20261123040000');

@@ -1,5 +1,12 @@
 import { z } from 'zod'
 import { many, maybeOne, none, one, type Sql, DATE_TIME } from './db'
+import {
+  APPROVAL_INITIAL,
+  APPROVAL_STATUSES,
+  approvalSources,
+  approvalTarget,
+  DECISION_EVENT,
+} from '../src/domain/approval/statuses'
 
 export const ApprovalRow = z.object({
   approvalLogId: z.string(),
@@ -13,7 +20,7 @@ export const ApprovalRow = z.object({
   applicantAdminId: z.string(),
   candidateSnapshot: z.unknown(),
   schemaVersion: z.number().int(),
-  status: z.enum(['SUBMITTED', 'APPROVED', 'REJECTED', 'APPLIED', 'APPLY_FAILED', 'WITHDRAWN']),
+  status: z.enum(APPROVAL_STATUSES),
   syncStatus: z.string(),
   spNo: z.string().nullable(),
   spStatus: z.string().nullable(),
@@ -53,7 +60,7 @@ export function insertApproval(sql: Sql, a: NewApproval) {
         candidate_snapshot, levels, status, sync_status, submit_note_enc
       ) VALUES (
         ${a.requestNo}, 'LOCAL_AUTO', ${a.bizType}, ${a.subType ?? null}, ${a.supplierId}, ${a.targetType},
-        ${a.targetId}, ${a.applicantAdminId}, ${sql.json(a.candidateSnapshot as never)}, ${a.levels}, 'SUBMITTED',
+        ${a.targetId}, ${a.applicantAdminId}, ${sql.json(a.candidateSnapshot as never)}, ${a.levels}, ${APPROVAL_INITIAL},
         'NOT_REQUIRED', ${a.submitNoteEnc}
       )
       RETURNING ${approvalColumns(sql)}
@@ -71,18 +78,19 @@ export function lockApproval(sql: Sql, approvalLogId: string) {
 
 /** Records the provider's standardized decision (APPROVED or REJECTED) on a SUBMITTED approval. */
 export function recordDecision(sql: Sql, approvalLogId: string, decision: 'APPROVED' | 'REJECTED') {
+  const event = DECISION_EVENT[decision]
   return none(sql`
-    UPDATE approval_log SET status = ${decision}, finished_at = now(), update_time = next_version(update_time)
-    WHERE approval_log_id = ${approvalLogId} AND status = 'SUBMITTED'
+    UPDATE approval_log SET status = ${approvalTarget(event)}, finished_at = now(), update_time = next_version(update_time)
+    WHERE approval_log_id = ${approvalLogId} AND status IN ${sql(approvalSources(event))}
   `)
 }
 
 export function markApplied(sql: Sql, approvalLogId: string) {
   return none(sql`
     UPDATE approval_log
-    SET status = 'APPLIED', applied_at = now(), apply_attempts = apply_attempts + 1, failure_code = NULL,
-        failure_reason = NULL, update_time = next_version(update_time)
-    WHERE approval_log_id = ${approvalLogId} AND status IN ('APPROVED', 'APPLY_FAILED')
+    SET status = ${approvalTarget('APPLY')}, applied_at = now(), apply_attempts = apply_attempts + 1,
+        failure_code = NULL, failure_reason = NULL, update_time = next_version(update_time)
+    WHERE approval_log_id = ${approvalLogId} AND status IN ${sql(approvalSources('APPLY'))}
   `)
 }
 
@@ -94,9 +102,9 @@ export function markApplyFailed(
 ) {
   return none(sql`
     UPDATE approval_log
-    SET status = 'APPLY_FAILED', apply_attempts = apply_attempts + 1, failure_code = ${failureCode},
-        failure_reason = ${reason}, update_time = next_version(update_time)
-    WHERE approval_log_id = ${approvalLogId} AND status IN ('APPROVED', 'APPLY_FAILED')
+    SET status = ${approvalTarget('APPLY_FAIL')}, apply_attempts = apply_attempts + 1,
+        failure_code = ${failureCode}, failure_reason = ${reason}, update_time = next_version(update_time)
+    WHERE approval_log_id = ${approvalLogId} AND status IN ${sql(approvalSources('APPLY_FAIL'))}
   `)
 }
 
@@ -104,8 +112,8 @@ export function markApplyFailed(
 export function markWithdrawn(sql: Sql, approvalLogId: string) {
   return none(sql`
     UPDATE approval_log
-    SET status = 'WITHDRAWN', withdrawn_at = now(), update_time = next_version(update_time)
-    WHERE approval_log_id = ${approvalLogId} AND status = 'APPLY_FAILED'
+    SET status = ${approvalTarget('WITHDRAW')}, withdrawn_at = now(), update_time = next_version(update_time)
+    WHERE approval_log_id = ${approvalLogId} AND status IN ${sql(approvalSources('WITHDRAW'))}
   `)
 }
 
@@ -120,6 +128,8 @@ export function stuckApprovals(sql: Sql, olderThanSeconds: number, limit: number
     sql`
       SELECT a.approval_log_id::text AS "approvalLogId"
       FROM approval_log a
+      -- Spelled out (not a parameter) so that the partial index approval_log_pending, whose
+      -- predicate is this list, serves it; the statuses table's APPROVAL_IN_FLIGHT is the same.
       WHERE a.status IN ('SUBMITTED', 'APPROVED')
         AND a.submitted_at < now() - make_interval(secs => ${olderThanSeconds})
       ORDER BY a.submitted_at

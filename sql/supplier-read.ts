@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { formatDateTime, many, maybeOne, one, type Sql } from './db'
 import { SUPPLIER_STATUSES, SupplierSubjectFields } from './supplier'
+import { complianceOf, TypeComplianceJson } from './compliance'
 
 /*
  * Read side of the supplier aggregate: list, basic-information detail, account information.
@@ -173,6 +174,11 @@ export const SupplierDetailRow = z.object({
   types: z.array(SupplierTypeJson),
   contacts: z.array(ContactJson),
   qualifications: z.array(QualificationJson),
+  compliance: z
+    .array(TypeComplianceJson)
+    .describe(
+      'per live type: state of its required qualifications (the resume and unfreeze guards decide on the same computation)',
+    ),
   creditLevel: z.string().nullable(),
   totalScore: z.number().nullable(),
   createTime: z.string(),
@@ -223,6 +229,7 @@ export function supplierDetail(sql: Sql, supplierId: string, timezone: string) {
                FROM supplier_qualification q
                WHERE q.supplier_id = s.supplier_id AND q.deleted_at IS NULL
              ), '[]'::json) AS qualifications,
+             ${complianceOf(sql, sql`s.supplier_id`)} AS compliance,
              s.credit_level AS "creditLevel", s.total_score::float8 AS "totalScore", s.status,
              ${formatDateTime(sql, sql`s.create_time`, timezone)} AS "createTime",
              ${formatDateTime(sql, sql`s.update_time`, timezone)} AS "updateTime"

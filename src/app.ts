@@ -4,10 +4,13 @@ import type { Deps } from './http/types'
 import type { DomainDeps } from './domain/context'
 import { dictRoutes } from './routes/dict'
 import { qualificationRuleRoutes } from './routes/qualification-rules'
+import { qualificationRoutes } from './routes/qualifications'
 import { supplierReadRoutes } from './routes/supplier-reads'
 import { supplierWriteRoutes } from './routes/suppliers'
 import { accountRoutes } from './routes/accounts'
 import { internalRoutes } from './routes/internal'
+import { lifecycleRoutes } from './routes/lifecycle'
+import { financeClearanceFrom } from './ports/finance-clearance'
 import { resourceInfoRoutes, resourceRelationRoutes } from './routes/resources'
 import { localAutoProvider } from './ports/approval-provider'
 import { APPROVAL_HANDLERS } from './domain/approval-handlers'
@@ -30,7 +33,15 @@ export function createApp(deps: Deps) {
     app.route('/admin/dict/data', dictRoutes(deps))
     app.route('/admin/supplier', supplierReadRoutes(deps))
     app.route('/admin/supplier', qualificationRuleRoutes(deps))
+    app.route('/admin/supplier', qualificationRoutes(deps))
     app.route('/admin/supplier', supplierWriteRoutes(domain))
+    app.route(
+      '/admin/supplier',
+      lifecycleRoutes({
+        ...domain,
+        financeClearance: deps.financeClearance ?? financeClearanceFrom(deps.config),
+      }),
+    )
     app.route('/admin/supplier', resourceInfoRoutes(deps))
     app.route('/admin/supplier', resourceRelationRoutes(domain))
     app.route('/admin/supplier', accountRoutes(domain))

@@ -117,6 +117,9 @@ const EnvSchema = z
     PERMISSION_SERVICE_URL: z.url().optional(),
     PERMISSION_SERVICE_TOKEN: z.string().min(1).optional(),
     PERMISSION_TIMEOUT_MS: z.coerce.number().int().min(50).max(30000).default(2000),
+    FINANCE_CLEARANCE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    FINANCE_CLEARANCE_TOKEN: z.string().min(1).optional(),
+    FINANCE_CLEARANCE_TIMEOUT_MS: z.coerce.number().int().min(50).max(30000).default(3000),
     FLEET_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     FLEET_INTERNAL_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     FLEET_TIMEOUT_MS: z.coerce.number().int().min(50).max(30000).default(3000),
@@ -211,6 +214,9 @@ const EnvSchema = z
     if (env.PERMISSION_SERVICE_URL && !env.PERMISSION_SERVICE_URL.startsWith('https:')) {
       production('PERMISSION_SERVICE_URL', 'must be https')
     }
+    if (env.FINANCE_CLEARANCE_URL && !env.FINANCE_CLEARANCE_URL.startsWith('https:')) {
+      production('FINANCE_CLEARANCE_URL', 'must be https')
+    }
     if (env.FLEET_BASE_URL && !env.FLEET_BASE_URL.startsWith('https:'))
       production('FLEET_BASE_URL', 'must be https')
     if (env.AUTH_JWKS_URL && (!env.AUTH_JWT_AUDIENCE || !env.AUTH_JWT_ISSUER)) {
@@ -254,6 +260,12 @@ function toConfig(env: z.output<typeof EnvSchema>) {
       serviceUrl: env.PERMISSION_SERVICE_URL,
       serviceToken: env.PERMISSION_SERVICE_TOKEN,
       timeoutMs: env.PERMISSION_TIMEOUT_MS,
+    },
+    /** No URL: the clearance port is "not connected" and archive answers 395032. */
+    financeClearance: {
+      url: env.FINANCE_CLEARANCE_URL,
+      token: env.FINANCE_CLEARANCE_TOKEN,
+      timeoutMs: env.FINANCE_CLEARANCE_TIMEOUT_MS,
     },
     crypto: {
       keys,

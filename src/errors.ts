@@ -88,6 +88,10 @@ export const SUPPLIER_ERRORS = {
     message: 'archive refused: finance clearance provider is not connected',
   },
   RESOURCE_MODULE_UNSUPPORTED: { code: 395034, message: 'unsupported resource module' },
+  ARCHIVE_NOT_CLEARED: {
+    code: 395035,
+    message: 'archive refused: finance clearance did not confirm that everything is settled',
+  },
   DEPENDENCY_UNAVAILABLE: {
     code: 395039,
     message: 'a dependency is unavailable or answered incompletely; retry later',

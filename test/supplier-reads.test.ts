@@ -408,6 +408,8 @@ describe('SUP-ADM-002 basic information', () => {
           updateTime: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
         },
       ],
+      // SCENIC has no required rule in this database: nothing to miss.
+      compliance: [{ typeCode: 'SCENIC', state: 'OK', requiredQualifications: [] }],
       creditLevel: 'AA',
       totalScore: 92,
       status: 'ACTIVE',

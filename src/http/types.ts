@@ -3,6 +3,7 @@ import type postgres from 'postgres'
 import type { Config } from '../config'
 import type { SensitiveCipher } from '../crypto/sensitive'
 import type { ApprovalProvider } from '../ports/approval-provider'
+import type { FinanceClearance } from '../ports/finance-clearance'
 import type { FleetResources } from '../ports/fleet'
 import type { PermissionLookup } from '../ports/permission'
 
@@ -16,6 +17,8 @@ export interface Deps {
   permissions: PermissionLookup
   /** LOCAL_AUTO unless a test or a later phase supplies another adapter. */
   approvalProvider?: ApprovalProvider
+  /** From the configuration (FINANCE_CLEARANCE_URL) unless a test supplies another adapter. */
+  financeClearance?: FinanceClearance
   /** Vehicles of the resource-information page; chosen from the configuration when absent. */
   fleet?: FleetResources
 }

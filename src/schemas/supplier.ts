@@ -3,6 +3,7 @@ import { utf8Bytes } from '../crypto/sensitive'
 import { idString } from '../http/validate'
 import { SUPPLIER_STATUSES } from '../../sql/supplier'
 import { ContactJson } from '../../sql/supplier-read'
+import { APPROVAL_STATUSES } from '../domain/approval/statuses'
 
 /** Bounds of the spec, in one place. Byte bounds are UTF-8 bytes, not characters. */
 export const LIMITS = {
@@ -282,6 +283,20 @@ export const ContactReplaceRequest = z
 
 export const SupplierIdParam = z.object({ supplierId: idString }).strict()
 
+/** SUP-ADM-043 SupplierStatusRequest: the server narrows the legal targets by current status. */
+export const SupplierStatusRequest = z
+  .object({
+    targetStatus: z.enum(SUPPLIER_STATUSES),
+    changeReason: z
+      .string()
+      .trim()
+      .min(1, 'is required')
+      .max(LIMITS.changeReason, `at most ${LIMITS.changeReason} characters`),
+    expectedUpdateTime: dateTimeString,
+  })
+  .strict()
+export type SupplierStatusRequest = z.output<typeof SupplierStatusRequest>
+
 // Responses ---------------------------------------------------------------------------------
 
 export const SupplierWriteResult = z.object({
@@ -300,14 +315,7 @@ export const ApprovalCommandResult = z.object({
   approvalLogId: z.string(),
   requestNo: z.string(),
   provider: z.literal('LOCAL_AUTO'),
-  approvalStatus: z.enum([
-    'SUBMITTED',
-    'APPROVED',
-    'REJECTED',
-    'APPLIED',
-    'APPLY_FAILED',
-    'WITHDRAWN',
-  ]),
+  approvalStatus: z.enum(APPROVAL_STATUSES),
   /**
    * Whether the approved change is in effect. False while the approval is SUBMITTED or APPROVED
    * but not yet applied (the service reconciles it), and after a rejection or a failure.
@@ -320,6 +328,17 @@ export const ApprovalCommandResult = z.object({
   finishedAt: z.string().nullable(),
 })
 export type ApprovalCommandResult = z.output<typeof ApprovalCommandResult>
+
+/** SUP-ADM-010 ArchiveResultVO: the clearance evidence the archive was made on. */
+export const ArchiveResult = z.object({
+  supplierId: z.string(),
+  status: z.literal('ARCHIVED'),
+  clearanceRequestId: z.string().describe('finance clearance request id'),
+  checkedAt: z.string().describe('when finance checked, yyyy-MM-dd HH:mm:ss as finance stated it'),
+  ledgerRevision: z.string().describe('the finance ledger revision the clearance was made on'),
+  updateTime: z.string(),
+})
+export type ArchiveResult = z.output<typeof ArchiveResult>
 
 /** A contact as every response shows it (the read module's row parser). */
 export const ContactView = ContactJson

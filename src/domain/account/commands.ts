@@ -24,7 +24,7 @@ import { accountColumns, emptyToNull, type FieldChange } from '../supplier/form'
 import { logChanges } from '../supplier/profile'
 import { runWrite } from '../write/pipeline'
 import { commandResult, currentCommandResult, decideApproval } from '../approval/submit'
-import { assertAccountsWritable } from './policy'
+import { assertAllowed } from '../lifecycle/policy'
 import { toAccountVO } from './reads'
 import { CANDIDATE_FIELDS, checkChange, checkNewAccounts, flagCodes, screenNumbers } from './rules'
 import {
@@ -39,12 +39,22 @@ import { CHANGEABLE } from './statuses'
 /** Approval levels of account approvals (the contract: "others 1"). */
 export const ACCOUNT_APPROVAL_LEVELS = 1
 
-/** Step 2 of every account write: a live supplier whose status allows account writes. */
-async function writableSupplier(sql: Sql, supplierId: string, lock: boolean) {
+type AccountOperation = 'ACCOUNT_CREATE' | 'ACCOUNT_CHANGE' | 'ACCOUNT_DEFAULT'
+
+/**
+ * Step 2 of every account write: a live supplier whose status allows `operation` (the lifecycle's
+ * in-state policy: ACTIVE, and SUSPENDED or FROZEN as remediation).
+ */
+async function writableSupplier(
+  sql: Sql,
+  supplierId: string,
+  lock: boolean,
+  operation: AccountOperation,
+) {
   const supplier = await (lock ? lockSupplier : findSupplier)(sql, supplierId)
   if (!supplier) fail('SUPPLIER_NOT_FOUND')
-  assertAccountsWritable(supplier!.status)
-  return supplier!
+  assertAllowed(supplier.status, operation, 'writing bank accounts')
+  return supplier
 }
 
 /** A live ACTIVE account of the supplier at the version the client sent. */
@@ -98,7 +108,7 @@ export function createAccounts(
 ): Promise<BankAccountSubmitResultVO[]> {
   return runWrite(deps, ctx, {
     async precheck(sql) {
-      const supplier = await writableSupplier(sql, supplierId, false)
+      const supplier = await writableSupplier(sql, supplierId, false, 'ACCOUNT_CREATE')
       checkNewAccounts(deps.config, req.accounts)
       const items = await Promise.all(
         req.accounts.map(async (input) => {
@@ -114,7 +124,7 @@ export function createAccounts(
       return items
     },
     async run(tx, items) {
-      const supplier = await writableSupplier(tx, supplierId, true)
+      const supplier = await writableSupplier(tx, supplierId, true, 'ACCOUNT_CREATE')
       const flags = await screenNumbers(tx, supplier, screening(items))
       const results: BankAccountSubmitResultVO[] = []
       for (const [i, item] of items.entries()) {
@@ -272,7 +282,7 @@ export function changeAccount(
 ): Promise<ApprovalCommandResult> {
   return runWrite(deps, ctx, {
     async precheck(sql) {
-      const supplier = await writableSupplier(sql, supplierId, false)
+      const supplier = await writableSupplier(sql, supplierId, false, 'ACCOUNT_CHANGE')
       const account = await changeableAccount(
         sql,
         supplierId,
@@ -288,7 +298,7 @@ export function changeAccount(
       return { account, sealed }
     },
     async run(tx, { account: seen, sealed }) {
-      const supplier = await writableSupplier(tx, supplierId, true)
+      const supplier = await writableSupplier(tx, supplierId, true, 'ACCOUNT_CHANGE')
       const account = await relockAccount(tx, seen)
       const [flags] = await screenNumbers(tx, supplier, [
         changeScreening(account, sealed.accountNoBidx),
@@ -389,7 +399,7 @@ export function setDefaultAccount(
 ): Promise<SupplierBankAccountVO> {
   return runWrite(deps, ctx, {
     async precheck(sql) {
-      await writableSupplier(sql, supplierId, false)
+      await writableSupplier(sql, supplierId, false, 'ACCOUNT_DEFAULT')
       const account = await changeableAccount(
         sql,
         supplierId,
@@ -402,7 +412,7 @@ export function setDefaultAccount(
       return account
     },
     async run(tx, seen) {
-      await writableSupplier(tx, supplierId, true)
+      await writableSupplier(tx, supplierId, true, 'ACCOUNT_DEFAULT')
       const account = await relockAccount(tx, seen)
       const previous = await clearDefault(tx, supplierId, accountId)
       const updated = await updateAccount(

@@ -13,7 +13,7 @@ import {
   type FieldChange,
 } from '../supplier/form'
 import { logChanges } from '../supplier/profile'
-import { assertAccountsWritable } from './policy'
+import { assertAllowed } from '../lifecycle/policy'
 import { flagCodes, mergedTerms, screenNumbers } from './rules'
 import {
   AccountChangeSnapshot,
@@ -141,7 +141,7 @@ export const accountCreateApproval = approvalHandler<AccountCreateSnapshot>({
   snapshot: AccountCreateSnapshot,
   async apply(tx, deps, ctx, approval, snapshot) {
     const { supplier, account } = await lockTarget(tx, snapshot)
-    assertAccountsWritable(supplier.status)
+    assertAllowed(supplier.status, 'ACCOUNT_CREATE', 'writing bank accounts')
     const to = nextAccountStatus(account.status, 'APPROVAL_APPLIED')
     const candidate = await openCandidate(deps, snapshot)
     const flags = await recheck(deps, tx, supplier, account, snapshot, candidate)
@@ -207,7 +207,7 @@ export const accountChangeApproval = approvalHandler<AccountChangeSnapshot>({
   snapshot: AccountChangeSnapshot,
   async apply(tx, deps, ctx, approval, snapshot) {
     const { supplier, account } = await lockTarget(tx, snapshot)
-    assertAccountsWritable(supplier.status)
+    assertAllowed(supplier.status, 'ACCOUNT_CHANGE', 'writing bank accounts')
     if (!CHANGEABLE.includes(account.status)) {
       fail('OPERATION_NOT_ALLOWED_IN_STATUS', `the account is ${account.status}, not ACTIVE`)
     }

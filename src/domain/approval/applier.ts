@@ -12,6 +12,7 @@ import { AppError, fail } from '../../errors'
 import type { ApprovalResult } from '../../ports/approval-provider'
 import { mapConstraintViolation } from '../write/constraints'
 import type { ApplierCtx, ApplierDeps, ApprovalHandler, ApprovalHandlers } from './handler'
+import { APPROVAL_APPLICABLE, approvalSources, approvalTarget, DECISION_EVENT } from './statuses'
 
 export type CoreDeps = ApplierDeps & { approvalHandlers: ApprovalHandlers }
 
@@ -60,17 +61,17 @@ export async function applyApprovalResult(
   // while applying never loses it (the approval then stays APPROVED, and retryable).
   await deps.sql.begin(async (tx) => {
     const approval = await locked(tx, result.approvalLogId)
-    if (approval.status === 'SUBMITTED') {
+    if (approvalSources(DECISION_EVENT[result.decision]).includes(approval.status)) {
       await recordDecision(tx, approval.approvalLogId, result.decision)
     }
   })
   try {
     return (await deps.sql.begin(async (tx) => {
       const approval = await locked(tx, result.approvalLogId)
-      if (approval.status === 'REJECTED') {
+      if (approval.status === approvalTarget('DECIDE_REJECTED')) {
         const { handler, snapshot } = handle(deps, approval)
         await handler.reject(tx, deps, ctx, approval, snapshot)
-      } else if (approval.status === 'APPROVED' || approval.status === 'APPLY_FAILED') {
+      } else if (APPROVAL_APPLICABLE.includes(approval.status)) {
         const { handler, snapshot } = handle(deps, approval)
         await handler.apply(tx, deps, ctx, approval, snapshot)
         await markApplied(tx, approval.approvalLogId)
@@ -121,7 +122,7 @@ export async function withdrawApproval(
   approvalLogId: string,
 ): Promise<ApprovalRow> {
   const approval = await locked(tx, approvalLogId)
-  if (approval.status !== 'APPLY_FAILED') {
+  if (!approvalSources('WITHDRAW').includes(approval.status)) {
     fail(
       'OPERATION_NOT_ALLOWED_IN_STATUS',
       `only an APPLY_FAILED approval can be withdrawn; this one is ${approval.status}`,

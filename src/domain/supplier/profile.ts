@@ -30,6 +30,7 @@ import {
   replaceDraftAccounts,
 } from './children'
 import type { SupplierStatus } from '../lifecycle/transitions'
+import { assertAllowed } from '../lifecycle/policy'
 import { confirmNoNearDuplicates } from './near-duplicate'
 import {
   checkFieldRules,
@@ -40,9 +41,6 @@ import {
   type SubjectInput,
 } from './form'
 import { runWrite } from '../write/pipeline'
-
-/** Statuses whose profile may be edited (SUSPENDED and FROZEN for remediation). */
-const EDITABLE: readonly SupplierStatus[] = ['DRAFT', 'VETTING', 'ACTIVE', 'SUSPENDED', 'FROZEN']
 
 const ONBOARDING_STAGE: Record<SupplierStatus, string> = {
   DRAFT: 'PROFILE_DRAFT',
@@ -149,9 +147,7 @@ export function createDraft(deps: DomainDeps, ctx: WriteContext, req: SupplierDr
 export async function loadForWrite(sql: Sql, supplierId: string, expectedUpdateTime: string) {
   const supplier = await findSupplier(sql, supplierId)
   if (!supplier) fail('SUPPLIER_NOT_FOUND')
-  if (!EDITABLE.includes(supplier.status)) {
-    fail('OPERATION_NOT_ALLOWED_IN_STATUS', `a ${supplier.status} supplier cannot be edited`)
-  }
+  assertAllowed(supplier.status, 'PROFILE_EDIT', 'editing the profile')
   if (supplier.updateTime !== expectedUpdateTime) fail('VERSION_STALE')
   return supplier
 }
@@ -164,12 +160,7 @@ export async function findSupplierForSubmit(
 ) {
   const supplier = await findSupplier(sql, supplierId)
   if (!supplier) fail('SUPPLIER_NOT_FOUND')
-  if (supplier.status !== 'DRAFT') {
-    fail(
-      'SUPPLIER_STATUS_TRANSITION_INVALID',
-      `only a DRAFT can be submitted; this supplier is ${supplier.status}`,
-    )
-  }
+  assertAllowed(supplier.status, 'SUBMIT', 'submitting the registration')
   if (supplier.updateTime !== expectedUpdateTime) fail('VERSION_STALE')
   return supplier
 }
@@ -211,9 +202,7 @@ export async function applyForm(
   if (columns.full_name) await renameUnapprovedAccounts(tx, supplierId, columns.full_name)
   if (form.types) {
     const typeChanges = await mergeTypes(tx, supplierId, form.types)
-    if (locked.status === 'VETTING' && typeChanges.length) {
-      fail('FIELD_NOT_EDITABLE', 'types are frozen while the registration is being vetted')
-    }
+    if (typeChanges.length) assertAllowed(locked.status, 'TYPES_EDIT', 'changing the types')
     changes.push(...typeChanges)
   }
   if (form.contacts) changes.push(...(await mergeContacts(tx, deps, supplierId, form.contacts)))
@@ -293,16 +282,14 @@ export function updateSupplierProfile(
       const identityChanges =
         (fullName !== undefined && fullName !== seen.fullName) ||
         (taxNoBidx !== undefined && taxNoBidx !== seen.taxNoBidx)
-      if (seen.status !== 'DRAFT' && identityChanges) {
-        fail(
-          'FIELD_NOT_EDITABLE',
-          'fullName and taxNo can change only while the draft is unsubmitted',
-        )
+      if (identityChanges) {
+        assertAllowed(seen.status, 'IDENTITY_EDIT', 'changing fullName or taxNo')
       }
-      if (seen.status !== 'DRAFT' && req.initialAccounts !== undefined) {
-        fail(
-          'FIELD_NOT_EDITABLE',
-          'initialAccounts belong to the registration draft; use the account endpoints',
+      if (req.initialAccounts !== undefined) {
+        assertAllowed(
+          seen.status,
+          'INITIAL_ACCOUNTS_EDIT',
+          'initialAccounts (use the account endpoints)',
         )
       }
       await checkFieldRules(sql, deps, req)
@@ -382,17 +369,13 @@ export function deleteDraft(deps: DomainDeps, ctx: WriteContext, supplierId: str
     async precheck(sql) {
       const seen = await findSupplier(sql, supplierId)
       if (!seen) fail('SUPPLIER_NOT_FOUND')
-      if (seen.status !== 'DRAFT') {
-        fail(
-          'OPERATION_NOT_ALLOWED_IN_STATUS',
-          `only a DRAFT can be deleted; this supplier is ${seen.status}`,
-        )
-      }
+      assertAllowed(seen.status, 'DELETE', 'deleting')
     },
     async run(tx) {
       const locked = await lockSupplier(tx, supplierId)
       if (!locked) fail('SUPPLIER_NOT_FOUND')
-      if (locked.status !== 'DRAFT') fail('CONCURRENT_MODIFICATION')
+      // The status may have moved since the pre-check: the rule is asked again on what is locked.
+      assertAllowed(locked.status, 'DELETE', 'deleting')
       if (!(await softDeleteDraft(tx, supplierId, ctx.adminId))) fail('CONCURRENT_MODIFICATION')
       await logChanges(tx, ctx, supplierId, 'DRAFT_DELETE', [
         {

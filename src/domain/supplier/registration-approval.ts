@@ -4,11 +4,11 @@ import type { Sql } from '../../../sql/db'
 import { lockSupplier, nextSupplierNo, type SupplierRow } from '../../../sql/supplier'
 import { liveAccounts, liveTypes, setAccountsStatus } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
-import { approvalHandler, type ApplierCtx } from '../approval/handler'
+import { approvalHandler, type ApplierCtx, type ApplierDeps } from '../approval/handler'
 import { moveStatus } from '../lifecycle/transitions'
 import type { FieldChange } from './form'
 import { logChanges } from './profile'
-import { checkRegistration, RegistrationSnapshot } from './registration'
+import { RegistrationSnapshot } from './registration'
 
 /**
  * PROFILE_CREATE: a registration approved is applied (VETTING → ACTIVE with a supplierNo, the
@@ -34,10 +34,11 @@ export const registrationApproval = approvalHandler<RegistrationSnapshot>({
       )
     }
     await assertSnapshotUnchanged(tx, snapshot, supplier)
-    await checkRegistration(tx, deps, supplier.supplierId)
     const { supplierNo } = await nextSupplierNo(tx)
-    const moved = await moveStatus(tx, supplier, 'REGISTRATION_APPROVED', ctx.adminId, {
-      supplier_no: supplierNo,
+    // The move's guard re-checks the registration rules on the locked row.
+    const moved = await moveStatus(tx, deps, current(supplier), 'REGISTRATION_APPROVED', {
+      adminId: ctx.adminId,
+      columns: { supplier_no: supplierNo },
     })
     const accounts = await liveAccounts(tx, supplier.supplierId, 'PENDING')
     await setAccountsStatus(tx, supplier.supplierId, 'PENDING', 'ACTIVE')
@@ -86,8 +87,8 @@ export const registrationApproval = approvalHandler<RegistrationSnapshot>({
     }
   },
 
-  reject: (tx, _deps, ctx, approval) =>
-    backToDraft(tx, ctx, approval, {
+  reject: (tx, deps, ctx, approval) =>
+    backToDraft(tx, deps, ctx, approval, {
       operationType: 'REGISTRATION_REJECT',
       status: 'REJECTED',
       reason: 'rejected by the approval provider',
@@ -118,8 +119,8 @@ export const registrationApproval = approvalHandler<RegistrationSnapshot>({
     )
   },
 
-  withdraw: (tx, _deps, ctx, approval) =>
-    backToDraft(tx, ctx, approval, {
+  withdraw: (tx, deps, ctx, approval) =>
+    backToDraft(tx, deps, ctx, approval, {
       operationType: 'REGISTRATION_WITHDRAW',
       status: 'WITHDRAWN',
       reason: 'withdrawn after its application failed',
@@ -155,13 +156,16 @@ async function assertSnapshotUnchanged(
  */
 async function backToDraft(
   tx: Sql,
+  deps: ApplierDeps,
   ctx: ApplierCtx,
   approval: ApprovalRow,
   what: { operationType: string; status: string; reason: string; eventType: string },
 ) {
   const supplier = await lockSupplier(tx, approval.supplierId)
   if (!supplier || supplier.status !== 'VETTING' || !(await isLatestApproval(tx, approval))) return
-  const moved = await moveStatus(tx, supplier, 'REGISTRATION_REJECTED', ctx.adminId)
+  const moved = await moveStatus(tx, deps, current(supplier), 'REGISTRATION_REJECTED', {
+    adminId: ctx.adminId,
+  })
   await setAccountsStatus(tx, supplier.supplierId, 'PENDING', 'DRAFT')
   await logChanges(
     tx,
@@ -182,6 +186,16 @@ async function backToDraft(
     },
   })
 }
+
+/**
+ * The applier moves what it has just locked and re-read: no client is behind these moves, so the
+ * locked version is the one to guard by.
+ */
+const current = (s: SupplierRow) => ({
+  supplierId: s.supplierId,
+  status: s.status,
+  expectedUpdateTime: s.updateTime,
+})
 
 const statusChange = (supplierId: string, from: string, to: string): FieldChange => ({
   targetType: 'SUPPLIER',

@@ -1,73 +1,22 @@
 import { insertEvent } from '../../../sql/audit'
 import { z } from 'zod'
 import { findApproval, insertApproval } from '../../../sql/approval'
-import type { Sql } from '../../../sql/db'
-import {
-  accountNumbersHeldElsewhere,
-  registrationFacts,
-  requiredQualifications,
-  setSubmittedSnapshot,
-  taxNoHolder,
-} from '../../../sql/supplier'
-import {
-  liveAccounts,
-  liveTypes,
-  setAccountsStatus,
-  validQualificationTypes,
-} from '../../../sql/supplier-children'
+import { setSubmittedSnapshot, taxNoHolder } from '../../../sql/supplier'
+import { liveAccounts, setAccountsStatus } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
 import type { ApprovalCommandResult, SupplierSubmitRequest } from '../../schemas/supplier'
 import { commandResult, currentCommandResult, decideApproval } from '../approval/submit'
-import { today, type DomainDeps, type WriteContext } from '../context'
-import { moveStatus } from '../lifecycle/transitions'
+import type { DomainDeps, WriteContext } from '../context'
+import { approvalOf, moveBy, moveStatus } from '../lifecycle/transitions'
 import { confirmNoNearDuplicates } from './near-duplicate'
 import { checkFieldRules, identityOf } from './form'
 import { runWrite } from '../write/pipeline'
 import { applyForm, findSupplierForSubmit, logChanges, relock } from './profile'
 
-/** Approval levels of the spec, by business type. */
-export const REGISTRATION_LEVELS = 4
+export { checkRegistration } from './registration-rules'
 
-/**
- * The registration checks on the state as it will be approved, under the aggregate lock:
- * C-02 tax number unique, C-06 licence image, C-09 required qualifications of all chosen types,
- * and for each initial account C-19 (C-03 is checked with the other field rules).
- */
-export async function checkRegistration(
-  tx: Sql,
-  deps: Pick<DomainDeps, 'config'>,
-  supplierId: string,
-) {
-  const facts = await registrationFacts(tx, supplierId)
-  if (!facts) fail('SUPPLIER_NOT_FOUND')
-  const { taxNoBidx, licenseImageUrl } = facts
-  if (await taxNoHolder(tx, taxNoBidx, supplierId)) fail('TAX_NO_DUPLICATE')
-  if (!licenseImageUrl) fail('LICENSE_IMAGE_REQUIRED')
-  const types = (await liveTypes(tx, supplierId)).map((t) => t.typeCode)
-  const required = await requiredQualifications(tx, types)
-  const held = await validQualificationTypes(tx, supplierId, today(deps.config.timezone))
-  const missing = required.filter((r) => !held.has(r.qualType))
-  if (missing.length) {
-    fail(
-      'QUALIFICATIONS_MISSING',
-      `required qualifications missing or expired: ${missing.map((m) => m.qualType).join(', ')} (C-09)`,
-      { missing },
-    )
-  }
-  const accounts = (await liveAccounts(tx, supplierId)).filter((a) => a.status !== 'ACTIVE')
-  const elsewhere = await accountNumbersHeldElsewhere(
-    tx,
-    accounts.map((a) => a.accountNoBidx),
-    supplierId,
-  )
-  const clash = accounts.find((a) => elsewhere.has(a.accountNoBidx))
-  if (clash) {
-    fail(
-      'ACCOUNT_DUPLICATED',
-      `account ${clash.accountNoMask} is a valid account of another supplier (C-19)`,
-    )
-  }
-}
+/** The registration's approval (PROFILE_CREATE, 4 levels), as the transition table declares it. */
+const REGISTRATION_APPROVAL = approvalOf(moveBy('DRAFT', 'SUBMIT_REGISTRATION'))
 
 /**
  * SUP-ADM-007: applies the final form to the DRAFT, checks it, records the PROFILE_CREATE
@@ -101,8 +50,13 @@ export function submitRegistration(
       const locked = await relock(tx, seen)
       const { columns, changes } = await applyForm(tx, deps, ctx, locked, req, identity)
       // The form is written first so that the checks below see exactly what will be approved.
-      const moved = await moveStatus(tx, locked, 'SUBMIT_REGISTRATION', ctx.adminId, columns)
-      await checkRegistration(tx, deps, supplierId)
+      const moved = await moveStatus(
+        tx,
+        deps,
+        { supplierId, status: locked.status, expectedUpdateTime: req.expectedUpdateTime },
+        'SUBMIT_REGISTRATION',
+        { adminId: ctx.adminId, columns },
+      )
       const accounts = await liveAccounts(tx, supplierId, 'DRAFT')
       await setAccountsStatus(tx, supplierId, 'DRAFT', 'PENDING')
       const submitted: RegistrationSnapshot = {
@@ -120,13 +74,13 @@ export function submitRegistration(
       await setSubmittedSnapshot(tx, supplierId, submitted)
       const approval = await insertApproval(tx, {
         requestNo: `REG-${supplierId}-${crypto.randomUUID()}`,
-        bizType: 'PROFILE_CREATE',
+        bizType: REGISTRATION_APPROVAL.bizType,
         supplierId,
         targetType: 'SUPPLIER',
         targetId: supplierId,
         applicantAdminId: ctx.adminId,
         candidateSnapshot: submitted,
-        levels: REGISTRATION_LEVELS,
+        levels: REGISTRATION_APPROVAL.levels,
         submitNoteEnc: await cipher.encryptNullable(req.submitNote?.trim()),
       })
       changes.push({

@@ -1,0 +1,244 @@
+import { z } from 'zod'
+import { insertEvent } from '../../../sql/audit'
+import {
+  findApproval,
+  insertApproval,
+  isLatestApproval,
+  type ApprovalRow,
+} from '../../../sql/approval'
+import type { Sql } from '../../../sql/db'
+import { findSupplier, lockSupplier } from '../../../sql/supplier'
+import { fail } from '../../errors'
+import type { ApprovalCommandResult, SupplierStatusRequest } from '../../schemas/supplier'
+import { approvalHandler, type ApplierCtx } from '../approval/handler'
+import { commandResult, currentCommandResult, decideApproval } from '../approval/submit'
+import type { DomainDeps, WriteContext } from '../context'
+import { assertQualificationsValid } from '../supplier/compliance'
+import { logChanges } from '../supplier/profile'
+import { runWrite } from '../write/pipeline'
+import { assertAllowed } from './policy'
+import {
+  applyMove,
+  approvalOf,
+  checkGuard,
+  claimVersion,
+  moveTo,
+  SUPPLIER_STATUSES,
+} from './transitions'
+
+/*
+ * SUP-ADM-043, the status command, and its STATUS_CHANGE approval. The command checks
+ * permission (route), status (the transition table narrows the legal targets), reason and
+ * version, then claims the supplier's version with the one guarded UPDATE (the client's
+ * expectedUpdateTime in its WHERE) and records the approval, with the subType and level count the
+ * table declares for the move. After commit LOCAL_AUTO approves and the common applier calls the
+ * handler below, which locks, re-reads, re-checks the move and its guard and applies it.
+ */
+
+/** What a status-change approval approves: this move, on the version the command claimed. */
+export const StatusChangeSnapshot = z.object({
+  schemaVersion: z.literal(1),
+  supplierId: z.string(),
+  fromStatus: z.enum(SUPPLIER_STATUSES),
+  targetStatus: z.enum(SUPPLIER_STATUSES),
+  changeReason: z.string(),
+  /** The supplier's version after the command's claim: the applied move is guarded by it. */
+  expectedUpdateTime: z.string(),
+})
+export type StatusChangeSnapshot = z.output<typeof StatusChangeSnapshot>
+
+/** SUP-ADM-043: asks for a status change through a STATUS_CHANGE approval. */
+export function changeSupplierStatus(
+  deps: DomainDeps,
+  ctx: WriteContext,
+  supplierId: string,
+  req: SupplierStatusRequest,
+): Promise<ApprovalCommandResult> {
+  return runWrite(deps, ctx, {
+    async precheck(sql) {
+      const seen = await findSupplier(sql, supplierId)
+      if (!seen) fail('SUPPLIER_NOT_FOUND')
+      assertAllowed(seen.status, 'STATUS_CHANGE', 'a status change')
+      const move = moveTo(seen.status, req.targetStatus, 'STATUS')
+      if (seen.updateTime !== req.expectedUpdateTime) fail('VERSION_STALE')
+      // Refused early, with nothing written; checked again under the lock and when applied.
+      if (move.guard === 'QUALIFICATIONS_VALID') await assertQualificationsValid(sql, supplierId)
+      return { seen: seen, move }
+    },
+    async run(tx, { seen, move }) {
+      const locked = await lockSupplier(tx, supplierId)
+      if (!locked) fail('SUPPLIER_NOT_FOUND')
+      if (locked.status !== seen.status) fail('CONCURRENT_MODIFICATION')
+      const claimed = await claimVersion(
+        tx,
+        { supplierId, status: seen.status, expectedUpdateTime: req.expectedUpdateTime },
+        ctx.adminId,
+      )
+      await checkGuard(tx, deps, move, supplierId)
+      const { bizType, subType, levels } = approvalOf(move)
+      const snapshot: StatusChangeSnapshot = {
+        schemaVersion: 1,
+        supplierId,
+        fromStatus: move.from,
+        targetStatus: move.to,
+        changeReason: req.changeReason,
+        expectedUpdateTime: claimed,
+      }
+      const approval = await insertApproval(tx, {
+        requestNo: `STS-${supplierId}-${crypto.randomUUID()}`,
+        bizType,
+        subType,
+        supplierId,
+        targetType: 'SUPPLIER',
+        targetId: supplierId,
+        applicantAdminId: ctx.adminId,
+        candidateSnapshot: snapshot,
+        levels,
+        submitNoteEnc: null,
+      })
+      await logChanges(
+        tx,
+        ctx,
+        supplierId,
+        'STATUS_CHANGE',
+        [statusRow(supplierId, move.from, move.to)],
+        {
+          approvalLogId: approval.approvalLogId,
+          status: approval.status,
+          changeReason: req.changeReason,
+        },
+      )
+      await insertEvent(tx, {
+        aggregateType: 'SUPPLIER',
+        aggregateId: supplierId,
+        eventType: 'SupplierStatusChangeRequested',
+        payload: {
+          supplierId,
+          approvalLogId: approval.approvalLogId,
+          fromStatus: move.from,
+          targetStatus: move.to,
+          subType,
+          changeReason: req.changeReason,
+          operatorId: ctx.adminId,
+        },
+      })
+      return commandResult(approval)
+    },
+    afterCommit: async (submitted) => {
+      const approval = await findApproval(deps.sql, submitted.approvalLogId)
+      return approval ? commandResult(await decideApproval(deps, ctx, approval)) : submitted
+    },
+    replay: (kept) => currentCommandResult(deps, kept),
+  })
+}
+
+/**
+ * STATUS_CHANGE: approved, the move is applied if it is still what was asked (the supplier in the
+ * same status and version, the approval the latest of its kind, the guard passing). Rejected,
+ * failed or withdrawn, the status stays as it is; the evidence says why.
+ */
+export const statusChangeApproval = approvalHandler<StatusChangeSnapshot>({
+  bizType: 'STATUS_CHANGE',
+  snapshot: StatusChangeSnapshot,
+
+  async apply(tx, deps, ctx, approval, snapshot) {
+    const supplier = await lockSupplier(tx, approval.supplierId)
+    if (!supplier) fail('SUPPLIER_NOT_FOUND')
+    if (!(await isLatestApproval(tx, approval))) {
+      fail('APPROVAL_APPLY_FAILED', 'superseded by a newer status command')
+    }
+    const move = moveTo(snapshot.fromStatus, snapshot.targetStatus, 'STATUS')
+    const moved = await applyMove(
+      tx,
+      deps,
+      {
+        supplierId: supplier.supplierId,
+        status: supplier.status,
+        expectedUpdateTime: snapshot.expectedUpdateTime,
+      },
+      move,
+      { adminId: ctx.adminId },
+    )
+    await logChanges(
+      tx,
+      ctx,
+      supplier.supplierId,
+      'STATUS_CHANGE',
+      [statusRow(supplier.supplierId, moved.from, moved.to)],
+      {
+        approvalLogId: approval.approvalLogId,
+        status: 'APPLIED',
+        changeReason: snapshot.changeReason,
+      },
+    )
+    await insertEvent(tx, {
+      aggregateType: 'SUPPLIER',
+      aggregateId: supplier.supplierId,
+      eventType: 'SupplierStatusChanged',
+      payload: {
+        supplierId: supplier.supplierId,
+        approvalLogId: approval.approvalLogId,
+        fromStatus: moved.from,
+        toStatus: moved.to,
+        subType: approval.subType,
+        changeReason: snapshot.changeReason,
+      },
+    })
+  },
+
+  reject: (tx, _deps, ctx, approval, snapshot) =>
+    notApplied(tx, ctx, approval, snapshot, 'REJECTED', 'rejected by the approval provider'),
+
+  applyFailed: (tx, _deps, ctx, approval, snapshot, error) =>
+    notApplied(tx, ctx, approval, snapshot, 'APPLY_FAILED', error.message),
+
+  withdraw: (tx, _deps, ctx, approval, snapshot) =>
+    notApplied(tx, ctx, approval, snapshot, 'WITHDRAWN', 'withdrawn after its application failed'),
+})
+
+/** The evidence of a status change that did not happen: the status is left as it is. */
+async function notApplied(
+  tx: Sql,
+  ctx: ApplierCtx,
+  approval: ApprovalRow,
+  snapshot: StatusChangeSnapshot,
+  outcome: string,
+  reason: string,
+) {
+  await logChanges(
+    tx,
+    ctx,
+    approval.supplierId,
+    'STATUS_CHANGE',
+    [
+      {
+        targetType: 'SUPPLIER',
+        targetId: approval.supplierId,
+        fieldName: 'approvalStatus',
+        oldValueMasked: null,
+        newValueMasked: outcome,
+      },
+    ],
+    { approvalLogId: approval.approvalLogId, status: outcome, changeReason: reason },
+  )
+  await insertEvent(tx, {
+    aggregateType: 'SUPPLIER',
+    aggregateId: approval.supplierId,
+    eventType: 'SupplierStatusChangeNotApplied',
+    payload: {
+      supplierId: approval.supplierId,
+      approvalLogId: approval.approvalLogId,
+      fromStatus: snapshot.fromStatus,
+      targetStatus: snapshot.targetStatus,
+      outcome,
+    },
+  })
+}
+
+const statusRow = (supplierId: string, from: string, to: string) => ({
+  targetType: 'SUPPLIER' as const,
+  targetId: supplierId,
+  fieldName: 'status',
+  oldValueMasked: from,
+  newValueMasked: to,
+})

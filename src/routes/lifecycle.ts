@@ -1,0 +1,92 @@
+import { Hono } from 'hono'
+import { archiveSupplier, type ArchiveDeps } from '../domain/lifecycle/archive'
+import { changeSupplierStatus } from '../domain/lifecycle/status-change'
+import { AppError, ERRORS } from '../errors'
+import { authorize } from '../http/auth'
+import { resultSchema } from '../http/envelope'
+import type { AppEnv, Deps } from '../http/types'
+import { validate } from '../http/validate'
+import { answerWrite } from '../http/write'
+import {
+  ApprovalCommandResult,
+  ArchiveResult,
+  SupplierIdParam,
+  SupplierStatusRequest,
+} from '../schemas/supplier'
+
+const tags = ['lifecycle']
+
+/** Lifecycle commands: status change through approval, archive through finance clearance. */
+export const lifecycleRoutes = (deps: Deps & ArchiveDeps) => {
+  const { permissions, logger } = deps
+  const app = new Hono<AppEnv>()
+
+  app.post(
+    '/items/:supplierId/status',
+    authorize(permissions, logger, {
+      operationId: 'changeSupplierStatus',
+      summary: 'SUP-ADM-043: change the lifecycle status of a supplier (STATUS_CHANGE approval)',
+      tags,
+      permissions: ['supplier:status:manage'],
+      response: resultSchema(ApprovalCommandResult),
+      errors: [
+        'SUPPLIER_NOT_FOUND',
+        'SUPPLIER_STATUS_TRANSITION_INVALID',
+        'VERSION_STALE',
+        'CONCURRENT_MODIFICATION',
+        'QUALIFICATIONS_MISSING',
+        'DUPLICATE_SUBMIT',
+        'IDEMPOTENCY_KEY_REUSED',
+        'IDEMPOTENCY_IN_PROGRESS',
+      ],
+    }),
+    validate('param', SupplierIdParam),
+    validate('json', SupplierStatusRequest),
+    async (c) => {
+      const { supplierId } = c.req.valid('param')
+      const body = c.req.valid('json')
+      return answerWrite(c, deps, { operation: 'SUP-ADM-043', target: supplierId, body }, (ctx) =>
+        changeSupplierStatus(deps, ctx, supplierId, body),
+      )
+    },
+  )
+
+  app.post(
+    '/items/:supplierId/archive',
+    authorize(permissions, logger, {
+      operationId: 'archiveSupplier',
+      summary:
+        'SUP-ADM-010: archive a SUSPENDED or BLACKLIST supplier once finance clearance confirms everything settled (no body)',
+      tags,
+      permissions: ['supplier:status:manage'],
+      response: resultSchema(ArchiveResult),
+      errors: [
+        'SUPPLIER_NOT_FOUND',
+        'SUPPLIER_STATUS_TRANSITION_INVALID',
+        'ARCHIVE_CLEARANCE_UNAVAILABLE',
+        'ARCHIVE_NOT_CLEARED',
+        'DEPENDENCY_UNAVAILABLE',
+        'CONCURRENT_MODIFICATION',
+        'DUPLICATE_SUBMIT',
+        'IDEMPOTENCY_KEY_REUSED',
+        'IDEMPOTENCY_IN_PROGRESS',
+      ],
+    }),
+    validate('param', SupplierIdParam),
+    async (c) => {
+      const { supplierId } = c.req.valid('param')
+      // A command without body: anything sent would be silently ignored, so it is refused.
+      if ((await c.req.text()).trim()) {
+        throw new AppError(ERRORS.BAD_REQUEST, '(body): archive takes no body')
+      }
+      return answerWrite(
+        c,
+        deps,
+        { operation: 'SUP-ADM-010', target: supplierId, body: null },
+        (ctx) => archiveSupplier(deps, ctx, supplierId),
+      )
+    },
+  )
+
+  return app
+}

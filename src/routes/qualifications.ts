@@ -1,0 +1,51 @@
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { ExpiringQualificationVO, listExpiringQualifications } from '../domain/supplier/compliance'
+import { authorize } from '../http/auth'
+import { ok, pageSchema, resultSchema } from '../http/envelope'
+import type { AppEnv, Deps } from '../http/types'
+import { pageQuery, validate } from '../http/validate'
+
+/** Query of the expiry list; blank values mean "no filter". */
+export const ExpiringQuery = z
+  .object({
+    ...pageQuery,
+    // Decimal digits only, like the paging numbers (no `1e2`, `0x2`, `+2`, ` 2`).
+    withinDays: z
+      .string()
+      .regex(/^(0|[1-9][0-9]*)$/, { message: 'must be a decimal integer', abort: true })
+      .transform(Number)
+      .pipe(z.int().max(3650, 'at most 3650'))
+      .optional()
+      .describe("days from today; default: each qualification's rule warningDays"),
+    typeCode: z
+      .string()
+      .trim()
+      .max(64)
+      .optional()
+      .transform((v) => v || undefined)
+      .describe('only qualifications a live rule of this supplier type names'),
+  })
+  .strict()
+
+/** Qualification expiry: what will lapse, soonest first. */
+export const qualificationRoutes = (deps: Deps) => {
+  const app = new Hono<AppEnv>()
+
+  app.get(
+    '/qualifications/expiring',
+    authorize(deps.permissions, deps.logger, {
+      operationId: 'listExpiringQualifications',
+      summary:
+        'Valid qualifications of live, non-archived suppliers expiring within withinDays (default: their rule warningDays), soonest first',
+      tags: ['qualification'],
+      permissions: ['supplier:view'],
+      response: resultSchema(pageSchema(ExpiringQualificationVO)),
+      errors: [],
+    }),
+    validate('query', ExpiringQuery),
+    async (c) => ok(c, await listExpiringQualifications(deps, c.req.valid('query'))),
+  )
+
+  return app
+}
