@@ -289,6 +289,11 @@ const EXAMPLES: Record<string, (v: Record<string, string>) => unknown> = {
   'PUT /admin/supplier/items/{supplierId}/accounts/{accountId}/default': () => ({
     expectedUpdateTime: ACCOUNT_VERSION,
   }),
+  'POST /admin/supplier/items/{supplierId}/status': () => ({
+    targetStatus: 'SUSPENDED',
+    changeReason: 'hostile',
+    expectedUpdateTime: CURRENT_VERSION,
+  }),
   'PUT /admin/supplier/resource-relations/{resourceModule}/{resourceId}': (v) => ({
     supplierId: v.activeSupplierId,
     remark: 'r',
@@ -315,8 +320,8 @@ describe('hostile input on every write route: never a 500, the envelope, nothing
       accounts: [{}],
     })
     return {
-      // Account routes act on a registered supplier; the others on a draft.
-      supplierId: route.path.includes('/accounts')
+      // Account and lifecycle routes act on a registered supplier; the others on a draft.
+      supplierId: /\/(accounts|status|archive)/.test(route.path)
         ? active.supplierId
         : (await insertSupplier(h)).supplierId,
       activeSupplierId: active.supplierId,

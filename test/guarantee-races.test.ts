@@ -206,6 +206,45 @@ describe('races on PostgreSQL: one winner, invariants in SQL', () => {
     }
   })
 
+  it('status commands on one version: one transition', async (ctx) => {
+    if (embedded) ctx.skip(SKIP)
+    for (let round = 0; round < ROUNDS; round++) {
+      const { supplierId } = await insertSupplier(h, {
+        status: 'ACTIVE',
+        supplierNo: `SPS${Date.now()}${round}`,
+      })
+      const version = await versionOf(h, supplierId)
+      const answers = await Promise.all(
+        team.map((admin, i) =>
+          h.call('POST', `${ITEMS}/${supplierId}/status`, {
+            admin,
+            body: {
+              targetStatus: i % 2 ? 'SUSPENDED' : 'FROZEN',
+              changeReason: `race ${i}`,
+              expectedUpdateTime: version,
+            },
+          }),
+        ),
+      )
+      const codes = tally(answers)
+      expect(codes[200], JSON.stringify(codes)).toBe(1)
+      for (const code of Object.keys(codes)) expect(['200', '395003', '395014']).toContain(code)
+      const winner = answers.find((a) => a.body.code === 200)!
+      const [row] = await h.sql`
+        SELECT s.status,
+               (SELECT count(*)::int FROM approval_log a WHERE a.supplier_id = s.supplier_id
+                  AND a.biz_type = 'STATUS_CHANGE') AS approvals,
+               (SELECT count(*)::int FROM change_log c WHERE c.supplier_id = s.supplier_id
+                  AND c.operation_type = 'STATUS_CHANGE' AND c.field_name = 'status'
+                  AND c.status = 'APPLIED') AS moves
+        FROM supplier s WHERE s.supplier_id = ${supplierId}`
+      expect(winner.body.data.approvalStatus).toBe('APPLIED')
+      expect(row.approvals).toBe(1)
+      expect(row.moves).toBe(1)
+      expect(['SUSPENDED', 'FROZEN']).toContain(row.status)
+    }
+  })
+
   it('one approval applied by 20 reconciliations at once: applied exactly once', async (ctx) => {
     if (embedded) ctx.skip(SKIP)
     for (let round = 0; round < ROUNDS; round++) {
