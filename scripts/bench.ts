@@ -67,7 +67,7 @@ await grant(sql, adminId, {
   ],
 })
 const token = await sign(
-  { sub: adminId, exp: Math.floor(Date.now() / 1000) + 3600 },
+  { sub: adminId, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 3600 },
   config.auth.jwtSecret!,
   'HS256',
 )

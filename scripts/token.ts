@@ -17,10 +17,14 @@ if (!adminId || !/^[1-9][0-9]{0,18}$/.test(adminId)) {
   console.error('--admin needs a positive integer administrator id')
   process.exit(2)
 }
+const now = Math.floor(Date.now() / 1000)
+// Never longer than the service accepts (AUTH_TOKEN_MAX_LIFETIME_SECONDS, 12 hours by default).
+const lifetime = Math.min(12 * 3600, config.auth.maxTokenLifetimeSeconds)
 const token = await sign(
   {
     sub: adminId,
-    exp: Math.floor(Date.now() / 1000) + 12 * 3600,
+    iat: now,
+    exp: now + lifetime,
     iss: config.auth.issuer,
     aud: config.auth.audience,
   },

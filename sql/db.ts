@@ -65,6 +65,65 @@ export async function none(query: Query): Promise<number> {
   return result.count
 }
 
+/** postgres.js and Node socket error codes that mean the connection, not the query, failed. */
+const CONNECTION_CODES = new Set([
+  'CONNECTION_CLOSED',
+  'CONNECTION_DESTROYED',
+  'CONNECTION_ENDED',
+  'CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+])
+
+/**
+ * SQLSTATEs of a server that is going away or not accepting work yet: class 08 (connection
+ * exception), 57P01..57P03 (terminated by an administrator, crash shutdown, cannot connect now)
+ * and 53300 (too many connections). The request may be retried as it is.
+ */
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/
+
+/**
+ * Whether `err` says the database could not be reached or dropped the connection, as opposed to
+ * refusing the statement itself. Such failures are "temporarily unavailable", never a verdict.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (err instanceof DatabaseUnavailableError) return true
+  if (!err || typeof err !== 'object') return false
+  const code = (err as { code?: unknown }).code
+  if (typeof code !== 'string') return false
+  return CONNECTION_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code)
+}
+
+/** The database did not answer within a bound set by the caller. */
+export class DatabaseUnavailableError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'DatabaseUnavailableError'
+  }
+}
+
+/**
+ * `work` within `ms`, else a DatabaseUnavailableError. The query itself is not cancelled (it has
+ * nowhere to go while the server is unreachable); the caller stops waiting for it.
+ */
+export function withinDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(
+      () =>
+        reject(new DatabaseUnavailableError(`${what}: no answer from the database in ${ms} ms`)),
+      ms,
+    )
+    work.then(resolve, reject).finally(() => clearTimeout(timer))
+  })
+}
+
 export interface DatabaseOptions {
   url: string
   /** One connection in embedded mode: pglite-socket serves one session at a time. */

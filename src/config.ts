@@ -61,12 +61,33 @@ const prefixes = z
   )
   .pipe(z.array(z.url({ protocol: /^https?$/ })).min(1))
 
+/**
+ * TLS modes that dbmate (lib/pq) and postgres.js implement alike (postgres.js treats `allow` as
+ * `require`, so it is refused rather than meaning two things).
+ */
+export const SSL_MODES = ['disable', 'prefer', 'require', 'verify-ca', 'verify-full'] as const
+
+/**
+ * DATABASE_URL with an explicit `sslmode`, the one TLS setting of both clients. Without one,
+ * lib/pq (dbmate) requires TLS while postgres.js uses none; both get libpq's own default,
+ * `prefer` (TLS when the server offers it).
+ */
+const databaseUrl = z.url({ protocol: /^postgres(ql)?$/ }).transform((value, ctx) => {
+  const modes = new URL(value).searchParams.getAll('sslmode')
+  if (modes.length === 0) return `${value}${value.includes('?') ? '&' : '?'}sslmode=prefer`
+  if (modes.length > 1 || !(SSL_MODES as readonly string[]).includes(modes[0])) {
+    ctx.addIssue({ code: 'custom', message: `sslmode must be one of ${SSL_MODES.join(', ')}` })
+    return z.NEVER
+  }
+  return value
+})
+
 const EnvSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
     HOST: z.string().min(1).default('127.0.0.1'),
     PORT: z.coerce.number().int().min(0).max(65535).default(8787),
-    DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    DATABASE_URL: databaseUrl.optional(),
     DATA_DIR: z.string().min(1).default('./.data'),
     MIGRATE_ON_START: bool,
     EMBEDDED_DB_PORT: z.coerce.number().int().min(0).max(65535).default(0),
@@ -87,6 +108,12 @@ const EnvSchema = z
     AUTH_JWKS_URL: z.url().optional(),
     AUTH_JWT_ISSUER: z.string().min(1).optional(),
     AUTH_JWT_AUDIENCE: z.string().min(1).optional(),
+    AUTH_TOKEN_MAX_LIFETIME_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(7 * 24 * 3600)
+      .default(12 * 3600),
     PERMISSION_SERVICE_URL: z.url().optional(),
     PERMISSION_SERVICE_TOKEN: z.string().min(1).optional(),
     PERMISSION_TIMEOUT_MS: z.coerce.number().int().min(50).max(30000).default(2000),
@@ -229,6 +256,8 @@ function toConfig(env: z.output<typeof EnvSchema>) {
       jwksUrl: env.AUTH_JWKS_URL,
       issuer: env.AUTH_JWT_ISSUER,
       audience: env.AUTH_JWT_AUDIENCE,
+      /** Longest accepted `exp − iat`: a stolen token is worth at most this long. */
+      maxTokenLifetimeSeconds: env.AUTH_TOKEN_MAX_LIFETIME_SECONDS,
     },
     permissions: {
       serviceUrl: env.PERMISSION_SERVICE_URL,

@@ -130,6 +130,10 @@ export const SUPPLIER_ERRORS = {
     message: 'a request with this Idempotency-Key is still being processed',
   },
   APPROVAL_NOT_FOUND: { code: 395029, message: 'approval record does not exist' },
+  DATABASE_UNAVAILABLE: {
+    code: 395030,
+    message: 'the database is temporarily unavailable; retry later',
+  },
   RESOURCE_NOT_FOUND: { code: 395031, message: 'resource does not exist or is deleted' },
   ARCHIVE_CLEARANCE_UNAVAILABLE: {
     code: 395032,

@@ -16,6 +16,7 @@ import { appliedMigrations, MigrationError, migrate, migrateWithLock } from './d
 import { encryptPlaintextApproveNotes } from './domain/supplier/approve-note'
 import { createLogger } from './logger'
 import { createMetrics } from './metrics'
+import { answerClientErrors } from './http/client-error'
 import { permissionLookupFor } from './ports/permission'
 
 /** A start-up refusal whose message says it all (no stack trace is printed for it). */
@@ -91,6 +92,7 @@ async function failStartup(err: unknown): Promise<never> {
 
 try {
   server = await listen(config, (req, env) => handler(req, env))
+  answerClientErrors(server, logger)
   if (!config.databaseUrl) {
     embedded = await startEmbedded({
       dataDir: join(config.dataDir, 'pgdata'),

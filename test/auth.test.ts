@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { promisify } from 'node:util'
 import type { AddressInfo } from 'node:net'
 import { sign } from 'hono/jwt'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -13,6 +15,7 @@ import {
 } from '../src/ports/permission'
 import { createLogger } from '../src/logger'
 
+const run = promisify(execFile)
 const DICT = '/admin/dict/data/supplier_type'
 const UNAUTHORIZED = { code: 401, success: false, data: null }
 const PERMISSION_DENIED = 395002
@@ -73,9 +76,58 @@ describe('authentication (HS256): every 401 answers HTTP 200 with the 401 envelo
     expect(res.body.data).toHaveLength(15)
   })
 
-  it('accepts a token without sub (X-Admin-Id is then the only identity)', async () => {
-    const res = await call({ admin, token: await h.token(admin, { sub: undefined }) })
+  it('401 for a token without sub: it would otherwise do for any X-Admin-Id', async () => {
+    for (const sub of [undefined, '', null]) {
+      const res = await call({ admin, token: await h.token(admin, { sub }) })
+      expect(res.body).toMatchObject(UNAUTHORIZED)
+      expect(res.body.message).toContain('sub')
+    }
+    // …the all-permission administrator included.
+    const all = await h.admin()
+    const res = await call({ admin: all, token: await h.token(all, { sub: undefined }) })
+    expect(res.body).toMatchObject(UNAUTHORIZED)
+  })
+
+  it('401 for a token without iat: its lifetime could not be bounded', async () => {
+    const res = await call({ admin, token: await h.token(admin, { iat: undefined }) })
+    expect(res.body).toMatchObject(UNAUTHORIZED)
+    expect(res.body.message).toContain('iat')
+  })
+
+  it('401 for a token living longer than AUTH_TOKEN_MAX_LIFETIME_SECONDS (exp − iat)', async () => {
+    const max = h.config.auth.maxTokenLifetimeSeconds
+    expect(max).toBe(12 * 3600)
+    const now = nowSeconds()
+    for (const exp of [now + max + 1, 1e20, now + 10 * 365 * 86400]) {
+      const res = await call({ admin, token: await h.token(admin, { iat: now, exp }) })
+      expect(res.body, String(exp)).toMatchObject(UNAUTHORIZED)
+      expect(res.body.message).toContain('lifetime')
+    }
+    // Backdating iat does not help: a token issued long ago with a far expiry is as long-lived.
+    const backdated = await h.token(admin, { iat: now - 30 * 86400, exp: now + 600 })
+    expect((await call({ admin, token: backdated })).body).toMatchObject(UNAUTHORIZED)
+    // Exactly the maximum is accepted.
+    const longest = await h.token(admin, { iat: now, exp: now + max })
+    expect((await call({ admin, token: longest })).body).toMatchObject({ code: 200 })
+  })
+
+  it('`npm run token` mints a token the service accepts (sub, iat, exp within the maximum)', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/token.ts', '--admin', admin],
+      { env: { ...process.env, NODE_ENV: 'development', DATABASE_URL: '' } },
+    )
+    const token = stdout.trim()
+    const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString())
+    expect(claims).toMatchObject({ sub: admin, iat: expect.any(Number), exp: expect.any(Number) })
+    expect(claims.exp - claims.iat).toBeLessThanOrEqual(h.config.auth.maxTokenLifetimeSeconds)
+    const res = await call({ admin, token })
     expect(res.body).toMatchObject({ code: 200, success: true })
+  })
+
+  it('401 for an exp that is not a number', async () => {
+    const res = await call({ admin, token: await h.token(admin, { exp: '99999999999' }) })
+    expect(res.body).toMatchObject(UNAUTHORIZED)
   })
 
   it('401 without an Authorization header', async () => {
@@ -169,8 +221,8 @@ describe('authentication (HS256): every 401 answers HTTP 200 with the 401 envelo
   it.each(['0', 'abc', '-1', '1.5', '', '01', '1e3', '+1', '12345678901234567890'])(
     '401 when X-Admin-Id is %j (not a positive integer)',
     async (value) => {
-      // A token without sub, so that only X-Admin-Id itself is under test.
-      const token = await h.token(admin, { sub: undefined })
+      // A token whose sub is the same text, so that only X-Admin-Id's format is under test.
+      const token = await h.token(admin, { sub: value })
       const res = await call({ admin: null, token, headers: { 'x-admin-id': value } })
       expect(res.status).toBe(200)
       expect(res.body).toMatchObject(UNAUTHORIZED)
@@ -252,7 +304,11 @@ describe('authentication with a JWKS endpoint (RS256)', () => {
   const h = useHarness({ env: () => ({ AUTH_JWKS_URL: `${jwks.url}/jwks` }) })
 
   const rs256 = (key: JsonWebKey, claims: Record<string, unknown>) =>
-    sign({ exp: nowSeconds() + 600, ...claims }, key as Parameters<typeof sign>[1], 'RS256')
+    sign(
+      { iat: nowSeconds(), exp: nowSeconds() + 600, ...claims },
+      key as Parameters<typeof sign>[1],
+      'RS256',
+    )
 
   /** A new app, as the edge builds one per request, whose JWKS URL is `jwksUrl`. */
   const appFor = (jwksUrl: string) => {

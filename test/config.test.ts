@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { ConfigError, DEV_SECRETS, loadConfig } from '../src/config'
 import { assertCatalog, ERRORS, SUPPLIER_CODE_RANGE, SUPPLIER_ERRORS } from '../src/errors'
 
-const REAL_DB = 'postgres://app@db.internal:5432/supplier'
+const REAL_DB = 'postgres://app@db.internal:5432/supplier?sslmode=verify-full'
 const key32 = (fill: string) => btoa(fill.repeat(32).slice(0, 32))
 
 /** Production settings with every secret replaced by a real value. */

@@ -150,7 +150,12 @@ export function useHarness(
     }
     h.token = (adminId, claims = {}) =>
       sign(
-        { sub: adminId, exp: Math.floor(Date.now() / 1000) + 600, ...claims },
+        {
+          sub: adminId,
+          iat: Math.floor(Date.now() / 1000),
+          exp: Math.floor(Date.now() / 1000) + 600,
+          ...claims,
+        },
         h.config.auth.jwtSecret as string,
         'HS256',
       )

@@ -89,7 +89,6 @@ describe('HTTP frame', () => {
   })
 
   describe('with a database that cannot be reached', () => {
-    const logs: string[] = []
     let broken: postgres.Sql
     let app: ReturnType<typeof createApp>
 
@@ -102,29 +101,18 @@ describe('HTTP frame', () => {
       app = createApp({
         config: h.config,
         sql: broken,
-        logger: createLogger({
-          level: 'info',
-          destination: { write: (line: string) => void logs.push(line) },
-        }),
+        logger: createLogger({ level: 'silent' }),
         cipher: h.cipher,
         permissions: sqlPermissionLookup(broken),
       })
     })
     afterAll(() => broken.end({ timeout: 1 }))
 
-    const authed = async (path: string) => {
-      const admin = '9007199254740993'
-      const res = await app.request(path, {
-        headers: { authorization: `Bearer ${await h.token(admin)}`, 'x-admin-id': admin },
-      })
-      return { res, body: (await res.json()) as any }
-    }
-
-    it('/readyz is HTTP 503 with the dependency-unavailable envelope (395039)', async () => {
+    it('/readyz is HTTP 503 with the database-unavailable envelope (395030)', async () => {
       const res = await app.request('/readyz')
       expect(res.status).toBe(503)
       const body = (await res.json()) as any
-      expect(body).toMatchObject({ code: 395039, success: false, data: null })
+      expect(body).toMatchObject({ code: 395030, success: false, data: null })
       for (const leak of LEAKS) expect(body.message).not.toMatch(leak)
     })
 
@@ -134,6 +122,49 @@ describe('HTTP frame', () => {
       expect(await res.json()).toEqual({ ...SUCCESS, data: { status: 'UP' } })
     })
 
+    it('a call is 395030 "retry later" (HTTP 200), without driver or socket details', async () => {
+      const admin = '9007199254740993'
+      const res = await app.request('/admin/dict/data/supplier_type', {
+        headers: { authorization: `Bearer ${await h.token(admin)}`, 'x-admin-id': admin },
+      })
+      expect(res.status).toBe(200)
+      const body = (await res.json()) as any
+      expect(body).toMatchObject({ code: 395030, success: false, data: null })
+      for (const leak of LEAKS) expect(JSON.stringify(body)).not.toMatch(leak)
+    })
+  })
+
+  describe('with a database that fails a statement (an unexpected fault)', () => {
+    const logs: string[] = []
+    let app: ReturnType<typeof createApp>
+
+    beforeAll(() => {
+      // Every statement fails with an error that is not a connection failure.
+      const failing = (() =>
+        Promise.reject(
+          Object.assign(new Error('relation "dict_data" does not exist at 127.0.0.1'), {
+            code: '42P01',
+          }),
+        )) as unknown as postgres.Sql
+      app = createApp({
+        config: h.config,
+        sql: failing,
+        logger: createLogger({
+          level: 'info',
+          destination: { write: (line: string) => void logs.push(line) },
+        }),
+        cipher: h.cipher,
+        permissions: sqlPermissionLookup(h.sql),
+      })
+    })
+
+    const authed = async (path: string) => {
+      const admin = '9007199254740993'
+      const res = await app.request(path, {
+        headers: { authorization: `Bearer ${await h.token(admin)}`, 'x-admin-id': admin },
+      })
+      return { res, body: (await res.json()) as any }
+    }
     it('an unexpected fault is HTTP 500 whose data is { requestId } and whose message names it', async () => {
       const { res, body } = await authed('/admin/dict/data/supplier_type')
       expect(res.status).toBe(500)

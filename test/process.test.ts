@@ -67,7 +67,11 @@ describe('the service process', () => {
     const port = await freePort()
     const env = { DATA_DIR: dataDir, PORT: String(port) }
     const token = await sign(
-      { sub: '10001', exp: Math.floor(Date.now() / 1000) + 600 },
+      {
+        sub: '10001',
+        iat: Math.floor(Date.now() / 1000),
+        exp: Math.floor(Date.now() / 1000) + 600,
+      },
       DEV_SECRETS.AUTH_JWT_SECRET,
       'HS256',
     )

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs'
 import { mkdir, open, readFile, rm } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -26,13 +27,26 @@ export class DataDirInUseError extends Error {
 /** Lock files this process holds (absolute paths): a second start in-process is refused too. */
 const held = new Set<string>()
 
+/**
+ * Whether `pid` is a running process. A zombie (killed, not yet reaped by its parent) still
+ * answers signal 0, but it will never touch the directory again: on Linux its state in
+ * /proc/<pid>/stat tells it apart, so a restart right after `kill -9` is not refused.
+ */
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
-    return true
   } catch (err) {
     // EPERM: the process exists but belongs to another user.
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false
+  }
+  if (!existsSync('/proc/self/stat')) return true // not Linux: signal 0 is all we have
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // "pid (comm) S …": the state follows the last ')' (comm may itself contain ')').
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3)
+    return state !== 'Z' && state !== 'X'
+  } catch {
+    return false // gone since signal 0
   }
 }
 

@@ -99,6 +99,52 @@ export async function migrate(url: string): Promise<string> {
   return dbmate(url, ['migrate'])
 }
 
+/** Errors of a server that is not up yet: dbmate's wait is for those. */
+const NOT_UP_YET = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ETIMEDOUT',
+  'CONNECT_TIMEOUT',
+  '57P03', // the database system is starting up
+])
+
+/**
+ * One connection attempt with the service's own client, before `dbmate wait`. A server that is
+ * not up yet is left to dbmate's wait; anything else (TLS offered or required against the
+ * server's will, authentication, a missing database) fails at once with a clear message, instead
+ * of dbmate retrying it for DBMATE_WAIT_TIMEOUT (a minute) and then failing.
+ */
+export async function probeDatabase(url: string): Promise<void> {
+  const probe = postgres(url, {
+    max: 1,
+    onnotice: () => {},
+    connect_timeout: 10,
+    fetch_types: false,
+    connection: { application_name: 'supplier-admin probe' },
+  })
+  try {
+    await probe`SELECT 1`
+  } catch (err) {
+    const { code, message } = err as { code?: string; message?: string }
+    const tls = /\b(TLS|SSL)\b/.test(message ?? '')
+    if (code && NOT_UP_YET.has(code) && !tls) return
+    if (code === 'ECONNRESET' && !tls) return
+    const sslmode = new URL(url).searchParams.get('sslmode')
+    throw new MigrationError(
+      `cannot connect to DATABASE_URL (sslmode=${sslmode}): ` +
+        redactPasswords(message ?? String(err), url) +
+        (tls
+          ? '; the server and sslmode disagree about TLS: set sslmode=disable or prefer for a ' +
+            'server without TLS, require or verify-full for one with it'
+          : ''),
+    )
+  } finally {
+    await probe.end({ timeout: 1 })
+  }
+}
+
 /**
  * `dbmate migrate` on a real PostgreSQL server, under the session advisory lock
  * MIGRATION_LOCK_KEY held on a dedicated connection: concurrent callers (replicas starting
@@ -107,7 +153,10 @@ export async function migrate(url: string): Promise<string> {
  * connections (`dbmate wait`, up to DBMATE_WAIT_TIMEOUT, default 1 minute).
  */
 export async function migrateWithLock(url: string, { wait = false } = {}): Promise<string> {
-  if (wait) await dbmate(url, ['wait'])
+  if (wait) {
+    await probeDatabase(url)
+    await dbmate(url, ['wait'])
+  }
   const lock = postgres(url, {
     max: 1,
     onnotice: () => {},

@@ -84,8 +84,9 @@ export function resetJwksCaches() {
 const unauthorized = (why: string) => new AppError(ERRORS.UNAUTHORIZED, `not authenticated: ${why}`)
 
 /**
- * Bearer JWT (HS256 secret or JWKS) plus `X-Admin-Id`, the only source of identity. A `sub`
- * claim, when present, must name the same administrator.
+ * Bearer JWT (HS256 secret or JWKS) plus `X-Admin-Id`, the only source of identity. The token
+ * must carry `sub` naming the same administrator, `iat` and `exp`, and live (`exp − iat`) at most
+ * AUTH_TOKEN_MAX_LIFETIME_SECONDS.
  */
 export function authenticate(auth: Config['auth']): MiddlewareHandler<AppEnv> {
   const verification = { iss: auth.issuer, aud: auth.audience }
@@ -117,9 +118,17 @@ export function authenticate(auth: Config['auth']): MiddlewareHandler<AppEnv> {
       if (err instanceof AppError) throw err // identity provider keys unavailable
       throw unauthorized('invalid or expired token')
     }
-    if (payload.exp === undefined) throw unauthorized('token has no expiry')
-    if (payload.sub !== undefined && String(payload.sub) !== adminId) {
-      throw unauthorized('token subject does not match X-Admin-Id')
+    const { sub, iat, exp } = payload
+    if (typeof exp !== 'number' || !Number.isFinite(exp)) throw unauthorized('token has no expiry')
+    // The token must name its administrator: one without a subject would do for any X-Admin-Id.
+    if (typeof sub !== 'string' || sub === '') throw unauthorized('token has no subject (sub)')
+    if (sub !== adminId) throw unauthorized('token subject does not match X-Admin-Id')
+    // Without an issue time the lifetime cannot be bounded (verify() refuses an iat in the future).
+    if (typeof iat !== 'number' || !Number.isFinite(iat)) {
+      throw unauthorized('token has no issue time (iat)')
+    }
+    if (exp - iat > auth.maxTokenLifetimeSeconds) {
+      throw unauthorized(`token lifetime exceeds ${auth.maxTokenLifetimeSeconds} s`)
     }
     c.set('adminId', adminId)
     await next()
@@ -152,6 +161,11 @@ export function authorize(
       const answers = await Promise.all([...checks, roleCheck])
       granted = answers.every((a) => a === true)
     } catch (err) {
+      if (err instanceof AppError && err.entry === ERRORS.DATABASE_UNAVAILABLE) {
+        // Refused all the same, but as "retry later": nobody's permission was judged.
+        logger.warn({ requestId: c.get('requestId'), err: err.message }, 'permission lookup failed')
+        throw err
+      }
       logger.warn(
         { requestId: c.get('requestId'), err: (err as Error).message },
         'permission lookup failed: denied',

@@ -7,6 +7,7 @@ import { AppError, ERRORS } from '../errors'
 import { fleetResourcesFor } from '../ports/fleet'
 import { withDeadline } from '../ports/permission'
 import { observeLookupFailures, type Observer } from '../ports/observer'
+import { isDatabaseUnavailable } from '../../sql/db'
 import { systemRoutes } from '../routes/system'
 import { accessLog } from './access-log'
 import { authenticate } from './auth'
@@ -47,14 +48,33 @@ export function useFrame(
         ),
     }),
   )
+  // Writes take their input in the body: a query string on one is refused before anything runs,
+  // so that no value (a tax number, say) rides in a URL that proxies and browsers keep.
+  app.use(async (c, next) => {
+    if (!READ_METHODS.has(c.req.method)) {
+      const [name] = Object.keys(c.req.queries())
+      if (name !== undefined) {
+        // Only a plain parameter name is echoed; values never are.
+        const shown = /^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name) ? name : '(query string)'
+        throw new AppError(
+          ERRORS.BAD_REQUEST,
+          `${shown}: unknown query parameter (writes take a body)`,
+        )
+      }
+    }
+    await next()
+  })
   app.use('/admin/*', authenticate(config.auth))
 }
 
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
 /**
  * Every answer is an envelope: unknown routes 404, malformed requests 400, business failures
- * their catalog code (HTTP 200), anything unexpected a 500 carrying only the request id.
+ * their catalog code (HTTP 200), the database unreachable or dropping the connection anywhere in
+ * the request DATABASE_UNAVAILABLE (retry), anything unexpected a 500 carrying only the request id.
  */
-export function mapErrors(app: Hono<AppEnv>, logger: Pick<Logger, 'error'>) {
+export function mapErrors(app: Hono<AppEnv>, logger: Pick<Logger, 'error' | 'warn'>) {
   app.notFound((c) =>
     failure(c, ERRORS.NOT_FOUND, `no route for ${c.req.method} ${c.req.path}`, null, 404),
   )
@@ -65,6 +85,10 @@ export function mapErrors(app: Hono<AppEnv>, logger: Pick<Logger, 'error'>) {
       return failure(c, ERRORS.BAD_REQUEST, err.message || 'malformed request', null, 400)
     }
     const id = c.get('requestId')
+    if (isDatabaseUnavailable(err)) {
+      logger.warn({ requestId: id, err: (err as Error).message }, 'database unavailable')
+      return failure(c, ERRORS.DATABASE_UNAVAILABLE)
+    }
     logger.error({ requestId: id, err }, 'unexpected fault')
     return failure(c, ERRORS.INTERNAL, `internal error (request id ${id})`, { requestId: id }, 500)
   })

@@ -1,19 +1,40 @@
-import type { Sql } from '../../sql/db'
+import { isDatabaseUnavailable, type Sql } from '../../sql/db'
 import { hasPermission, rolesOf } from '../../sql/admin'
+import { AppError, ERRORS } from '../errors'
 
 /**
  * Who may do what. Any adapter may throw or time out: callers deny on anything but a clear
- * `true` (fail closed).
+ * `true` (fail closed). The one failure that is not a denial is the service's own database being
+ * unreachable: an AppError DATABASE_UNAVAILABLE, which refuses the request too, with "retry".
  */
 export interface PermissionLookup {
   has(adminId: string, code: string): Promise<boolean>
   roles(adminId: string): Promise<string[]>
+  /**
+   * The answers come from the service's own database: a lookup that does not answer in time
+   * means that database is unavailable, not that the permission is denied.
+   */
+  readonly fromServiceDatabase?: boolean
+}
+
+const databaseUnavailable = (what: string) =>
+  new AppError(ERRORS.DATABASE_UNAVAILABLE, `permission lookup: ${what}; retry later`)
+
+/** A connection failure of the database is "unavailable"; every other error stays an error. */
+const orUnavailable = async <T>(work: Promise<T>): Promise<T> => {
+  try {
+    return await work
+  } catch (err) {
+    if (isDatabaseUnavailable(err)) throw databaseUnavailable('the database is unreachable')
+    throw err
+  }
 }
 
 /** Default adapter: the service's own admin_permission / admin_role tables. */
 export const sqlPermissionLookup = (sql: Sql): PermissionLookup => ({
-  has: (adminId, code) => hasPermission(sql, adminId, code),
-  roles: (adminId) => rolesOf(sql, adminId),
+  has: (adminId, code) => orUnavailable(hasPermission(sql, adminId, code)),
+  roles: (adminId) => orUnavailable(rolesOf(sql, adminId)),
+  fromServiceDatabase: true,
 })
 
 /**
@@ -63,17 +84,31 @@ export function httpPermissionLookup(options: {
 
 /**
  * Bounds every lookup of any adapter by `ms`: a lookup still running then is an error, which
- * the caller treats as denied.
+ * the caller treats as denied; for a lookup in the service's own database, it is
+ * DATABASE_UNAVAILABLE (the database did not answer).
  */
 export function withDeadline(lookup: PermissionLookup, ms: number): PermissionLookup {
-  const bounded = <T>(work: Promise<T>) =>
+  const bounded = <T>(work: () => Promise<T>) =>
     new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`permission lookup exceeded ${ms} ms`)), ms)
-      work.then(resolve, reject).finally(() => clearTimeout(timer))
+      const timer = setTimeout(
+        () =>
+          reject(
+            lookup.fromServiceDatabase
+              ? databaseUnavailable(`no answer from the database in ${ms} ms`)
+              : new Error(`permission lookup exceeded ${ms} ms`),
+          ),
+        ms,
+      )
+      // A lookup that throws synchronously is a failed lookup like any other.
+      Promise.resolve()
+        .then(work)
+        .then(resolve, reject)
+        .finally(() => clearTimeout(timer))
     })
   return {
-    has: (adminId, code) => bounded(lookup.has(adminId, code)),
-    roles: (adminId) => bounded(lookup.roles(adminId)),
+    has: (adminId, code) => bounded(() => lookup.has(adminId, code)),
+    roles: (adminId) => bounded(() => lookup.roles(adminId)),
+    fromServiceDatabase: lookup.fromServiceDatabase,
   }
 }
 

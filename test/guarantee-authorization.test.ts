@@ -1,0 +1,191 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { httpPermissionLookup } from '../src/ports/permission'
+import { insertSupplier } from './fixtures'
+import { ALL_PERMISSIONS, useHarness, type Harness } from './harness'
+import { fingerprint } from './guarantees'
+import { insertResource } from './resource-data'
+
+/**
+ * The authorization matrix, enumerated from the routes' own declarations (x-permissions and
+ * x-roles of /openapi.json, generated from `authorize(...)`), so that a route added later is in
+ * it: each required permission, and the role, removed in turn → 395002 with nothing written; and
+ * the permission port answering false, failing, answering non-success or not at all → 395002.
+ */
+
+interface GuardedRoute {
+  method: string
+  path: string
+  permissions: string[]
+  roles?: string[]
+}
+
+const PERMISSION_DENIED = 395002
+
+/** Every route that declares permissions, from the document the app generates. */
+async function guardedRoutes(h: Harness): Promise<GuardedRoute[]> {
+  const doc = (await (await h.app.request('/openapi.json')).json()) as {
+    paths: Record<string, Record<string, { 'x-permissions'?: string[]; 'x-roles'?: string[] }>>
+  }
+  const routes: GuardedRoute[] = []
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(ops)) {
+      if (!op['x-permissions']) continue
+      routes.push({
+        method: method.toUpperCase(),
+        path,
+        permissions: op['x-permissions'],
+        roles: op['x-roles'],
+      })
+    }
+  }
+  return routes
+}
+
+/** A concrete URL for a documented path: real targets where the route needs one. */
+async function concrete(h: Harness, path: string): Promise<string> {
+  const supplierId = (await insertSupplier(h, { status: 'DRAFT' })).supplierId
+  const values: Record<string, string> = {
+    supplierId,
+    resourceModule: 'HOTEL',
+    resourceId: await insertResource(h, 'HOTEL'),
+    typeCode: 'OTHER',
+  }
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? '9007199254740993')
+}
+
+const bodyFor = (method: string) => (method === 'GET' || method === 'DELETE' ? undefined : {})
+
+describe('authorization matrix over every declared route', () => {
+  const h = useHarness()
+  let routes: GuardedRoute[]
+  let everyPermission: string[]
+  let everyRole: string[]
+  beforeAll(async () => {
+    routes = await guardedRoutes(h)
+    everyPermission = [...new Set([...ALL_PERMISSIONS, ...routes.flatMap((r) => r.permissions)])]
+    everyRole = [...new Set(['ADMIN', ...routes.flatMap((r) => r.roles ?? [])])]
+  })
+
+  it('finds the routes: every write route of the supplier API is among them', () => {
+    const keys = routes.map((r) => `${r.method} ${r.path}`)
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        'POST /admin/supplier/items',
+        'PUT /admin/supplier/items/{supplierId}',
+        'POST /admin/supplier/items/{supplierId}/submit',
+        'DELETE /admin/supplier/items/{supplierId}',
+        'PUT /admin/supplier/types/{typeCode}/qualification-rules',
+        'PUT /admin/supplier/resource-relations/{resourceModule}/{resourceId}',
+      ]),
+    )
+    expect(routes.length).toBeGreaterThanOrEqual(12)
+  })
+
+  it('each required permission removed in turn → 395002, nothing written', async () => {
+    let checked = 0
+    for (const route of routes) {
+      const url = await concrete(h, route.path)
+      // Control: with everything granted the request passes authorization (whatever it answers).
+      const full = await h.admin(everyPermission, everyRole)
+      const allowed = await h.call(route.method, url, { admin: full, body: bodyFor(route.method) })
+      expect(allowed.body.code, `${route.method} ${route.path}`).not.toBe(PERMISSION_DENIED)
+      for (const missing of route.permissions) {
+        const admin = await h.admin(
+          everyPermission.filter((p) => p !== missing),
+          everyRole,
+        )
+        const before = await fingerprint(h)
+        const res = await h.call(route.method, url, { admin, body: bodyFor(route.method) })
+        const where = `${route.method} ${route.path} without ${missing}`
+        expect(res.status, where).toBe(200)
+        expect(res.body, where).toMatchObject({
+          code: PERMISSION_DENIED,
+          success: false,
+          data: null,
+        })
+        expect(await fingerprint(h), where).toEqual(before)
+        checked++
+      }
+      if (route.roles) {
+        const admin = await h.admin(everyPermission, [])
+        const before = await fingerprint(h)
+        const res = await h.call(route.method, url, { admin, body: bodyFor(route.method) })
+        const where = `${route.method} ${route.path} without a role`
+        expect(res.body, where).toMatchObject({ code: PERMISSION_DENIED, success: false })
+        expect(await fingerprint(h), where).toEqual(before)
+        checked++
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(routes.length)
+  })
+})
+
+describe('the permission port misbehaving (HTTP adapter, real local server) → refused on every route', () => {
+  type Mode = 'true' | 'false' | 'http-error' | 'non-success' | 'malformed' | 'silent'
+  let mode: Mode = 'true'
+  const hanging = new Set<ServerResponse>()
+  const json = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' })
+    res.end(JSON.stringify(body))
+  }
+  const service = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const roles = req.url!.endsWith('/roles')
+    switch (mode) {
+      case 'true':
+        return json(res, 200, { code: 200, success: true, data: roles ? ['ADMIN'] : true })
+      case 'false':
+        return json(res, 200, { code: 200, success: true, data: roles ? [] : false })
+      case 'http-error':
+        return json(res, 500, { code: 500, success: false, data: null })
+      case 'non-success':
+        return json(res, 200, { code: 403001, success: false, data: roles ? ['ADMIN'] : true })
+      case 'malformed':
+        res.writeHead(200, { 'content-type': 'application/json' })
+        return res.end('{"code":200,"success":true,"data":')
+      case 'silent':
+        hanging.add(res)
+    }
+  })
+  beforeAll(() => new Promise<void>((r) => service.listen(0, '127.0.0.1', r)))
+  afterAll(
+    () =>
+      new Promise<void>((r) => {
+        for (const res of hanging) res.destroy()
+        service.close(() => r())
+      }),
+  )
+  const h = useHarness({
+    env: { PERMISSION_TIMEOUT_MS: '250' },
+    permissions: () =>
+      httpPermissionLookup({
+        baseUrl: `http://127.0.0.1:${(service.address() as AddressInfo).port}/`,
+        timeoutMs: 250,
+      }),
+  })
+
+  it.each<Mode>(['false', 'http-error', 'non-success', 'malformed', 'silent'])(
+    'the port answering %s: 395002 on every route, nothing written',
+    async (m) => {
+      const routes = await guardedRoutes(h)
+      const admin = await h.admin()
+      for (const route of routes) {
+        const url = await concrete(h, route.path)
+        mode = 'true'
+        const allowed = await h.call(route.method, url, { admin, body: bodyFor(route.method) })
+        expect(allowed.body.code, `control ${route.method} ${route.path}`).not.toBe(
+          PERMISSION_DENIED,
+        )
+        mode = m
+        const before = await fingerprint(h)
+        const res = await h.call(route.method, url, { admin, body: bodyFor(route.method) })
+        const where = `${m}: ${route.method} ${route.path}`
+        expect(res.body, where).toMatchObject({ code: PERMISSION_DENIED, success: false })
+        expect(await fingerprint(h), where).toEqual(before)
+      }
+      mode = 'true'
+    },
+    60_000,
+  )
+})
