@@ -43,8 +43,9 @@ function start(env: Record<string, string>) {
       reject(new Error(`exited ${code}: ${output}`))
     })
   })
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
+  // The exit code, or the signal's name when a signal ended the process.
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal)),
   )
   return { child, ready, exited, output: () => output }
 }
@@ -180,7 +181,7 @@ describe('the service process', () => {
     )
     expect(third.output()).not.toContain('{"level"')
     third.child.kill('SIGTERM')
-    expect(await third.exited).toBe(0)
+    expect(await third.exited, third.output()).toBe(0)
   }, 120_000)
 
   it('a failed migration exits non-zero without ever printing the database password', async () => {
