@@ -2403,6 +2403,13 @@ CREATE INDEX approval_log_supplier ON public.approval_log USING btree (supplier_
 
 
 --
+-- Name: approval_log_unfinished; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX approval_log_unfinished ON public.approval_log USING btree (submitted_at) WHERE (status = ANY (ARRAY['SUBMITTED'::text, 'APPROVED'::text]));
+
+
+--
 -- Name: change_log_approval; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2943,4 +2950,5 @@ INSERT INTO public.schema_migrations (version) VALUES
     ('20261123000200'),
     ('20261123020100'),
     ('20261123030100'),
-    ('20261123040000');
+    ('20261123040000'),
+    ('20261123050000');

@@ -129,17 +129,24 @@ export interface DatabaseOptions {
   /** One connection in embedded mode: pglite-socket serves one session at a time. */
   max: number
   timezone: string
+  /** How the server lists these connections (pg_stat_activity); /metrics reads it back. */
+  applicationName?: string
 }
 
 /**
  * postgres.js client. Sessions run in the service time zone so that `to_char(ts, …)` renders
  * the spec's `yyyy-MM-dd HH:mm:ss`; times never round-trip through JavaScript `Date`.
  */
-export function connect({ url, max, timezone }: DatabaseOptions): postgres.Sql {
+export function connect({
+  url,
+  max,
+  timezone,
+  applicationName = 'supplier-admin',
+}: DatabaseOptions): postgres.Sql {
   return postgres(url, {
     max,
     onnotice: () => {},
-    connection: { TimeZone: timezone, application_name: 'supplier-admin' },
+    connection: { TimeZone: timezone, application_name: applicationName },
     idle_timeout: 60,
     connect_timeout: 10,
   })

@@ -6,15 +6,17 @@ import { many, maybeOne, none, type Sql, DATE_TIME } from './db'
  * deleted_at IS NULL; replaced rules are soft-deleted and stay in the table.
  */
 
-export const QualificationRuleRow = z.object({
-  ruleId: z.string(),
-  typeCode: z.string(),
-  qualType: z.string(),
-  isRequired: z.boolean(),
-  warningDays: z.number().int(),
-  sortOrder: z.number().int(),
-  updateTime: z.string(),
-})
+export const QualificationRuleRow = z
+  .object({
+    ruleId: z.string(),
+    typeCode: z.string(),
+    qualType: z.string(),
+    isRequired: z.boolean(),
+    warningDays: z.number().int(),
+    sortOrder: z.number().int(),
+    updateTime: z.string(),
+  })
+  .meta({ id: 'QualificationRuleVO' })
 export type QualificationRuleRow = z.output<typeof QualificationRuleRow>
 
 /** Live rules of one type, by sortOrder then ruleId. */

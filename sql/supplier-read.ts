@@ -37,11 +37,13 @@ export const escapeLike = (s: string) => s.replace(/[\\%_]/g, '\\$&')
  * reaches a client unless it is listed here. The `.describe` texts feed /openapi.json.
  */
 
-const SupplierTypeJson = z.object({
-  typeCode: z.string(),
-  typeName: z.string().nullable().describe('dictionary label snapshot; null if not enabled'),
-  isPrimary: z.boolean(),
-})
+const SupplierTypeJson = z
+  .object({
+    typeCode: z.string(),
+    typeName: z.string().nullable().describe('dictionary label snapshot; null if not enabled'),
+    isPrimary: z.boolean(),
+  })
+  .meta({ id: 'SupplierTypeVO' })
 
 /**
  * JSON array of the live types of supplier `s`, primary first then dictionary order. typeName
@@ -97,19 +99,21 @@ const listOrder = (sql: Sql, f: SupplierListFilter) => {
   return sql`ORDER BY ${column} ${direction} ${nulls}, s.supplier_id ${direction}`
 }
 
-export const SupplierListRow = z.object({
-  supplierId: z.string(),
-  supplierNo: z.string().nullable().describe('null until registration is approved'),
-  fullName: z.string(),
-  shortName: z.string().nullable(),
-  types: z.array(SupplierTypeJson),
-  status: z.enum(SUPPLIER_STATUSES),
-  creditLevel: z.string().nullable(),
-  totalScore: z.number().nullable(),
-  activeAccountCount: z.int().describe('live bank accounts with status ACTIVE'),
-  createTime: z.string(),
-  updateTime: z.string(),
-})
+export const SupplierListRow = z
+  .object({
+    supplierId: z.string(),
+    supplierNo: z.string().nullable().describe('null until registration is approved'),
+    fullName: z.string(),
+    shortName: z.string().nullable(),
+    types: z.array(SupplierTypeJson),
+    status: z.enum(SUPPLIER_STATUSES),
+    creditLevel: z.string().nullable(),
+    totalScore: z.number().nullable(),
+    activeAccountCount: z.int().describe('live bank accounts with status ACTIVE'),
+    createTime: z.string(),
+    updateTime: z.string(),
+  })
+  .meta({ id: 'SupplierListItemVO' })
 export type SupplierListRow = z.output<typeof SupplierListRow>
 
 /** One page of live suppliers matching the filter, in the whitelisted order (SUP-ADM-001). */
@@ -146,43 +150,49 @@ export async function countSuppliers(sql: Sql, f: SupplierListFilter): Promise<n
   return row.total
 }
 
-export const ContactJson = z.object({
-  contactId: z.string(),
-  contactName: z.string(),
-  contactPhoneMask: z.string(),
-  contactRole: z.string().nullable(),
-  remark: z.string().nullable(),
-  status: z.string(),
-  updateTime: z.string(),
-})
+export const ContactJson = z
+  .object({
+    contactId: z.string(),
+    contactName: z.string(),
+    contactPhoneMask: z.string(),
+    contactRole: z.string().nullable(),
+    remark: z.string().nullable(),
+    status: z.string(),
+    updateTime: z.string(),
+  })
+  .meta({ id: 'SupplierContactVO' })
 
-const QualificationJson = z.object({
-  qualificationId: z.string(),
-  qualType: z.string(),
-  certNoMask: z.string().nullable(),
-  imageUrl: z.string().nullable(),
-  expiryDate: z.string().nullable(),
-  isRequired: z
-    .boolean()
-    .describe('derived: a live required rule of one of the supplier types names this qualType'),
-  status: z.string(),
-  updateTime: z.string(),
-})
+const QualificationJson = z
+  .object({
+    qualificationId: z.string(),
+    qualType: z.string(),
+    certNoMask: z.string().nullable(),
+    imageUrl: z.string().nullable(),
+    expiryDate: z.string().nullable(),
+    isRequired: z
+      .boolean()
+      .describe('derived: a live required rule of one of the supplier types names this qualType'),
+    status: z.string(),
+    updateTime: z.string(),
+  })
+  .meta({ id: 'SupplierQualificationVO' })
 
-export const SupplierDetailRow = z.object({
-  ...SupplierSubjectFields,
-  types: z.array(SupplierTypeJson),
-  contacts: z.array(ContactJson),
-  qualifications: z.array(QualificationJson),
-  compliance: z
-    .array(TypeComplianceJson)
-    .describe(
-      'per live type: state of its required qualifications (the resume and unfreeze guards decide on the same computation)',
-    ),
-  creditLevel: z.string().nullable(),
-  totalScore: z.number().nullable(),
-  createTime: z.string(),
-})
+export const SupplierDetailRow = z
+  .object({
+    ...SupplierSubjectFields,
+    types: z.array(SupplierTypeJson),
+    contacts: z.array(ContactJson),
+    qualifications: z.array(QualificationJson),
+    compliance: z
+      .array(TypeComplianceJson)
+      .describe(
+        'per live type: state of its required qualifications (the resume and unfreeze guards decide on the same computation)',
+      ),
+    creditLevel: z.string().nullable(),
+    totalScore: z.number().nullable(),
+    createTime: z.string(),
+  })
+  .meta({ id: 'SupplierBasicInfoVO' })
 export type SupplierDetailRow = z.output<typeof SupplierDetailRow>
 
 /**
@@ -240,27 +250,31 @@ export function supplierDetail(sql: Sql, supplierId: string, timezone: string) {
   )
 }
 
-const BankAccountJson = z.object({
-  accountId: z.string(),
-  accountName: z.string(),
-  accountType: z.enum(['CORPORATE', 'PERSONAL']),
-  bankName: z.string(),
-  bankBranch: z.string().nullable(),
-  accountNoMask: z.string().describe('`**** **** 1234`: last four characters only'),
-  settleMode: z.string().nullable(),
-  accountPeriod: z.int().nullable(),
-  invoiceType: z.string().nullable(),
-  taxRate: z.number().nullable(),
-  status: z.string(),
-  isDefault: z.enum(['YES', 'NO']),
-  updateTime: z.string(),
-})
+const BankAccountJson = z
+  .object({
+    accountId: z.string(),
+    accountName: z.string(),
+    accountType: z.enum(['CORPORATE', 'PERSONAL']),
+    bankName: z.string(),
+    bankBranch: z.string().nullable(),
+    accountNoMask: z.string().describe('`**** **** 1234`: last four characters only'),
+    settleMode: z.string().nullable(),
+    accountPeriod: z.int().nullable(),
+    invoiceType: z.string().nullable(),
+    taxRate: z.number().nullable(),
+    status: z.string(),
+    isDefault: z.enum(['YES', 'NO']),
+    updateTime: z.string(),
+  })
+  .meta({ id: 'SupplierBankAccountVO' })
 
-export const SupplierAccountInfoRow = z.object({
-  supplierId: z.string(),
-  bankAccounts: z.array(BankAccountJson).describe('default account first, then by id'),
-  updateTime: z.string().describe('version of the supplier'),
-})
+export const SupplierAccountInfoRow = z
+  .object({
+    supplierId: z.string(),
+    bankAccounts: z.array(BankAccountJson).describe('default account first, then by id'),
+    updateTime: z.string().describe('version of the supplier'),
+  })
+  .meta({ id: 'SupplierAccountInfoVO' })
 export type SupplierAccountInfoRow = z.output<typeof SupplierAccountInfoRow>
 
 /**

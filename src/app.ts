@@ -13,6 +13,8 @@ import { lifecycleRoutes } from './routes/lifecycle'
 import { financeClearanceFrom } from './ports/finance-clearance'
 import { resourceInfoRoutes, resourceRelationRoutes } from './routes/resources'
 import { localAutoProvider } from './ports/approval-provider'
+import { nodeDocsAssets } from './http/docs-assets'
+import { createMetrics, metricsRoutes, type Metrics } from './metrics'
 import { APPROVAL_HANDLERS } from './domain/approval-handlers'
 
 /** What the domain verbs need: the entry point's dependencies plus the approval wiring. */
@@ -26,9 +28,11 @@ export const domainDeps = (deps: Deps): Deps & DomainDeps => ({
  * The whole HTTP surface. Entry points (Node, tests) build the dependencies; nothing here
  * reads the environment.
  */
-export function createApp(deps: Deps) {
+export function createApp(deps: Deps & { metrics?: Metrics }) {
   assertCatalog()
-  return buildApp(deps, (app, deps) => {
+  const metrics = deps.metrics ?? createMetrics(deps)
+  const node = { docsAssets: nodeDocsAssets(), observer: metrics.observer, ...deps }
+  return buildApp(node, (app, deps) => {
     const domain = domainDeps(deps)
     app.route('/admin/dict/data', dictRoutes(deps))
     app.route('/admin/supplier', supplierReadRoutes(deps))
@@ -46,5 +50,6 @@ export function createApp(deps: Deps) {
     app.route('/admin/supplier', resourceRelationRoutes(domain))
     app.route('/admin/supplier', accountRoutes(domain))
     app.route('/internal/supplier', internalRoutes(domain))
+    app.route('/', metricsRoutes(metrics, deps.config))
   })
 }

@@ -148,6 +148,9 @@ const EnvSchema = z
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
+    LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    STUCK_APPROVAL_AGE_SECONDS: z.coerce.number().int().min(1).default(900),
   })
   .superRefine((env, ctx) => {
     if (env.FLEET_BASE_URL && !env.FLEET_INTERNAL_TOKEN) {
@@ -290,6 +293,14 @@ function toConfig(env: z.output<typeof EnvSchema>) {
     approvalReconcileIntervalSeconds: env.APPROVAL_RECONCILE_INTERVAL_SECONDS,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     logLevel: env.LOG_LEVEL,
+    /** Unset: pretty on a terminal, JSON otherwise (decided by the Node entry). */
+    logFormat: env.LOG_FORMAT,
+    metrics: {
+      /** Bearer token of GET /metrics; unset, only loopback clients may scrape. */
+      token: env.METRICS_TOKEN,
+      /** Approvals SUBMITTED or APPROVED for longer than this count as stuck. */
+      stuckApprovalAgeSeconds: env.STUCK_APPROVAL_AGE_SECONDS,
+    },
   }
 }
 

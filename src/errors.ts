@@ -1,3 +1,53 @@
+import { z } from 'zod'
+
+/**
+ * `data` of a 395006 answer: the similar live suppliers and the token that confirms them. The
+ * domain code that fails with it is type-checked against this schema (see `fail`).
+ */
+export const NearDuplicateConfirmation = z
+  .object({
+    candidates: z.array(
+      z.object({
+        supplierId: z.string(),
+        supplierNo: z.string().nullable(),
+        fullName: z.string(),
+        status: z.string(),
+        similarity: z.number().describe('pg_trgm similarity of the closest name, 0..1'),
+      }),
+    ),
+    duplicateConfirmToken: z.string().describe('send it back to proceed despite the candidates'),
+    expiresAt: z.string().describe('ISO 8601 instant after which the token is refused'),
+  })
+  .meta({ id: 'NearDuplicateConfirmation' })
+
+/**
+ * `data` of a 395008 answer: the required qualifications that are missing or expired (C-09).
+ * Registration (submit, apply) lists each missing type with the supplier types requiring it;
+ * the status guards (resume, unfreeze) list each offending type/qualification with its state.
+ */
+export const MissingQualifications = z
+  .object({
+    missing: z.array(
+      z.union([
+        z.object({
+          qualType: z.string(),
+          typeCodes: z.array(z.string()).describe('the supplier types that require it'),
+        }),
+        z.object({
+          typeCode: z.string().describe('the supplier type that requires it'),
+          qualType: z.string(),
+          state: z.enum(['MISSING', 'EXPIRED', 'EXPIRING', 'OK']),
+        }),
+      ]),
+    ),
+  })
+  .meta({ id: 'MissingQualifications' })
+
+/** `data` of a 500 answer: only the request id, to quote when reporting the fault. */
+export const InternalErrorData = z
+  .object({ requestId: z.string() })
+  .meta({ id: 'InternalErrorData' })
+
 /**
  * The one error catalog. Transport-free: the HTTP layer maps an AppError to the envelope.
  * Protocol codes (400, 401, 404, 500) mirror HTTP; business codes live in 395001..395039.
@@ -6,7 +56,7 @@ export const PROTOCOL_ERRORS = {
   BAD_REQUEST: { code: 400, message: 'invalid parameter' },
   UNAUTHORIZED: { code: 401, message: 'not authenticated or login expired' },
   NOT_FOUND: { code: 404, message: 'no such route' },
-  INTERNAL: { code: 500, message: 'internal error' },
+  INTERNAL: { code: 500, message: 'internal error', data: InternalErrorData },
 } as const
 
 export const SUPPLIER_ERRORS = {
@@ -27,11 +77,13 @@ export const SUPPLIER_ERRORS = {
   NEAR_DUPLICATE_CONFIRM_REQUIRED: {
     code: 395006,
     message: 'similar suppliers exist: confirm with duplicateConfirmToken',
+    data: NearDuplicateConfirmation,
   },
   LICENSE_IMAGE_REQUIRED: { code: 395007, message: 'licence image is required at submit (C-06)' },
   QUALIFICATIONS_MISSING: {
     code: 395008,
     message: 'required qualifications are missing or expired (C-09)',
+    data: MissingQualifications,
   },
   FIELD_NOT_EDITABLE: { code: 395009, message: 'field cannot be changed in the current status' },
   SUPPLIER_TYPE_INVALID: { code: 395010, message: 'supplier type is unknown or disabled' },
@@ -100,7 +152,20 @@ export const SUPPLIER_ERRORS = {
 
 export const ERRORS = { ...PROTOCOL_ERRORS, ...SUPPLIER_ERRORS }
 export type ErrorName = keyof typeof ERRORS
-export type CatalogEntry = (typeof ERRORS)[ErrorName]
+/**
+ * A catalog entry: its code, its default message and, for the codes whose answers carry data,
+ * the zod schema of that data (every other failure answers `data: null`).
+ */
+export interface CatalogEntry {
+  readonly code: number
+  readonly message: string
+  readonly data?: z.ZodType
+}
+type Entries = typeof ERRORS
+/** What `data` a failure with this name carries: null unless its entry declares a schema. */
+export type ErrorData<N extends ErrorName> = Entries[N] extends { data: z.ZodType }
+  ? z.input<Entries[N]['data']>
+  : never
 
 export const SUPPLIER_CODE_RANGE = { min: 395001, max: 395039 } as const
 
@@ -136,9 +201,10 @@ export class AppError extends Error {
 }
 
 /**
- * Throws the catalog error `name`. A function declaration with a `never` return type, so that
+ * Throws the catalog error `name`; `data` is allowed (and type-checked) only where the entry
+ * declares its schema. A function declaration with a `never` return type, so that
  * `if (!row) fail('…')` narrows `row` for the code after it.
  */
-export function fail(name: ErrorName, message?: string, data?: unknown): never {
-  throw new AppError(ERRORS[name], message, data)
+export function fail<N extends ErrorName>(name: N, message?: string, data?: ErrorData<N>): never {
+  throw new AppError(ERRORS[name], message, data ?? null)
 }

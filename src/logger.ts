@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Logger } from 'pino'
+import pinoPretty from 'pino-pretty'
 import { SENSITIVE_LOG_KEYS as SENSITIVE_KEYS } from './crypto/sensitive'
 
 export { accessLog } from './http/access-log'
@@ -26,14 +27,32 @@ export const REDACT_PATHS: readonly string[] = [
 ]
 
 /**
- * Builds the service logger with sensitive-field redaction always on.
+ * Builds the service logger with sensitive-field redaction always on (redaction happens before
+ * formatting, so the pretty output is redacted too).
  * @param options.level pino level name ('info', 'debug', 'silent', ...)
+ * @param options.format 'json' (one object per line, for machines; the default) or 'pretty'
+ *   (a coloured, human-readable line with a local time, for a terminal; NO_COLOR turns colour off)
  * @param options.destination where lines go (defaults to stdout); tests pass an in-memory stream
  */
-export function createLogger(options: { level: string; destination?: DestinationStream }): Logger {
+export function createLogger(options: {
+  level: string
+  format?: 'json' | 'pretty'
+  destination?: DestinationStream
+}): Logger {
   const opts = {
     level: options.level,
     redact: { paths: [...REDACT_PATHS], censor: '[REDACTED]' },
+  }
+  if (options.format === 'pretty') {
+    const pretty = pinoPretty({
+      colorize: !process.env.NO_COLOR,
+      translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l',
+      ignore: 'pid,hostname',
+      singleLine: true,
+      sync: true,
+      ...(options.destination ? { destination: options.destination } : {}),
+    })
+    return pino(opts, pretty)
   }
   return options.destination ? pino(opts, options.destination) : pino(opts)
 }

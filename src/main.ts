@@ -1,32 +1,98 @@
 import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
-import { serve } from '@hono/node-server'
+import { createAdaptorServer } from '@hono/node-server'
+import type { Logger } from 'pino'
+import type postgres from 'postgres'
 import { connect } from '../sql/db'
 import { createApp, domainDeps } from './app'
 import { startApprovalSweeper } from './domain/approval/reconcile'
-import { ConfigError, loadConfig } from './config'
+import { ConfigError, loadConfig, type Config } from './config'
 import { createCipher } from './crypto/sensitive'
 import { loadDemoData, loadReferenceData } from './db/seed'
 import { DataDirInUseError, startEmbedded, type EmbeddedDatabase } from './db/embedded'
-import { MigrationError, migrate, migrateWithLock } from './db/migrate'
+import { appliedMigrations, MigrationError, migrate, migrateWithLock } from './db/migrate'
 import { encryptPlaintextApproveNotes } from './domain/supplier/approve-note'
 import { createLogger } from './logger'
+import { createMetrics } from './metrics'
 import { answerClientErrors } from './http/client-error'
 import { permissionLookupFor } from './ports/permission'
 
-let config
+/** A start-up refusal whose message says it all (no stack trace is printed for it). */
+class StartupError extends Error {}
+
+/** The answer while the service is still starting (database, migrations). */
+const starting = () =>
+  Response.json(
+    { code: 395039, message: 'the service is starting; retry shortly', success: false, data: null },
+    { status: 503, headers: { 'retry-after': '1' } },
+  )
+
+/**
+ * Binds HOST:PORT before anything else (the database, migrations), so a busy port is reported
+ * at once. Until the app is ready the server answers 503.
+ */
+function listen(
+  config: Config,
+  fetch: (req: Request, env: unknown) => Response | Promise<Response>,
+) {
+  const server = createAdaptorServer({ fetch, hostname: config.host, port: config.port }) as Server
+  return new Promise<Server>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      const where = `${config.host}:${config.port}`
+      if (err.code === 'EADDRINUSE') {
+        reject(
+          new StartupError(
+            `PORT ${config.port} is already in use on ${config.host}: stop the process holding it or set PORT to a free port`,
+          ),
+        )
+      } else if (err.code === 'EACCES') {
+        reject(new StartupError(`PORT ${config.port}: not allowed to listen on ${where}`))
+      } else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') {
+        reject(new StartupError(`HOST ${config.host} is not an address of this machine`))
+      } else reject(err)
+    })
+    server.listen(config.port, config.host, () => resolve(server))
+  })
+}
+
+let config: Config
 try {
   config = loadConfig()
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err
-  console.error(err.message)
+  console.error(`start-up failed: invalid configuration: ${err.problems.join('; ')}`)
   process.exit(78)
 }
-const logger = createLogger({ level: config.logLevel })
+const logger: Logger = createLogger({
+  level: config.logLevel,
+  format: config.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json'),
+})
 
+let handler: (req: Request, env: unknown) => Response | Promise<Response> = starting
+let server: Server | undefined
 let embedded: EmbeddedDatabase | undefined
-let databaseUrl: string
+let sql: postgres.Sql | undefined
+let stopSweeper: () => Promise<void> = async () => {}
+
+/** Every start-up failure ends the same way: cleanup, one line on stderr, a non-zero exit. */
+async function failStartup(err: unknown): Promise<never> {
+  const known =
+    err instanceof StartupError || err instanceof DataDirInUseError || err instanceof MigrationError
+  // The unexpected ones keep their stack in the log; the last line is the same for all.
+  if (!known) logger.error({ err }, 'start-up failed')
+  server?.close()
+  await sql?.end({ timeout: 1 }).catch(() => {})
+  await embedded?.stop().catch(() => {})
+  const message = err instanceof Error ? err.message : String(err)
+  console.error(`start-up failed: ${message.replace(/\s*\n\s*/g, ' | ')}`)
+  process.exit(1)
+}
+
 try {
+  server = await listen(config, (req, env) => handler(req, env))
+  answerClientErrors(server, logger)
   if (!config.databaseUrl) {
     embedded = await startEmbedded({
       dataDir: join(config.dataDir, 'pgdata'),
@@ -38,46 +104,55 @@ try {
       'embedded PGlite listening on loopback',
     )
   }
-  databaseUrl = config.databaseUrl ?? embedded!.url
+  const databaseUrl = config.databaseUrl ?? embedded!.url
 
   if (config.migrateOnStart) {
     // On a real server replicas may start together: they migrate one at a time under a lock.
-    const migrated = embedded
+    const output = embedded
       ? await migrate(databaseUrl)
       : await migrateWithLock(databaseUrl, { wait: true })
-    logger.info({ applied: migrated.trim() || 'none pending' }, 'migrations')
+    const applied = appliedMigrations(output)
+    for (const migration of applied) logger.info(migration, 'migration applied')
+    if (!applied.length) logger.info('migrations: none pending')
   } else {
     logger.info('migrations skipped (MIGRATE_ON_START=false)')
   }
-} catch (err) {
-  // Expected start-up refusals: their message says it all (passwords already masked), no stack.
-  if (!(err instanceof DataDirInUseError || err instanceof MigrationError)) throw err
-  await embedded?.stop().catch(() => {})
-  console.error(err.message)
-  process.exit(1)
-}
-const sql = connect({ url: databaseUrl, max: embedded ? 1 : 10, timezone: config.timezone })
-await loadReferenceData(sql)
-if (config.demoData && (await loadDemoData(sql, config.demoAdminId))) {
-  logger.info({ demoAdminId: config.demoAdminId }, 'demo data loaded')
-}
-const cipher = await createCipher(config.crypto)
-// Notes written in plaintext before migration 20261123000100 are encrypted before serving.
-const encryptedNotes = await encryptPlaintextApproveNotes(sql, cipher)
-if (encryptedNotes) logger.info({ count: encryptedNotes }, 'plaintext approve notes encrypted')
 
-const permissions = permissionLookupFor(config, sql)
-const deps = { config, sql, logger, cipher, permissions }
-const app = createApp(deps)
-const stopSweeper = startApprovalSweeper(domainDeps(deps))
+  sql = connect({
+    url: databaseUrl,
+    max: embedded ? 1 : 10,
+    timezone: config.timezone,
+    // Per process, so /metrics can tell this pool's connections from other replicas'.
+    applicationName: `supplier-admin ${hostname()}:${process.pid}`.slice(0, 63),
+  })
+  await loadReferenceData(sql)
+  if (config.demoData && (await loadDemoData(sql, config.demoAdminId))) {
+    logger.info({ demoAdminId: config.demoAdminId }, 'demo data loaded')
+  }
 
-const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
+  const cipher = await createCipher(config.crypto)
+  // Notes written in plaintext before migration 20261123000100 are encrypted before serving.
+  const encryptedNotes = await encryptPlaintextApproveNotes(sql, cipher)
+  if (encryptedNotes) logger.info({ count: encryptedNotes }, 'plaintext approve notes encrypted')
+
+  const permissions = permissionLookupFor(config, sql)
+  // One set of metrics for the app and the reconciliation sweeper, so /metrics sees both.
+  const metrics = createMetrics({ sql, config, logger })
+  const deps = { config, sql, logger, cipher, permissions, observer: metrics.observer }
+  const app = createApp({ ...deps, metrics })
+  stopSweeper = startApprovalSweeper(domainDeps(deps))
+  handler = (req, env) => app.fetch(req, env)
+  const { address, port } = server.address() as AddressInfo
   logger.info(
-    { url: `http://${info.address}:${info.port}`, embedded: Boolean(embedded) },
+    {
+      url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,
+      embedded: Boolean(embedded),
+    },
     'supplier-admin serving',
   )
-})
-answerClientErrors(server as Server, logger)
+} catch (err) {
+  await failStartup(err)
+}
 
 let stopping = false
 const shutdown = (signal: string) => {
@@ -90,9 +165,9 @@ const shutdown = (signal: string) => {
   }, 15_000)
   force.unref()
   // close() stops accepting and resolves once in-flight requests have finished.
-  server.close(async () => {
+  server!.close(async () => {
     await stopSweeper()
-    await sql.end({ timeout: 5 })
+    await sql!.end({ timeout: 5 })
     await embedded?.stop()
     logger.info('stopped cleanly')
     process.exit(0)

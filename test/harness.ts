@@ -12,6 +12,7 @@ import { startEmbedded } from '../src/db/embedded'
 import { createLogger } from '../src/logger'
 import { sqlPermissionLookup, type PermissionLookup } from '../src/ports/permission'
 import type { ApprovalProvider } from '../src/ports/approval-provider'
+import { mismatch } from './contract'
 import type { Deps } from '../src/http/types'
 
 export const ALL_PERMISSIONS = [
@@ -93,6 +94,18 @@ export interface Harness {
   call(method: string, path: string, options?: CallOptions): Promise<{ status: number; body: any }>
 }
 
+const documents = new WeakMap<object, Promise<Record<string, unknown>>>()
+
+/** The app's own /openapi.json, fetched once per app. */
+export function documentOf(app: { request: (path: string) => Response | Promise<Response> }) {
+  let doc = documents.get(app)
+  if (!doc) {
+    doc = Promise.resolve(app.request('/openapi.json')).then((r) => r.json())
+    documents.set(app, doc)
+  }
+  return doc
+}
+
 let nextAdmin = 9007199254740993n + BigInt(Math.floor(Math.random() * 1e6)) * 1000n
 
 /**
@@ -168,6 +181,16 @@ export function useHarness(
       } catch {
         // not JSON (the docs page): keep the text
       }
+      // The document cannot drift: every answer the suite sees must match /openapi.json.
+      const problem = mismatch(await documentOf(h.app), {
+        method,
+        path,
+        status: res.status,
+        contentType: res.headers.get('content-type'),
+        headers: res.headers,
+        body: parsed,
+      })
+      if (problem) throw new Error(`answer does not match /openapi.json: ${problem}`)
       return { status: res.status, body: parsed }
     }
   })

@@ -1,7 +1,9 @@
+import { Writable } from 'node:stream'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { accessLog, createLogger, REDACT_PATHS } from '../src/logger'
 import type { AccessLogVariables } from '../src/http/access-log'
+import { appliedMigrations } from '../src/db/migrate'
 
 const TAX_NO = '91330106MA2KXYZ12Q'
 const PHONE = '13812345678'
@@ -163,5 +165,75 @@ describe('accessLog', () => {
     expect(missing?.code).toBeUndefined()
     expect(failed).toMatchObject({ status: 500, route: '/boom' })
     expectNoSecrets(lines.join(''))
+  })
+})
+
+describe('log formats', () => {
+  const pretty = (env: { NO_COLOR?: string } = {}) => {
+    const lines: string[] = []
+    const saved = process.env.NO_COLOR
+    if (env.NO_COLOR === undefined) delete process.env.NO_COLOR
+    else process.env.NO_COLOR = env.NO_COLOR
+    try {
+      const logger = createLogger({
+        level: 'info',
+        format: 'pretty',
+        destination: new Writable({
+          write(chunk, _encoding, done) {
+            lines.push(String(chunk))
+            done()
+          },
+        }),
+      })
+      return { logger, lines }
+    } finally {
+      if (saved === undefined) delete process.env.NO_COLOR
+      else process.env.NO_COLOR = saved
+    }
+  }
+
+  it('pretty: one coloured line per record with a readable local time, level and message', () => {
+    const { logger, lines } = pretty()
+    logger.info({ migration: '20261121000100_core.sql', duration: '12ms' }, 'migration applied')
+    logger.warn('careful')
+    const text = lines.join('')
+    expect(text.trimEnd().split('\n')).toHaveLength(2)
+    // eslint-disable-next-line no-control-regex
+    expect(text).toMatch(/\u001b\[\d+m/)
+    // eslint-disable-next-line no-control-regex
+    const plain = text.replace(/\u001b\[\d+m/g, '')
+    expect(plain).toMatch(
+      /^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}\] INFO: migration applied .*"migration":"20261121000100_core.sql"/m,
+    )
+    expect(plain).toMatch(/WARN: careful/)
+    expect(plain).not.toContain('"level"')
+  })
+
+  it('pretty is redacted too, and NO_COLOR turns colour off', () => {
+    const { logger, lines } = pretty({ NO_COLOR: '1' })
+    logger.info({ taxNo: TAX_NO, contacts: [{ contactPhone: PHONE }] }, 'write')
+    expectNoSecrets(lines.join(''))
+    expect(lines.join('')).toContain('[REDACTED]')
+    // eslint-disable-next-line no-control-regex
+    expect(lines.join('')).not.toMatch(/\u001b\[/)
+  })
+
+  it('json (the default) stays one JSON object per line', () => {
+    const { logger, records } = memoryLogger()
+    logger.info({ migration: 'x.sql' }, 'migration applied')
+    expect(records()).toEqual([expect.objectContaining({ level: 30, msg: 'migration applied' })])
+  })
+})
+
+describe("dbmate's report, one entry per migration", () => {
+  it('appliedMigrations lists each applied file with its duration', () => {
+    const output =
+      'Applying: 20261121000100_core.sql\nApplied: 20261121000100_core.sql in 1.35s\n' +
+      'Applying: 20261121000200_resources.sql\nApplied: 20261121000200_resources.sql in 412ms\n'
+    expect(appliedMigrations(output)).toEqual([
+      { migration: '20261121000100_core.sql', duration: '1.35s' },
+      { migration: '20261121000200_resources.sql', duration: '412ms' },
+    ])
+    expect(appliedMigrations('')).toEqual([])
   })
 })

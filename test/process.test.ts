@@ -1,12 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { execFile } from 'node:child_process'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { promisify } from 'node:util'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sign } from 'hono/jwt'
 import { afterAll, describe, expect, it } from 'vitest'
 import { DEV_SECRETS } from '../src/config'
+import { MIGRATIONS_DIR } from '../src/db/migrate'
 import { draftBody } from './supplier-data'
 
 /** The real entry point, `npm start`'s command, on the embedded database. */
@@ -45,6 +48,10 @@ function start(env: Record<string, string>) {
   )
   return { child, ready, exited, output: () => output }
 }
+
+const run = promisify(execFile)
+
+const lastLine = (output: string) => output.trimEnd().split('\n').pop()
 
 const running: ChildProcess[] = []
 const dirs: string[] = []
@@ -88,6 +95,31 @@ describe('the service process', () => {
       })
     ).json()
     expect(created).toMatchObject({ code: 200, success: true })
+    // The README works as it reads: `npm run demo` and the curl walk-through, as pasted.
+    const demo = await run(process.execPath, ['--import', 'tsx', 'scripts/demo.ts'], {
+      env: { ...process.env, BASE_URL: base },
+    })
+    expect(demo.stdout).toMatch(/went DRAFT → VETTING → ACTIVE as SP\d+/)
+    const readme = await readFile('README.md', 'utf8')
+    const walkthrough = /The same journey by hand[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]
+    // The demo's supplier has the same name: the walk-through meets it as a near duplicate
+    // (395006) and confirms it, as a second paste would.
+    const pasted = await run('bash', ['-euo', 'pipefail', '-c', walkthrough], {
+      env: { ...process.env, BASE: base },
+    })
+    expect(pasted.stdout).toMatch(/^ACTIVE SP\d+$/m)
+    expect(pasted.stdout).toMatch(/^\d+ change-log rows$/m)
+
+    // Piped stdout: JSON lines, one per applied migration.
+    const records = first
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { msg: string; migration?: string })
+    const migrations = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort()
+    expect(records.filter((r) => r.msg === 'migration applied').map((r) => r.migration)).toEqual(
+      migrations,
+    )
     first.child.kill('SIGTERM')
     expect(await first.exited).toBe(0)
     expect(first.output()).toContain('stopped cleanly')
@@ -105,7 +137,7 @@ describe('the service process', () => {
     expect(second.output()).not.toContain('demo data loaded')
     second.child.kill('SIGINT')
     expect(await second.exited).toBe(0)
-  }, 120_000)
+  }, 240_000)
 
   it('refuses a second process on the same DATA_DIR; the first keeps serving and unlocks on stop', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'supplier-main-'))
@@ -132,10 +164,21 @@ describe('the service process', () => {
     expect(existsSync(join(dataDir, 'pgdata', '.lock'))).toBe(false)
 
     // MIGRATE_ON_START=false starts without running dbmate (the schema is there already).
-    const third = start({ DATA_DIR: dataDir, PORT: String(port), MIGRATE_ON_START: 'false' })
+    // LOG_FORMAT=pretty: coloured lines with a readable time instead of JSON.
+    const third = start({
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      MIGRATE_ON_START: 'false',
+      LOG_FORMAT: 'pretty',
+    })
     running.push(third.child)
     await third.ready
-    expect(third.output()).toContain('migrations skipped (MIGRATE_ON_START=false)')
+    // eslint-disable-next-line no-control-regex
+    const plain = third.output().replace(/\u001b\[\d+m/g, '')
+    expect(plain).toMatch(
+      /^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}\] INFO: migrations skipped \(MIGRATE_ON_START=false\)/m,
+    )
+    expect(third.output()).not.toContain('{"level"')
     third.child.kill('SIGTERM')
     expect(await third.exited).toBe(0)
   }, 120_000)
@@ -152,5 +195,37 @@ describe('the service process', () => {
     expect(await failed.exited).not.toBe(0)
     expect(failed.output()).toContain('connection refused')
     expect(failed.output()).not.toContain('S3cretPassw0rd')
+    expect(lastLine(failed.output())).toMatch(
+      /^start-up failed: dbmate wait failed: .*connection refused/,
+    )
+  }, 60_000)
+
+  it('a busy PORT fails at once with one line naming PORT, before the database or any migration', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'supplier-main-'))
+    dirs.push(dataDir)
+    const holder = createServer()
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve))
+    const port = (holder.address() as { port: number }).port
+    try {
+      const busy = start({ DATA_DIR: dataDir, PORT: String(port) })
+      running.push(busy.child)
+      busy.ready.catch(() => {})
+      expect(await busy.exited).toBe(1)
+      expect(busy.output().trim()).toBe(
+        `start-up failed: PORT ${port} is already in use on 127.0.0.1: stop the process holding it or set PORT to a free port`,
+      )
+      // Nothing was started or migrated: the data directory is untouched.
+      expect(await readdir(dataDir)).toEqual([])
+    } finally {
+      holder.close()
+    }
+  }, 60_000)
+
+  it('an invalid configuration is one line naming the variable, exit 78', async () => {
+    const bad = start({ PORT: 'eighty' })
+    running.push(bad.child)
+    bad.ready.catch(() => {})
+    expect(await bad.exited).toBe(78)
+    expect(bad.output().trim()).toMatch(/^start-up failed: invalid configuration: PORT: [^\n]+$/)
   }, 60_000)
 })

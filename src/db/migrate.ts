@@ -80,6 +80,17 @@ async function dbmate(url: string, command: string[]): Promise<string> {
 }
 
 /**
+ * The migrations a `dbmate migrate` run applied, from its report (`Applied: <file> in <time>`),
+ * so that each can be logged on a line of its own.
+ */
+export function appliedMigrations(output: string): { migration: string; duration: string }[] {
+  return [...output.matchAll(/^Applied: (\S+) in (\S+)\s*$/gm)].map(([, migration, duration]) => ({
+    migration,
+    duration,
+  }))
+}
+
+/**
  * Runs `dbmate migrate` (never `up`: the database exists already, and pglite-socket takes one
  * connection at a time). Asynchronous on purpose: the embedded server lives in this process.
  * No lock: for the embedded database, or for one-off runs; replicas use `migrateWithLock`.

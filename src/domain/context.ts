@@ -36,7 +36,7 @@ export function canonicalJson(value: unknown): string {
   )
 }
 
-export type DomainDeps = Pick<Deps, 'config' | 'sql' | 'cipher' | 'logger'> & {
+export type DomainDeps = Pick<Deps, 'config' | 'sql' | 'cipher' | 'logger' | 'observer'> & {
   approvalProvider: ApprovalProvider
   /** The approval business types the applier knows (`src/domain/approval-handlers.ts`). */
   approvalHandlers: ApprovalHandlers

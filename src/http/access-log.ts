@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { routePath } from 'hono/route'
 import type { Logger } from 'pino'
+import type { Observer } from '../ports/observer'
 
 /** Context variables the access log reads; the app's Env may declare more. */
 export interface AccessLogVariables {
@@ -16,6 +17,7 @@ export interface AccessLogVariables {
  */
 export function accessLog(
   logger: Pick<Logger, 'info'>,
+  observer?: Observer,
 ): MiddlewareHandler<{ Variables: AccessLogVariables }> {
   return async (c, next) => {
     const start = performance.now()
@@ -28,19 +30,24 @@ export function accessLog(
       threw = true
       throw err
     } finally {
+      const ms = performance.now() - start
+      // After next() the route index points at the handler (or middleware) that answered.
+      const route = routePath(c)
+      const status = threw ? 500 : c.res.status
+      const code = c.get('resultCode')
       logger.info(
         {
           requestId: c.get('requestId'),
           method: c.req.method,
-          // After next() the route index points at the handler (or middleware) that answered.
-          route: routePath(c),
-          status: threw ? 500 : c.res.status,
-          code: c.get('resultCode'),
-          durationMs: Math.round((performance.now() - start) * 10) / 10,
+          route,
+          status,
+          code,
+          durationMs: Math.round(ms * 10) / 10,
           adminId: c.get('adminId'),
         },
         'request',
       )
+      observer?.request({ method: c.req.method, route, status, code, seconds: ms / 1000 })
     }
   }
 }

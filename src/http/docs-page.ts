@@ -1,66 +1,112 @@
 import { html, raw } from 'hono/html'
 
+/** The renderer's files, served by the app itself under /docs/assets/ (no CDN). */
+export const DOCS_ASSET_FILES = {
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'swagger-ui.css': 'text/css; charset=utf-8',
+} as const
+export type DocsAssetName = keyof typeof DOCS_ASSET_FILES
+
+/** Where the renderer's files come from: node_modules on Node (http/docs-assets.ts). */
+export interface DocsAssets {
+  read(name: DocsAssetName): Promise<Uint8Array>
+}
+
+/**
+ * The reference page: Swagger UI (swagger-ui-dist, from npm) over /openapi.json, its script and
+ * stylesheet served by this service. Paths are relative, so the page also works behind a proxy
+ * that mounts the service under a prefix. No validator badge (it would call out).
+ */
+export const swaggerUiPage = (title: string) =>
+  html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title}</title>
+        <link rel="stylesheet" href="docs/assets/swagger-ui.css" />
+        <style>
+          body {
+            margin: 0;
+          }
+        </style>
+      </head>
+      <body>
+        <div id="reference"></div>
+        <script src="docs/assets/swagger-ui-bundle.js"></script>
+        <script>
+          window.ui = SwaggerUIBundle({
+            url: 'openapi.json',
+            dom_id: '#reference',
+            deepLinking: true,
+            validatorUrl: null,
+            persistAuthorization: true,
+            displayOperationId: true,
+            displayRequestDuration: true,
+            showExtensions: false,
+            filter: true,
+            docExpansion: 'list',
+            defaultModelsExpandDepth: 0,
+            defaultModelExpandDepth: 4,
+            presets: [SwaggerUIBundle.presets.apis],
+            layout: 'BaseLayout',
+          })
+        </script>
+      </body>
+    </html>`
+
 interface Operation {
   summary?: string
   description?: string
   operationId?: string
-  parameters?: { name: string; in: string; required?: boolean }[]
-  requestBody?: { content: Record<string, { schema: unknown }> }
-  responses?: Record<string, { content?: Record<string, { schema: unknown }> }>
+  parameters?: { name?: string; in?: string; required?: boolean; $ref?: string }[]
+  requestBody?: { content: Record<string, { schema: { $ref?: string } }> }
+  'x-business-codes'?: { code: number; name: string; message: string }[]
 }
 
-const json = (value: unknown) => JSON.stringify(value, null, 2)
+const refName = (schema?: { $ref?: string }) => schema?.$ref?.split('/').pop()
 
 /**
- * A self-contained reference page over /openapi.json: no script or stylesheet from a CDN, so
- * it works on a machine without internet access.
+ * A static index of the document, for where the renderer's files cannot be read (the edge
+ * build): each operation with its parameters, request type and business codes.
  */
-export function renderDocsPage(document: {
+export function renderDocsIndex(document: {
   info: { title: string; version: string }
   paths: Record<string, Record<string, Operation>>
 }) {
   const sections = Object.entries(document.paths)
     .sort(([a], [b]) => a.localeCompare(b))
     .flatMap(([path, ops]) =>
-      Object.entries(ops).map(
-        ([method, op]) =>
-          html`<section id="${op.operationId ?? `${method}-${path}`}">
-            <h2><span class="m ${method}">${method.toUpperCase()}</span> <code>${path}</code></h2>
-            ${op.summary ? html`<p>${op.summary}</p>` : ''}
-            ${op.description ? html`<p><em>${op.description}</em></p>` : ''}
-            ${
-              op.parameters?.length
-                ? html`<p>
-                    Parameters:
-                    ${raw(
-                      op.parameters
-                        .map(
-                          (p) =>
-                            `<code>${p.name}</code> (${p.in}${p.required ? ', required' : ''})`,
-                        )
-                        .join(', '),
-                    )}
-                  </p>`
-                : ''
-            }
-            ${
-              op.requestBody
-                ? html`<details>
-                    <summary>Request body</summary>
-                    <pre>${json(op.requestBody.content['application/json']?.schema)}</pre>
-                  </details>`
-                : ''
-            }
-            ${
-              op.responses?.['200']?.content
-                ? html`<details>
-                    <summary>Response</summary>
-                    <pre>${json(op.responses['200'].content['application/json']?.schema)}</pre>
-                  </details>`
-                : ''
-            }
-          </section>`,
-      ),
+      Object.entries(ops).map(([method, op]) => {
+        const body = refName(op.requestBody?.content['application/json']?.schema)
+        const params = (op.parameters ?? [])
+          .map((p) =>
+            p.$ref ? refName(p) : `${p.name} (${p.in}${p.required ? ', required' : ''})`,
+          )
+          .join(', ')
+        return html`<section id="${op.operationId ?? `${method}-${path}`}">
+          <h2><span class="m ${method}">${method.toUpperCase()}</span> <code>${path}</code></h2>
+          <p>
+            ${op.summary ?? ''} ${op.operationId ? html`<small>(${op.operationId})</small>` : ''}
+          </p>
+          ${params ? html`<p>Parameters: ${params}</p>` : ''}
+          ${body ? html`<p>Body: <code>${body}</code></p>` : ''}
+          ${
+            op['x-business-codes']?.length
+              ? html`<table>
+                  ${raw(
+                    op['x-business-codes']
+                      .map(
+                        (c) =>
+                          `<tr><td>${c.code}</td><td><code>${c.name}</code></td><td>${escape(c.message)}</td></tr>`,
+                      )
+                      .join(''),
+                  )}
+                </table>`
+              : ''
+          }
+        </section>`
+      }),
     )
   return html`<!doctype html>
     <html lang="en">
@@ -83,41 +129,29 @@ export function renderDocsPage(document: {
           h2 {
             font-size: 1.05rem;
           }
-          pre {
-            background: #f6f8fa;
-            padding: 0.75rem;
-            overflow: auto;
-            font-size: 12px;
+          td {
+            padding: 0 0.75rem 0 0;
+            font-size: 13px;
           }
           .m {
             display: inline-block;
             min-width: 4.5em;
             font-family: monospace;
           }
-          .get {
-            color: #1a7f37;
-          }
-          .post {
-            color: #0969da;
-          }
-          .put {
-            color: #9a6700;
-          }
-          .delete {
-            color: #cf222e;
-          }
         </style>
       </head>
       <body>
         <h1>${document.info.title} <small>v${document.info.version}</small></h1>
         <p>
-          Every response is a <code>Result&lt;T&gt;</code> envelope (<code>code</code>,
-          <code>message</code>, <code>success</code>, <code>data</code>); business failures are HTTP
-          200 with <code>success=false</code>. Administration routes need
-          <code>Authorization: Bearer &lt;JWT&gt;</code> and <code>X-Admin-Id</code>.
-          Machine-readable: <a href="/openapi.json">/openapi.json</a>.
+          Every response is the envelope <code>{code, message, success, data}</code>; business
+          failures are HTTP 200 with <code>success: false</code> and the codes listed per operation.
+          The schemas and types are in <a href="openapi.json">openapi.json</a>; the interactive
+          reference is served by the Node service at <code>/docs</code>.
         </p>
         ${sections}
       </body>
     </html>`
 }
+
+const escape = (s: string) =>
+  s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!)

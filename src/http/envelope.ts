@@ -53,9 +53,31 @@ export const failure = (
   )
 }
 
-/** zod schemas of the envelopes, for the OpenAPI document. */
+/**
+ * The success envelope around `data`, as a route declares its response. The document adds the
+ * failure envelopes of the codes the route can answer (http/openapi.ts).
+ */
 export const resultSchema = <T extends z.ZodType>(data: T) =>
-  z.object({ code: z.int(), message: z.string(), success: z.boolean(), data })
+  z.object({
+    code: z.literal(200),
+    message: z.string().meta({ examples: [SUCCESS_MESSAGE] }),
+    success: z.literal(true),
+    data,
+  })
 
-export const pageSchema = <T extends z.ZodType>(record: T) =>
+const pages = new WeakMap<z.ZodType, z.ZodType>()
+
+/** `PageResult<T>`; named `<T's id>Page` in the document when T has an id. */
+export const pageSchema = <T extends z.ZodType>(record: T) => {
+  let schema = pages.get(record) as ReturnType<typeof pageOf<T>> | undefined
+  if (!schema) {
+    schema = pageOf(record)
+    const id = record.meta()?.id
+    if (typeof id === 'string') schema = schema.meta({ id: `${id}Page` })
+    pages.set(record, schema)
+  }
+  return schema
+}
+
+const pageOf = <T extends z.ZodType>(record: T) =>
   z.object({ records: z.array(record), total: z.int(), page: z.int(), pageSize: z.int() })

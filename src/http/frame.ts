@@ -6,6 +6,7 @@ import type { Config } from '../config'
 import { AppError, ERRORS } from '../errors'
 import { fleetResourcesFor } from '../ports/fleet'
 import { withDeadline } from '../ports/permission'
+import { observeLookupFailures, type Observer } from '../ports/observer'
 import { isDatabaseUnavailable } from '../../sql/db'
 import { systemRoutes } from '../routes/system'
 import { accessLog } from './access-log'
@@ -19,7 +20,11 @@ import type { AppEnv, Deps } from './types'
  */
 export function useFrame(
   app: Hono<AppEnv>,
-  { config, logger }: { config: Config; logger: Pick<Logger, 'info'> },
+  {
+    config,
+    logger,
+    observer,
+  }: { config: Config; logger: Pick<Logger, 'info'>; observer?: Observer },
 ) {
   // Our own id for every request: a caller's X-Request-Id is not trusted, since the id is
   // written into the change log and the sensitive-read audit.
@@ -29,7 +34,7 @@ export function useFrame(
     c.header('X-Request-Id', id)
     await next()
   })
-  app.use(accessLog(logger))
+  app.use(accessLog(logger, observer))
   app.use(
     bodyLimit({
       maxSize: config.bodyLimitBytes,
@@ -96,9 +101,10 @@ export function mapErrors(app: Hono<AppEnv>, logger: Pick<Logger, 'error' | 'war
  * is built from `app.routes` and must see everything mounted before it.
  */
 export function buildApp(deps: Deps, mount: (app: Hono<AppEnv>, deps: Deps) => void): Hono<AppEnv> {
+  const bounded = withDeadline(deps.permissions, deps.config.permissions.timeoutMs)
   deps = {
     ...deps,
-    permissions: withDeadline(deps.permissions, deps.config.permissions.timeoutMs),
+    permissions: observeLookupFailures(bounded, deps.observer),
     fleet: deps.fleet ?? fleetResourcesFor(deps.config),
   }
   const app = new Hono<AppEnv>()

@@ -1,23 +1,36 @@
 import type { Hono, MiddlewareHandler } from 'hono'
 import { z } from 'zod'
-import type { ErrorName } from '../errors'
+import { ERRORS, type CatalogEntry, type ErrorName } from '../errors'
 
 /** What a route declares about itself; read back from `app.routes` to build the document. */
 export interface RouteDoc {
+  /** Readable camelCase name (`listSuppliers`); generated clients use it as the method name. */
   operationId?: string
+  /** One line; starts with the spec's number where there is one (`SUP-ADM-003: …`). */
   summary?: string
   tags?: string[]
   permissions?: readonly string[]
   roles?: readonly string[]
+  /** The success answer: `resultSchema(data)` for the envelope, or the body of a `mediaType`. */
   response?: z.ZodType
+  /** Media type(s) of a success answer that is not the JSON envelope (the page, the metrics). */
+  mediaType?: string | string[]
+  /** JSON Schemas of path parameters that no validator describes. */
+  params?: Record<string, Json>
   validator?: { target: string; schema: z.ZodType }
   public?: boolean
+  /** Overrides the security requirement derived from the path (e.g. an optional bearer). */
+  security?: Record<string, string[]>[]
   /**
    * The business errors this operation can answer besides the ones every authorized route can
    * (401, 400, permission denied): the document lists them, derived from this declaration.
    */
   errors?: readonly ErrorName[]
+  /** Answers with another HTTP status than 200 that this operation can give (e.g. 503). */
+  statuses?: Record<string, { description: string; errors: readonly ErrorName[] }>
 }
+
+type Json = Record<string, unknown>
 
 const docs = new WeakMap<object, RouteDoc>()
 
@@ -27,15 +40,139 @@ export function describe<M extends MiddlewareHandler>(middleware: M, doc: RouteD
   return middleware
 }
 
-const toJsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
-  z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as Record<
-    string,
-    unknown
-  >
+/** A pass-through middleware that only documents a route (for routes without authorization). */
+export const doc = (d: RouteDoc): MiddlewareHandler => describe(async (_c, next) => next(), d)
 
-/** OpenAPI 3 document of every route the app serves, from the schemas that validate them. */
+/**
+ * Codes some routes answer whatever their own logic: the frame authenticates every /admin route
+ * (401; 395039 when no identity-provider keys could be fetched), `authorize` checks permissions,
+ * validators refuse bad input, and every write passes the Idempotency-Key and duplicate-submit
+ * guards.
+ */
+export const COMMON_ERRORS = {
+  authenticated: ['UNAUTHORIZED', 'DEPENDENCY_UNAVAILABLE'],
+  authorized: ['PERMISSION_DENIED'],
+  validated: ['BAD_REQUEST'],
+  write: ['BAD_REQUEST', 'DUPLICATE_SUBMIT', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_IN_PROGRESS'],
+  internal: ['UNAUTHORIZED'],
+} as const satisfies Record<string, readonly ErrorName[]>
+
+/**
+ * The service's own database being unavailable (retry later) can be answered by every route
+ * that reads it. Its catalog entry is added by another change; looked up by name, so the
+ * document lists it as soon as the catalog has it.
+ */
+const DATABASE_UNAVAILABLE = (Object.keys(ERRORS) as ErrorName[]).filter(
+  (name) => name === ('DATABASE_UNAVAILABLE' as string),
+)
+
+/** Every non-GET /admin operation is a write through `answerWrite` (http/write.ts). */
+const isWrite = (method: string, path: string) => method !== 'get' && path.startsWith('/admin/')
+
+/** `TAX_NO_DUPLICATE` → `TaxNoDuplicateFailure`: the component name of a failure envelope. */
+export const failureSchemaName = (name: ErrorName) =>
+  `${name
+    .toLowerCase()
+    .split('_')
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join('')}Failure`
+
+const ref = (section: string, name: string) => ({ $ref: `#/components/${section}/${name}` })
+
+/** Rewrites zod's `#/$defs/X` references to the document's `#/components/schemas/X`. */
+const rewriteRefs = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(rewriteRefs)
+  if (value === null || typeof value !== 'object') return value
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [
+      k,
+      k === '$ref' && typeof v === 'string'
+        ? v.replace(/^#\/\$defs\//, '#/components/schemas/')
+        : rewriteRefs(v),
+    ]),
+  )
+}
+
+/**
+ * zod → JSON Schema (2020-12, the dialect of OpenAPI 3.1). Schemas registered with
+ * `.meta({ id })` become named components, referenced with `$ref`; the same name must always
+ * mean the same schema, or the build fails.
+ */
+function schemaConverter() {
+  const schemas: Record<string, Json> = {}
+  const convert = (schema: z.ZodType, io: 'input' | 'output'): Json => {
+    const {
+      $schema: _,
+      $defs,
+      ...root
+    } = z.toJSONSchema(schema, { io, unrepresentable: 'any', reused: 'inline' }) as Json & {
+      $defs?: Record<string, Json>
+    }
+    for (const [id, def] of Object.entries($defs ?? {})) {
+      const json = rewriteRefs(def) as Json
+      if (schemas[id] && JSON.stringify(schemas[id]) !== JSON.stringify(json)) {
+        throw new Error(
+          `schema id "${id}" names two different schemas (request and response?): give one another id`,
+        )
+      }
+      schemas[id] = json
+    }
+    return rewriteRefs(root) as Json
+  }
+  return { schemas, convert }
+}
+
+/** The failure envelope of one catalog entry, as a named component. */
+function failureSchema(name: ErrorName, convert: (s: z.ZodType, io: 'output') => Json): Json {
+  const entry: CatalogEntry = ERRORS[name]
+  return {
+    type: 'object',
+    title: `${entry.code} ${name}`,
+    description: entry.message,
+    required: ['code', 'message', 'success', 'data'],
+    additionalProperties: false,
+    properties: {
+      code: { type: 'integer', const: entry.code },
+      message: {
+        type: 'string',
+        description: 'the catalog message or a more precise one naming the field',
+        examples: [entry.message],
+      },
+      success: { type: 'boolean', const: false },
+      data: entry.data ? convert(entry.data, 'output') : { type: 'null' },
+    },
+  }
+}
+
+const byCode = (a: ErrorName, b: ErrorName) => ERRORS[a].code - ERRORS[b].code
+
+const codeTable = (names: readonly ErrorName[]) =>
+  [
+    '| code | name | meaning |',
+    '|---|---|---|',
+    '| 200 | | success: `data` holds the result |',
+    ...names.map((n) => {
+      const e: CatalogEntry = ERRORS[n]
+      const data = e.data ? ` (\`data\`: ${e.data.meta()?.id ?? 'object'})` : ''
+      return `| ${e.code} | \`${n}\` | ${e.message}${data} |`
+    }),
+  ].join('\n')
+
+const API_DESCRIPTION = `Administration of suppliers: registration under approval, profile, contacts, qualifications, lifecycle.
+
+**Every answer is the envelope** \`Result<T>\`: \`{ code, message, success, data }\`. Business failures are **HTTP 200** with \`success: false\` and their own \`code\` (see each operation's table); only malformed JSON or an oversized body (HTTP 400), an unknown route (HTTP 404) and unexpected faults (HTTP 500, \`data.requestId\` only) use other statuses.
+
+**Authentication** for \`/admin/**\`: \`Authorization: Bearer <JWT>\` and \`X-Admin-Id: <administrator id>\` (the token's \`sub\` must equal it). Locally, \`npm run -s token\` mints a token for the demo administrator 10001: paste it under **Authorize**, with 10001 as X-Admin-Id.
+
+Ids are strings; dates \`yyyy-MM-dd\`, date-times \`yyyy-MM-dd HH:mm:ss\` in the service time zone. Writes accept an optional \`Idempotency-Key\`; every answer carries \`X-Request-Id\`.`
+
+/** OpenAPI 3.1 document of every route the app serves, from the schemas that validate them. */
 export function buildOpenApi(app: Hono<never>, info: { title: string; version: string }) {
-  const paths: Record<string, Record<string, Record<string, unknown>>> = {}
+  const { schemas, convert } = schemaConverter()
+  const failures = new Set<ErrorName>()
+  const tags = new Set<string>()
+  const paths: Record<string, Record<string, Json>> = {}
+
   for (const route of app.routes) {
     if (route.method === 'ALL') continue
     const doc = docs.get(route.handler)
@@ -49,76 +186,208 @@ export function buildOpenApi(app: Hono<never>, info: { title: string; version: s
         required: true,
         schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
       })),
-      responses: {},
-    })
-    if (doc.operationId) op.operationId = doc.operationId
-    if (doc.summary) op.summary = doc.summary
-    if (doc.tags) op.tags = doc.tags
-    if (doc.permissions || doc.roles) {
-      op['x-permissions'] = doc.permissions ?? []
-      if (doc.roles) op['x-roles'] = doc.roles
-      op.description = [
-        doc.permissions?.length
-          ? `Requires permission ${doc.permissions.map((p) => `\`${p}\``).join(' and ')}.`
-          : '',
-        doc.roles ? `Requires one of the roles ${doc.roles.join(', ')}.` : '',
-      ]
-        .filter(Boolean)
-        .join(' ')
-    }
-    if (!doc.public && path.startsWith('/admin')) op.security = [{ bearer: [], adminId: [] }]
-    if (path.startsWith('/internal')) op.security = [{ internalToken: [] }]
-    if (doc.response) {
-      op.responses = {
-        '200': {
-          description:
-            'Result envelope: check code and success (business failures are HTTP 200 too)',
-          content: { 'application/json': { schema: toJsonSchema(doc.response, 'output') } },
-        },
-      }
+    }) as Json & { parameters: Json[]; doc?: RouteDoc }
+    // Middlewares of one route (authorize, validate, doc) each contribute their part.
+    op.doc = { ...op.doc, ...doc }
+    for (const [name, schema] of Object.entries(doc.params ?? {})) {
+      const p = op.parameters.find((x) => x.name === name)
+      if (p) p.schema = schema
     }
     const v = doc.validator
     if (v?.target === 'json') {
       op.requestBody = {
         required: true,
-        content: { 'application/json': { schema: toJsonSchema(v.schema, 'input') } },
+        content: { 'application/json': { schema: convert(v.schema, 'input') } },
       }
     } else if (v?.target === 'query') {
-      const schema = toJsonSchema(v.schema, 'input') as {
-        properties?: Record<string, unknown>
+      const schema = convert(v.schema, 'input') as {
+        properties?: Record<string, Json>
         required?: string[]
       }
-      const params = op.parameters as Record<string, unknown>[]
       for (const [name, s] of Object.entries(schema.properties ?? {})) {
-        params.push({
+        const { description, ...rest } = s
+        op.parameters.push({
           name,
           in: 'query',
           required: schema.required?.includes(name) ?? false,
-          schema: s,
+          ...(description ? { description } : {}),
+          schema: rest,
         })
       }
     } else if (v?.target === 'param') {
-      const schema = toJsonSchema(v.schema, 'input') as { properties?: Record<string, unknown> }
-      const params = op.parameters as { name: string; schema: unknown }[]
+      const schema = convert(v.schema, 'input') as { properties?: Record<string, Json> }
       for (const [name, s] of Object.entries(schema.properties ?? {})) {
-        const p = params.find((x) => x.name === name)
+        const p = op.parameters.find((x) => x.name === name)
         if (p) p.schema = s
       }
     }
   }
+
+  for (const [path, ops] of Object.entries(paths)) {
+    for (const [method, op] of Object.entries(ops)) {
+      const doc = op.doc as RouteDoc
+      delete op.doc
+      const admin = path.startsWith('/admin/')
+      const internal = path.startsWith('/internal/')
+      const write = isWrite(method, path)
+      const names = new Set<ErrorName>(doc.errors ?? [])
+      if (admin) COMMON_ERRORS.authenticated.forEach((n) => names.add(n))
+      if (doc.permissions) COMMON_ERRORS.authorized.forEach((n) => names.add(n))
+      if (doc.validator) names.add('BAD_REQUEST')
+      if (write) COMMON_ERRORS.write.forEach((n) => names.add(n))
+      if (internal) COMMON_ERRORS.internal.forEach((n) => names.add(n))
+      if (admin || internal) DATABASE_UNAVAILABLE.forEach((n) => names.add(n))
+      const codes = [...names].sort(byCode)
+      codes.forEach((n) => failures.add(n))
+
+      if (doc.operationId) op.operationId = doc.operationId
+      if (doc.summary) {
+        op.summary = doc.summary
+        const number = /^(SUP-ADM-\d{3})\b/.exec(doc.summary)?.[1]
+        if (number) op['x-operation-number'] = number
+      }
+      for (const tag of doc.tags ?? []) tags.add(tag)
+      if (doc.tags) op.tags = doc.tags
+      if (doc.permissions) op['x-permissions'] = doc.permissions
+      if (doc.roles) op['x-roles'] = doc.roles
+      op.description = [
+        doc.permissions?.length
+          ? `Requires permission ${doc.permissions.map((p) => `\`${p}\``).join(' and ')}.`
+          : '',
+        doc.roles
+          ? `Requires one of the roles ${doc.roles.map((r) => `\`${r}\``).join(', ')}.`
+          : '',
+        write
+          ? 'A write: send an `Idempotency-Key` to make retries safe; the same body sent again within a few seconds is refused with 395013.'
+          : '',
+        doc.mediaType ? '' : `**Codes** (all HTTP 200):\n\n${codeTable(codes)}`,
+      ]
+        .filter(Boolean)
+        .join('\n\n')
+      op['x-business-codes'] = codes.map((n) => ({
+        code: ERRORS[n].code,
+        name: n,
+        message: ERRORS[n].message,
+      }))
+
+      op.security =
+        doc.security ??
+        (admin ? [{ bearer: [], adminId: [] }] : internal ? [{ internalToken: [] }] : [])
+      if (write) (op.parameters as Json[]).push(ref('parameters', 'IdempotencyKey'))
+      if (!(op.parameters as Json[]).length) delete op.parameters
+
+      const headers = { 'X-Request-Id': ref('headers', 'XRequestId') }
+      const success = doc.response ? convert(doc.response, 'output') : { type: 'string' }
+      const responses: Json = {}
+      if (doc.mediaType) {
+        responses['200'] = {
+          description: doc.summary ?? 'success',
+          headers,
+          content: Object.fromEntries([doc.mediaType].flat().map((t) => [t, { schema: success }])),
+        }
+      } else {
+        responses['200'] = {
+          description:
+            'The envelope: `success: true` with `data`, or a business failure with its `code` (HTTP 200 too)',
+          headers,
+          content: {
+            'application/json': {
+              schema: codes.length
+                ? {
+                    oneOf: [
+                      { title: 'success', ...success },
+                      ...codes.map((n) => ref('schemas', failureSchemaName(n))),
+                    ],
+                  }
+                : success,
+            },
+          },
+        }
+      }
+      for (const [status, extra] of Object.entries(doc.statuses ?? {})) {
+        extra.errors.forEach((n) => failures.add(n))
+        const refs = extra.errors.map((n) => ref('schemas', failureSchemaName(n)))
+        responses[status] = {
+          description: extra.description,
+          headers,
+          content: {
+            'application/json': { schema: refs.length === 1 ? refs[0] : { oneOf: refs } },
+          },
+        }
+      }
+      responses['400'] = ref('responses', 'BadRequest')
+      responses['404'] = ref('responses', 'NotFound')
+      responses['500'] = ref('responses', 'InternalError')
+      op.responses = responses
+    }
+  }
+
+  for (const name of ['BAD_REQUEST', 'NOT_FOUND', 'INTERNAL'] as const) failures.add(name)
+  for (const name of [...failures].sort(byCode)) {
+    schemas[failureSchemaName(name)] = failureSchema(name, convert)
+  }
+  const protocolResponse = (description: string, name: ErrorName) => ({
+    description,
+    headers: { 'X-Request-Id': ref('headers', 'XRequestId') },
+    content: { 'application/json': { schema: ref('schemas', failureSchemaName(name)) } },
+  })
+
   return {
-    openapi: '3.0.3',
-    info,
+    openapi: '3.1.0',
+    info: { ...info, description: API_DESCRIPTION },
+    servers: [{ url: '/', description: 'this service' }],
+    security: [{ bearer: [], adminId: [] }],
+    // The supplier operations first: the order of TAG_DESCRIPTIONS, then any other tag.
+    tags: [...new Set([...Object.keys(TAG_DESCRIPTIONS), ...tags])]
+      .filter((name) => tags.has(name))
+      .map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
+    paths,
     components: {
+      schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
+      responses: {
+        BadRequest: protocolResponse(
+          'HTTP 400: the body is not JSON or exceeds the size limit (code 400)',
+          'BAD_REQUEST',
+        ),
+        NotFound: protocolResponse(
+          'HTTP 404: no route for this method and path (code 404)',
+          'NOT_FOUND',
+        ),
+        InternalError: protocolResponse(
+          'HTTP 500: unexpected fault; `data.requestId` identifies it in the logs (code 500)',
+          'INTERNAL',
+        ),
+      },
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description:
+            'Optional, per administrator: a repeat with the same body within the retention period replays the first successful result without writing; the same key with another body is 395027, while the first still runs 395028.',
+          schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,255}$' },
+        },
+      },
+      headers: {
+        XRequestId: {
+          description: 'The id the service gave this request (also in its logs and change log)',
+          schema: { type: 'string', format: 'uuid' },
+        },
+      },
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
         adminId: { type: 'apiKey', in: 'header', name: 'X-Admin-Id' },
         internalToken: { type: 'apiKey', in: 'header', name: 'X-Internal-Token' },
+        metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN' },
       },
     },
-    paths,
   }
 }
 
-/** A pass-through middleware that only documents a route (for routes without authorization). */
-export const doc = (d: RouteDoc): MiddlewareHandler => describe(async (_c, next) => next(), d)
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  supplier: 'Supplier records: list, detail, draft, update, contacts, registration',
+  'qualification rule': 'Which qualifications each supplier type requires (C-09)',
+  dictionary: 'Platform dictionaries the supplier pages read',
+  internal: 'Service-to-service routes (`X-Internal-Token`)',
+  system: 'Health, readiness, this document and the reference page',
+}

@@ -6,6 +6,8 @@ import type { ApprovalProvider } from '../ports/approval-provider'
 import type { FinanceClearance } from '../ports/finance-clearance'
 import type { FleetResources } from '../ports/fleet'
 import type { PermissionLookup } from '../ports/permission'
+import type { DocsAssets } from './docs-page'
+import type { Observer } from '../ports/observer'
 
 /** What the domain needs from the outside world; built once by the entry point. */
 export interface Deps {
@@ -21,6 +23,10 @@ export interface Deps {
   financeClearance?: FinanceClearance
   /** Vehicles of the resource-information page; chosen from the configuration when absent. */
   fleet?: FleetResources
+  /** The reference page's renderer files; without them (edge) /docs is a static index. */
+  docsAssets?: DocsAssets
+  /** Metrics (Node); absent on the edge. */
+  observer?: Observer
 }
 
 export interface AppEnv {

@@ -8,13 +8,15 @@ import type { AppEnv, Deps } from '../http/types'
 /** Dictionaries the supplier pages read; labels are display only, clients submit dictValue. */
 export const DICT_TYPES = ['supplier_type', 'supplier_lifecycle_status'] as const
 
-const DictItem = z.object({
-  dictType: z.string(),
-  dictLabel: z.string(),
-  dictValue: z.string(),
-  sortOrder: z.int(),
-  status: z.literal('ACTIVE'),
-})
+const DictItem = z
+  .object({
+    dictType: z.string(),
+    dictLabel: z.string(),
+    dictValue: z.string(),
+    sortOrder: z.int(),
+    status: z.literal('ACTIVE'),
+  })
+  .meta({ id: 'DictDataVO' })
 
 export const dictRoutes = ({ sql }: Pick<Deps, 'sql'>) => {
   const app = new Hono<AppEnv>()
@@ -22,7 +24,8 @@ export const dictRoutes = ({ sql }: Pick<Deps, 'sql'>) => {
     app.get(
       `/${dictType}`,
       doc({
-        operationId: `dict-${dictType}`,
+        operationId: `listDict${dictType.replace(/(^|_)(\w)/g, (_, __, c: string) => c.toUpperCase())}`,
+        errors: [],
         summary: `Enabled items of dictionary ${dictType}, by sortOrder then dictDataId`,
         tags: ['dictionary'],
         response: resultSchema(z.array(DictItem)),

@@ -28,7 +28,8 @@ export const internalRoutes = (deps: Deps & DomainDeps) => {
   app.post(
     '/approvals/:approvalLogId/apply',
     describe(internalToken, {
-      operationId: 'approval-apply-retry',
+      operationId: 'reconcileApproval',
+      errors: ['APPROVAL_NOT_FOUND', 'APPROVAL_SCHEMA_UNSUPPORTED', 'DEPENDENCY_UNAVAILABLE'],
       summary:
         'Reconcile an approval: ask the provider if undecided, then (re-)apply it through the common applier',
       tags: ['internal'],

@@ -25,6 +25,7 @@ const QualificationRuleInput = z
     sortOrder: z.int().min(0).max(INT4_MAX),
   })
   .strict()
+  .meta({ id: 'QualificationRuleInput' })
 
 /** QualificationRuleReplaceRequest: the complete live rule set of the type in the path. */
 export const QualificationRuleReplaceRequest = z
@@ -45,18 +46,23 @@ export const QualificationRuleReplaceRequest = z
       seen.add(qualType)
     })
   })
+  .meta({ id: 'QualificationRuleReplaceRequest' })
 
 /** GET and PUT of the qualification rules of one supplier type. */
 export const qualificationRuleRoutes = (deps: Deps) => {
   const app = new Hono<AppEnv>()
-  const access = { tags: ['qualification rule'], permissions: ['supplier:type:manage'] }
+  const access = {
+    tags: ['qualification rule'],
+    permissions: ['supplier:type:manage'],
+    errors: ['SUPPLIER_TYPE_INVALID'] as const,
+  }
   const response = resultSchema(z.array(QualificationRuleVO))
 
   app.get(
     '/types/:typeCode/qualification-rules',
     authorize(deps.permissions, deps.logger, {
       ...access,
-      operationId: 'qualification-rules-get',
+      operationId: 'listQualificationRules',
       summary: 'Live qualification rules of an enabled supplier type, by sortOrder then ruleId',
       response,
     }),
@@ -68,7 +74,7 @@ export const qualificationRuleRoutes = (deps: Deps) => {
     '/types/:typeCode/qualification-rules',
     authorize(deps.permissions, deps.logger, {
       ...access,
-      operationId: 'qualification-rules-replace',
+      operationId: 'replaceQualificationRules',
       summary: 'Replace the qualification rules of an enabled supplier type (one transaction)',
       response,
     }),

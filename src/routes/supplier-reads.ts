@@ -78,8 +78,9 @@ export const supplierReadRoutes = (deps: Deps) => {
   app.get(
     '/items',
     authorize(deps.permissions, deps.logger, {
-      operationId: 'SUP-ADM-001',
-      summary: 'Page of suppliers (masked)',
+      operationId: 'listSuppliers',
+      summary: 'SUP-ADM-001: page of suppliers (masked)',
+      errors: [],
       tags: ['supplier'],
       permissions: ['supplier:list'],
       response: resultSchema(pageSchema(SupplierListItemVO)),
@@ -91,8 +92,9 @@ export const supplierReadRoutes = (deps: Deps) => {
   app.get(
     '/items/:supplierId',
     authorize(deps.permissions, deps.logger, {
-      operationId: 'SUP-ADM-002',
-      summary: 'Basic information of a supplier (masked)',
+      operationId: 'getSupplierDetail',
+      summary: 'SUP-ADM-002: basic information of a supplier (masked)',
+      errors: ['SUPPLIER_NOT_FOUND'],
       tags: ['supplier'],
       permissions: ['supplier:view'],
       response: resultSchema(SupplierBasicInfoVO),
@@ -104,8 +106,9 @@ export const supplierReadRoutes = (deps: Deps) => {
   app.get(
     '/items/:supplierId/account-info',
     authorize(deps.permissions, deps.logger, {
-      operationId: 'SUP-ADM-002-accounts',
-      summary: 'Account information of a supplier (masked bank accounts)',
+      operationId: 'getSupplierAccountInfo',
+      summary: 'SUP-ADM-002: account information of a supplier (masked bank accounts)',
+      errors: ['SUPPLIER_NOT_FOUND'],
       tags: ['supplier'],
       permissions: ['supplier:view'],
       response: resultSchema(SupplierAccountInfoVO),
@@ -117,8 +120,9 @@ export const supplierReadRoutes = (deps: Deps) => {
   app.get(
     '/approval-records',
     authorize(deps.permissions, deps.logger, {
-      operationId: 'SUP-ADM-012',
-      summary: `Approval records (change log); opinions only with ${OPINION_PERMISSION}, audited`,
+      operationId: 'listApprovalRecords',
+      summary: `SUP-ADM-012: approval records (change log); opinions only with ${OPINION_PERMISSION}, audited`,
+      errors: [],
       tags: ['supplier'],
       permissions: ['supplier:view'],
       response: resultSchema(pageSchema(SupplierApprovalRecordVO)),

@@ -7,6 +7,7 @@ import { idString, validate } from '../http/validate'
 import { answerWrite } from '../http/write'
 import { withdrawFailedApproval } from '../domain/approval/withdraw'
 import type { DomainDeps } from '../domain/context'
+import { FORM_ERRORS } from '../domain/supplier/form'
 import { submitRegistration } from '../domain/supplier/registration'
 import {
   createDraft,
@@ -35,8 +36,9 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
   app.post(
     '/items',
     authorize(permissions, logger, {
-      operationId: 'SUP-ADM-003',
-      summary: 'Create a draft supplier',
+      operationId: 'createSupplierDraft',
+      summary: 'SUP-ADM-003: create a draft supplier',
+      errors: [...FORM_ERRORS, 'TAX_NO_DUPLICATE', 'NEAR_DUPLICATE_CONFIRM_REQUIRED'],
       tags,
       permissions: ['supplier:create'],
       response: resultSchema(SupplierWriteResult),
@@ -53,8 +55,17 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
   app.put(
     '/items/:supplierId',
     authorize(permissions, logger, {
-      operationId: 'SUP-ADM-004',
-      summary: 'Update a supplier (patch fields, snapshot collections)',
+      operationId: 'updateSupplier',
+      summary: 'SUP-ADM-004: update a supplier (patch fields, snapshot collections)',
+      errors: [
+        ...FORM_ERRORS,
+        'SUPPLIER_NOT_FOUND',
+        'OPERATION_NOT_ALLOWED_IN_STATUS',
+        'FIELD_NOT_EDITABLE',
+        'TAX_NO_DUPLICATE',
+        'NEAR_DUPLICATE_CONFIRM_REQUIRED',
+        'NO_ACTUAL_CHANGE',
+      ],
       tags,
       permissions: ['supplier:update'],
       response: resultSchema(SupplierWriteResult),
@@ -73,8 +84,16 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
   app.put(
     '/items/:supplierId/contacts',
     authorize(permissions, logger, {
-      operationId: 'contacts-replace',
+      operationId: 'replaceSupplierContacts',
       summary: 'Replace the contacts of a supplier (complete snapshot)',
+      errors: [
+        'SUPPLIER_NOT_FOUND',
+        'OPERATION_NOT_ALLOWED_IN_STATUS',
+        'VERSION_STALE',
+        'CHILD_NOT_OWNED',
+        'CONCURRENT_MODIFICATION',
+        'NO_ACTUAL_CHANGE',
+      ],
       tags,
       permissions: ['supplier:update'],
       response: resultSchema(z.array(ContactView)),
@@ -96,8 +115,17 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
   app.post(
     '/items/:supplierId/submit',
     authorize(permissions, logger, {
-      operationId: 'SUP-ADM-007',
-      summary: 'Submit the registration (LOCAL_AUTO approval)',
+      operationId: 'submitSupplierRegistration',
+      summary: 'SUP-ADM-007: submit the registration (LOCAL_AUTO approval)',
+      errors: [
+        ...FORM_ERRORS,
+        'SUPPLIER_NOT_FOUND',
+        'SUPPLIER_STATUS_TRANSITION_INVALID',
+        'TAX_NO_DUPLICATE',
+        'NEAR_DUPLICATE_CONFIRM_REQUIRED',
+        'LICENSE_IMAGE_REQUIRED',
+        'QUALIFICATIONS_MISSING',
+      ],
       tags,
       permissions: ['supplier:approval:submit'],
       response: resultSchema(ApprovalCommandResult),
@@ -116,8 +144,9 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
   app.delete(
     '/items/:supplierId',
     authorize(permissions, logger, {
-      operationId: 'SUP-ADM-011',
-      summary: 'Delete a draft supplier (soft delete; DRAFT only)',
+      operationId: 'deleteSupplierDraft',
+      summary: 'SUP-ADM-011: delete a draft supplier (soft delete; DRAFT only)',
+      errors: ['SUPPLIER_NOT_FOUND', 'OPERATION_NOT_ALLOWED_IN_STATUS', 'CONCURRENT_MODIFICATION'],
       tags,
       permissions: ['supplier:delete'],
       response: resultSchema(z.null()),

@@ -2,7 +2,13 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import type { Deps, AppEnv } from '../http/types'
 import { buildOpenApi, doc } from '../http/openapi'
-import { renderDocsPage } from '../http/docs-page'
+import {
+  DOCS_ASSET_FILES,
+  renderDocsIndex,
+  swaggerUiPage,
+  type DocsAssetName,
+  type DocsAssets,
+} from '../http/docs-page'
 import { ok, failure, resultSchema } from '../http/envelope'
 import { ERRORS } from '../errors'
 import { withinDeadline } from '../../sql/db'
@@ -12,26 +18,47 @@ export const READINESS_TIMEOUT_MS = 2_000
 
 const Health = resultSchema(z.object({ status: z.literal('UP') }))
 
-/** Liveness, readiness and the API reference; all public. */
-export const systemRoutes = ({ sql }: Pick<Deps, 'sql'>, api: Hono<AppEnv>) => {
+const OpenApiDocument = z
+  .looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) })
+  .describe('OpenAPI 3.1 document')
+
+/**
+ * Liveness, readiness, the OpenAPI document and the reference page; all public. With
+ * `docsAssets` (Node) /docs is the interactive renderer; without (edge) a static index.
+ */
+export const systemRoutes = (
+  { sql, docsAssets }: Pick<Deps, 'sql'> & { docsAssets?: DocsAssets },
+  api: Hono<AppEnv>,
+) => {
   const app = new Hono<AppEnv>()
   const info = { title: 'Supplier administration API', version: '2.1.0' }
   let document: ReturnType<typeof buildOpenApi> | undefined
   // Built on first request: by then every route of `api` is registered.
   const openapi = () => (document ??= buildOpenApi(api as never, info))
+  const tags = ['system']
 
   app.get(
     '/healthz',
-    doc({ summary: 'Process is up', tags: ['system'], public: true, response: Health }),
+    doc({
+      operationId: 'getHealth',
+      summary: 'Process is up',
+      tags,
+      public: true,
+      response: Health,
+    }),
     (c) => ok(c, { status: 'UP' as const }),
   )
   app.get(
     '/readyz',
     doc({
+      operationId: 'getReadiness',
       summary: `Database is reachable (HTTP 503 and 395030 otherwise, within ${READINESS_TIMEOUT_MS} ms)`,
-      tags: ['system'],
+      tags,
       public: true,
       response: Health,
+      statuses: {
+        '503': { description: 'the database is unreachable', errors: ['DATABASE_UNAVAILABLE'] },
+      },
     }),
     async (c) => {
       try {
@@ -42,11 +69,50 @@ export const systemRoutes = ({ sql }: Pick<Deps, 'sql'>, api: Hono<AppEnv>) => {
       }
     },
   )
-  app.get('/openapi.json', doc({ summary: 'This document', tags: ['system'], public: true }), (c) =>
-    c.json(openapi()),
+  app.get(
+    '/openapi.json',
+    doc({
+      operationId: 'getOpenApiDocument',
+      summary: 'This document (OpenAPI 3.1)',
+      tags,
+      public: true,
+      mediaType: 'application/json',
+      response: OpenApiDocument,
+    }),
+    (c) => c.json(openapi()),
   )
-  app.get('/docs', doc({ summary: 'API reference page', tags: ['system'], public: true }), (c) =>
-    c.html(renderDocsPage(openapi())),
+  app.get(
+    '/docs',
+    doc({
+      operationId: 'getReferencePage',
+      summary: 'API reference page (HTML)',
+      tags,
+      public: true,
+      mediaType: 'text/html',
+    }),
+    (c) => c.html(docsAssets ? swaggerUiPage(info.title) : renderDocsIndex(openapi())),
   )
+  if (docsAssets) {
+    app.get(
+      '/docs/assets/:file',
+      doc({
+        operationId: 'getReferencePageAsset',
+        summary: 'Script and stylesheet of the reference page (swagger-ui-dist)',
+        tags,
+        public: true,
+        mediaType: [...new Set(Object.values(DOCS_ASSET_FILES))],
+        params: { file: { type: 'string', enum: Object.keys(DOCS_ASSET_FILES) } },
+      }),
+      async (c) => {
+        const name = c.req.param('file')
+        if (!Object.hasOwn(DOCS_ASSET_FILES, name)) return c.notFound()
+        const file = await docsAssets.read(name as DocsAssetName)
+        return c.body(file as Uint8Array<ArrayBuffer>, 200, {
+          'content-type': DOCS_ASSET_FILES[name as DocsAssetName],
+          'cache-control': 'public, max-age=3600',
+        })
+      },
+    )
+  }
   return app
 }

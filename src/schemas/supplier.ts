@@ -74,6 +74,7 @@ export const dateString = z
     const [y, m, d] = v.split('-').map(Number)
     return isCalendarDay(y, m, d)
   }, 'not a calendar date')
+  .meta({ examples: ['2016-05-18'] })
 
 const DATE_TIME_PATTERN = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/
 
@@ -86,6 +87,7 @@ export const dateTimeString = z
     const [, y, mo, d, h, mi, s] = (DATE_TIME_PATTERN.exec(v) ?? []).map(Number)
     return isCalendarDay(y, mo, d) && h <= 23 && mi <= 59 && s <= 59
   }, 'not a valid date-time')
+  .meta({ examples: ['2026-11-23 10:15:00'] })
 
 const phone = (min: number, max: number) =>
   z
@@ -93,10 +95,17 @@ const phone = (min: number, max: number) =>
     .min(min, min ? 'is required' : undefined)
     .max(max, `at most ${max} characters`)
     .regex(/^[0-9+\-() ]*$/, 'digits, spaces and + - ( ) only')
+    .meta({ examples: ['0571-8888 6666'] })
 
-const typeCode = z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'must be a supplier_type code')
+const typeCode = z
+  .string()
+  .regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'must be a supplier_type code')
+  .meta({ examples: ['OTHER'] })
 
-export const TypeInput = z.object({ typeCode, isPrimary: z.boolean().optional() }).strict()
+export const TypeInput = z
+  .object({ typeCode, isPrimary: z.boolean().optional() })
+  .strict()
+  .meta({ id: 'SupplierTypeInput' })
 
 const typeList = z
   .array(TypeInput)
@@ -118,7 +127,10 @@ const contactFields = {
   remark: text(LIMITS.contactRemark).nullish(),
 }
 
-export const ContactInput = z.object({ contactId: idString.optional(), ...contactFields }).strict()
+export const ContactInput = z
+  .object({ contactId: idString.optional(), ...contactFields })
+  .strict()
+  .meta({ id: 'SupplierContactInput' })
 
 const qualificationFields = {
   qualType: z.string().trim().min(1, 'is required').max(LIMITS.qualType),
@@ -130,6 +142,7 @@ const qualificationFields = {
 export const QualificationInput = z
   .object({ qualificationId: idString.optional(), ...qualificationFields })
   .strict()
+  .meta({ id: 'SupplierQualificationInput' })
 
 export const BankAccountInput = z
   .object({
@@ -152,6 +165,7 @@ export const BankAccountInput = z
       .nullish(),
   })
   .strict()
+  .meta({ id: 'SupplierBankAccountInput' })
 
 /** Subject fields shared by draft, update and submit; optional ones accept null to clear. */
 const subjectFields = {
@@ -178,6 +192,28 @@ const initialAccounts = z
 const collection = <T extends z.ZodType>(item: T) =>
   z.array(item).max(LIMITS.collectionItems, `at most ${LIMITS.collectionItems} items`)
 
+/** A draft as the reference page shows it (and as `npm run demo` sends it). */
+export const DRAFT_EXAMPLE = {
+  fullName: '杭州湖畔旅游服务有限公司',
+  shortName: '湖畔旅游',
+  taxNo: '91330106MA2KXYZ12Q',
+  types: [{ typeCode: 'OTHER', isPrimary: true }],
+  mainCooperation: '导游与门票',
+  licenseImageUrl: 'https://storage.example.com/supplier/license.png',
+  contacts: [{ contactName: '王芳', contactPhone: '13800138000', contactRole: 'sales' }],
+  initialAccounts: [
+    {
+      accountType: 'CORPORATE',
+      bankName: '工商银行杭州分行',
+      accountNo: '6222 0212 3456 7890 123',
+      settleMode: 'MONTHLY',
+      accountPeriod: 30,
+      invoiceType: 'SPECIAL',
+      taxRate: 6,
+    },
+  ],
+} as const
+
 /** SUP-ADM-003 SupplierDraftUpsertRequest. */
 export const SupplierDraftRequest = z
   .object({
@@ -189,6 +225,7 @@ export const SupplierDraftRequest = z
     duplicateConfirmToken: z.string().min(1).max(512).optional(),
   })
   .strict()
+  .meta({ id: 'SupplierDraftUpsertRequest', examples: [DRAFT_EXAMPLE] })
 export type SupplierDraftRequest = z.output<typeof SupplierDraftRequest>
 
 const PAIRED =
@@ -201,19 +238,23 @@ export const ContactMergeInput = z
   .object({ contactId: idString.optional(), ...version, ...contactFields })
   .strict()
   .refine(paired('contactId'), PAIRED)
+  .meta({ id: 'SupplierContactMergeInput' })
 export const QualificationMergeInput = z
   .object({ qualificationId: idString.optional(), ...version, ...qualificationFields })
   .strict()
   .refine(paired('qualificationId'), PAIRED)
+  .meta({ id: 'SupplierQualificationMergeInput' })
 /** The spec has not defined contract and evaluation fields yet: only the merge shape. */
 export const ContractMergeInput = z
   .object({ contractId: idString.optional(), ...version })
   .strict()
   .refine(paired('contractId'), PAIRED)
+  .meta({ id: 'SupplierContractMergeInput' })
 export const EvaluationMergeInput = z
   .object({ evaluationId: idString.optional(), ...version })
   .strict()
   .refine(paired('evaluationId'), PAIRED)
+  .meta({ id: 'SupplierEvaluationMergeInput' })
 
 /** SUP-ADM-004 SupplierUpdateRequest; a DRAFT also accepts initialAccounts (a full replacement). */
 export const SupplierUpdateRequest = z
@@ -249,6 +290,7 @@ export const SupplierUpdateRequest = z
     expectedUpdateTime: dateTimeString,
   })
   .strict()
+  .meta({ id: 'SupplierUpdateRequest' })
 export type SupplierUpdateRequest = z.output<typeof SupplierUpdateRequest>
 
 /** SUP-ADM-007 SupplierSubmitRequest: the final form plus submitNote and the version. */
@@ -270,6 +312,7 @@ export const SupplierSubmitRequest = z
     expectedUpdateTime: dateTimeString,
   })
   .strict()
+  .meta({ id: 'SupplierSubmitRequest' })
 export type SupplierSubmitRequest = z.output<typeof SupplierSubmitRequest>
 
 /** ContactReplaceRequest. */
@@ -280,6 +323,7 @@ export const ContactReplaceRequest = z
     expectedUpdateTime: dateTimeString,
   })
   .strict()
+  .meta({ id: 'ContactReplaceRequest' })
 
 export const SupplierIdParam = z.object({ supplierId: idString }).strict()
 
@@ -299,34 +343,38 @@ export type SupplierStatusRequest = z.output<typeof SupplierStatusRequest>
 
 // Responses ---------------------------------------------------------------------------------
 
-export const SupplierWriteResult = z.object({
-  supplierId: z.string(),
-  supplierNo: z.string().nullable(),
-  status: z.enum(SUPPLIER_STATUSES),
-  onboardingStage: z.string(),
-  initialAccounts: z.array(
-    z.object({ accountId: z.string(), accountNoMask: z.string(), status: z.string() }),
-  ),
-  updateTime: z.string(),
-})
+export const SupplierWriteResult = z
+  .object({
+    supplierId: z.string(),
+    supplierNo: z.string().nullable(),
+    status: z.enum(SUPPLIER_STATUSES),
+    onboardingStage: z.string(),
+    initialAccounts: z.array(
+      z.object({ accountId: z.string(), accountNoMask: z.string(), status: z.string() }),
+    ),
+    updateTime: z.string(),
+  })
+  .meta({ id: 'SupplierWriteResultVO' })
 export type SupplierWriteResult = z.output<typeof SupplierWriteResult>
 
-export const ApprovalCommandResult = z.object({
-  approvalLogId: z.string(),
-  requestNo: z.string(),
-  provider: z.literal('LOCAL_AUTO'),
-  approvalStatus: z.enum(APPROVAL_STATUSES),
-  /**
-   * Whether the approved change is in effect. False while the approval is SUBMITTED or APPROVED
-   * but not yet applied (the service reconciles it), and after a rejection or a failure.
-   */
-  businessApplied: z.boolean(),
-  spNo: z.string(),
-  spStatus: z.string(),
-  syncStatus: z.string(),
-  submittedAt: z.string().nullable(),
-  finishedAt: z.string().nullable(),
-})
+export const ApprovalCommandResult = z
+  .object({
+    approvalLogId: z.string(),
+    requestNo: z.string(),
+    provider: z.literal('LOCAL_AUTO'),
+    approvalStatus: z.enum(APPROVAL_STATUSES),
+    /**
+     * Whether the approved change is in effect. False while the approval is SUBMITTED or APPROVED
+     * but not yet applied (the service reconciles it), and after a rejection or a failure.
+     */
+    businessApplied: z.boolean(),
+    spNo: z.string(),
+    spStatus: z.string(),
+    syncStatus: z.string(),
+    submittedAt: z.string().nullable(),
+    finishedAt: z.string().nullable(),
+  })
+  .meta({ id: 'ApprovalCommandResultVO' })
 export type ApprovalCommandResult = z.output<typeof ApprovalCommandResult>
 
 /** SUP-ADM-010 ArchiveResultVO: the clearance evidence the archive was made on. */

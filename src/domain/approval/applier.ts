@@ -51,6 +51,16 @@ export async function applyApprovalResult(
   ctx: ApplierCtx,
   result: ApprovalResult,
 ): Promise<ApprovalRow> {
+  const approval = await applyResult(deps, ctx, result)
+  deps.observer?.approvalOutcome(approval.bizType, approval.status)
+  return approval
+}
+
+async function applyResult(
+  deps: CoreDeps,
+  ctx: ApplierCtx,
+  result: ApprovalResult,
+): Promise<ApprovalRow> {
   if (result.schemaVersion !== 1) {
     fail(
       'APPROVAL_SCHEMA_UNSUPPORTED',

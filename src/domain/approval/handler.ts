@@ -5,7 +5,7 @@ import type { AppError } from '../../errors'
 import type { DomainDeps, WriteContext } from '../context'
 
 export type BizType = ApprovalRow['bizType']
-export type ApplierDeps = Pick<DomainDeps, 'sql' | 'config' | 'logger' | 'cipher'>
+export type ApplierDeps = Pick<DomainDeps, 'sql' | 'config' | 'logger' | 'cipher' | 'observer'>
 /** Who the applied change is attributed to, and the request it runs in. */
 export type ApplierCtx = Pick<WriteContext, 'adminId' | 'requestId'>
 

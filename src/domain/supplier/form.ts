@@ -2,7 +2,7 @@ import { enabledTypeCodes, type SupplierColumns, type SupplierRow } from '../../
 import type { Sql } from '../../../sql/db'
 import { maskAccountNo, maskTaxNo, maskPhone, utf8Bytes } from '../../crypto/sensitive'
 import { normalizeAccountNo, normalizeName, normalizePhone, normalizeTaxNo } from '../identity'
-import { fail } from '../../errors'
+import { fail, type ErrorName } from '../../errors'
 import { LIMITS } from '../../schemas/supplier'
 import type { z } from 'zod'
 import type { BankAccountInput } from '../../schemas/supplier'
@@ -26,6 +26,22 @@ export interface FieldChange {
   oldValueMasked: string | null
   newValueMasked: string | null
 }
+
+/**
+ * What checking and writing a supplier form can answer (identityOf, checkFieldRules,
+ * checkAccounts, the collection merges): routes that take a form declare these.
+ */
+export const FORM_ERRORS = [
+  'BAD_REQUEST',
+  'SUPPLIER_TYPE_INVALID',
+  'STORAGE_URL_UNAUTHORIZED',
+  'ACCOUNT_NO_INVALID',
+  'ACCOUNT_DUPLICATED',
+  'SETTLEMENT_TERMS_INVALID',
+  'CHILD_NOT_OWNED',
+  'VERSION_STALE',
+  'CONCURRENT_MODIFICATION',
+] as const satisfies readonly ErrorName[]
 
 export const emptyToNull = <T>(v: T | null | undefined): T | null =>
   v === undefined || v === null || (v as unknown) === '' ? null : v

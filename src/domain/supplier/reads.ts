@@ -57,7 +57,7 @@ export const SupplierApprovalRecordVO = ChangeLogRow.extend({
     .describe(
       `only for callers holding ${OPINION_PERMISSION}, on rows whose approval has an opinion; each read is audited`,
     ),
-})
+}).meta({ id: 'SupplierApprovalRecordVO' })
 export type SupplierApprovalRecordVO = z.output<typeof SupplierApprovalRecordVO>
 
 export type SupplierListQuery = Omit<SupplierListFilter, 'limit' | 'offset' | 'timezone'> & {

@@ -1,0 +1,173 @@
+import { timingSafeEqual } from 'node:crypto'
+import { getConnInfo } from '@hono/node-server/conninfo'
+import { Hono } from 'hono'
+import type { Logger } from 'pino'
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { countStuckApprovals, poolConnections } from '../sql/monitoring'
+import type postgres from 'postgres'
+import type { Config } from './config'
+import { ERRORS } from './errors'
+import { failure } from './http/envelope'
+import { doc } from './http/openapi'
+import type { AppEnv } from './http/types'
+import type { Observer } from './ports/observer'
+
+/**
+ * Prometheus metrics of one app (Node only: prom-client and the socket address are Node's).
+ * Request metrics are labelled by route template and business code, never by raw path, so
+ * their number of series stays bounded. Database gauges are read at scrape time.
+ */
+export function createMetrics({
+  sql,
+  config,
+  logger,
+}: {
+  sql: postgres.Sql
+  config: Pick<Config, 'metrics'>
+  logger: Pick<Logger, 'warn'>
+}) {
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry })
+
+  const requests = new Counter({
+    name: 'supplier_http_requests_total',
+    help: 'Answered requests by method, route template, HTTP status and business code',
+    labelNames: ['method', 'route', 'status', 'code'],
+    registers: [registry],
+  })
+  const latency = new Histogram({
+    name: 'supplier_http_request_duration_seconds',
+    help: 'Time to answer, by method, route template and business code',
+    labelNames: ['method', 'route', 'code'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  })
+  const lookupFailures = new Counter({
+    name: 'supplier_permission_lookup_failures_total',
+    help: 'Permission or role lookups that failed or timed out (each denied the request)',
+    registers: [registry],
+  })
+  const outcomes = new Counter({
+    name: 'supplier_approval_outcomes_total',
+    help: 'Approvals handled by the applier, by business type and resulting status',
+    labelNames: ['biz_type', 'outcome'],
+    registers: [registry],
+  })
+  const scrapeErrors = new Counter({
+    name: 'supplier_metrics_database_errors_total',
+    help: 'Scrapes whose database gauges could not be read (they keep their last value)',
+    registers: [registry],
+  })
+  // Gauges read from the database at scrape time; a failure keeps the last value and is counted.
+  const fromDatabase = async (read: () => Promise<void>) => {
+    try {
+      await read()
+    } catch (err) {
+      scrapeErrors.inc()
+      logger.warn({ err: (err as Error).message }, 'metrics: database gauge not read')
+    }
+  }
+  new Gauge({
+    name: 'supplier_approvals_stuck',
+    help: `Approvals SUBMITTED or APPROVED for longer than STUCK_APPROVAL_AGE_SECONDS (${config.metrics.stuckApprovalAgeSeconds} s)`,
+    registers: [registry],
+    async collect() {
+      await fromDatabase(async () =>
+        this.set(await countStuckApprovals(sql, config.metrics.stuckApprovalAgeSeconds)),
+      )
+    },
+  })
+  new Gauge({
+    name: 'supplier_db_pool_max_connections',
+    help: 'Size limit of the connection pool',
+    registers: [registry],
+  }).set(Number(sql.options.max))
+  new Gauge({
+    name: 'supplier_db_pool_connections',
+    help: "This process's database connections by state (active, idle, idle in transaction, …), as the server reports them",
+    labelNames: ['state'],
+    registers: [registry],
+    async collect() {
+      await fromDatabase(async () => {
+        this.reset()
+        for (const { state, count } of await poolConnections(sql)) this.set({ state }, count)
+      })
+    },
+  })
+
+  const observer: Observer = {
+    request({ method, route, status, code, seconds }) {
+      const c = code === undefined ? '' : String(code)
+      requests.inc({ method, route, status: String(status), code: c })
+      latency.observe({ method, route, code: c }, seconds)
+    },
+    permissionLookupFailed: () => lookupFailures.inc(),
+    approvalOutcome: (bizType, outcome) => outcomes.inc({ biz_type: bizType, outcome }),
+  }
+  return { registry, observer }
+}
+
+export type Metrics = ReturnType<typeof createMetrics>
+
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/
+
+const sameToken = (given: string, expected: string) => {
+  const a = Buffer.from(given)
+  const b = Buffer.from(expected)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+/**
+ * GET /metrics. With METRICS_TOKEN, only `Authorization: Bearer <METRICS_TOKEN>`; without it,
+ * only a direct loopback client (no X-Forwarded-For, which a proxy in front would add).
+ */
+export function metricsRoutes(metrics: Metrics, config: Pick<Config, 'metrics'>) {
+  const app = new Hono<AppEnv>()
+  app.get(
+    '/metrics',
+    doc({
+      operationId: 'getMetrics',
+      summary: 'Prometheus metrics (text format)',
+      tags: ['system'],
+      mediaType: 'text/plain',
+      security: [{ metricsToken: [] }, {}],
+      statuses: {
+        '401': {
+          description: 'METRICS_TOKEN set and not presented, or a non-loopback client without it',
+          errors: ['UNAUTHORIZED'],
+        },
+      },
+    }),
+    async (c) => {
+      const { token } = config.metrics
+      const bearer = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1]
+      let allowed: boolean
+      if (token) {
+        allowed = bearer !== undefined && sameToken(bearer, token)
+      } else {
+        let address: string | undefined
+        try {
+          address = getConnInfo(c).remote.address
+        } catch {
+          address = undefined // not on a Node socket (app.request in tests): not loopback
+        }
+        allowed = !!address && LOOPBACK.test(address) && !c.req.header('x-forwarded-for')
+      }
+      if (!allowed) {
+        return failure(
+          c,
+          ERRORS.UNAUTHORIZED,
+          token
+            ? 'not authenticated: Authorization: Bearer <METRICS_TOKEN> required'
+            : 'metrics are served to loopback clients only (or set METRICS_TOKEN)',
+          null,
+          401,
+        )
+      }
+      return c.body(await metrics.registry.metrics(), 200, {
+        'content-type': metrics.registry.contentType,
+      })
+    },
+  )
+  return app
+}

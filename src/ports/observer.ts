@@ -1,0 +1,37 @@
+import type { PermissionLookup } from './permission'
+
+/**
+ * What the service reports about itself; on Node, Prometheus metrics (src/metrics.ts), on the
+ * edge nothing. Every method is cheap and never throws.
+ */
+export interface Observer {
+  /** One answered request, by route template (never the raw path) and business code. */
+  request(r: {
+    method: string
+    route: string
+    status: number
+    code?: number
+    seconds: number
+  }): void
+  /** A permission or role lookup that failed or timed out (and so denied). */
+  permissionLookupFailed(): void
+  /** Where an approval ended after the applier ran: APPLIED, REJECTED, APPLY_FAILED, … */
+  approvalOutcome(bizType: string, outcome: string): void
+}
+
+/** Reports every lookup that rejects (error or deadline), then rejects as before. */
+export function observeLookupFailures(
+  lookup: PermissionLookup,
+  observer: Observer | undefined,
+): PermissionLookup {
+  if (!observer) return lookup
+  const watch = <T>(work: Promise<T>) =>
+    work.catch((err: unknown) => {
+      observer.permissionLookupFailed()
+      throw err
+    })
+  return {
+    has: (adminId, code) => watch(lookup.has(adminId, code)),
+    roles: (adminId) => watch(lookup.roles(adminId)),
+  }
+}
