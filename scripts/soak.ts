@@ -56,6 +56,8 @@ try {
   const admins = Array.from({ length: CLIENTS }, (_, i) => String(9007199254741100n + BigInt(i)))
   for (const id of admins) await grant(db, id, { permissions: ALL_PERMISSIONS, roles: ['ADMIN'] })
 
+  // The service names its connections `supplier-admin <host>:<pid>`.
+  const appName = `supplier-admin %:${service.child.pid}`
   const rss = () => {
     const status = readFileSync(`/proc/${service.child.pid}/status`, 'utf8')
     return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024
@@ -63,7 +65,7 @@ try {
   const connections = async () => {
     const [row] = await db<{ n: number }[]>`
       SELECT count(*)::int AS n FROM pg_stat_activity
-      WHERE datname = ${name} AND application_name = 'supplier-admin'`
+      WHERE datname = ${name} AND application_name LIKE ${appName}`
     return row.n
   }
 
@@ -137,7 +139,9 @@ try {
   const after = await connections()
   const [{ busy }] = await db<{ busy: number }[]>`
     SELECT count(*)::int AS busy FROM pg_stat_activity
-    WHERE datname = ${name} AND application_name = 'supplier-admin' AND state <> 'idle'`
+    WHERE datname = ${name} AND application_name LIKE ${appName} AND state <> 'idle'`
+  // Seeing none would mean the count looks for the wrong connections, not that there is no leak.
+  if (Math.max(...pools) === 0) fail('no connection of the service was seen in pg_stat_activity')
   if (Math.max(...pools) > POOL_MAX) fail(`connections reached ${Math.max(...pools)} > ${POOL_MAX}`)
   if (after > POOL_MAX) fail(`connections after the load: ${after} > ${POOL_MAX}`)
   if (busy > 0) fail(`${busy} connections still busy after the load (leaked transactions)`)

@@ -60,7 +60,8 @@ describe('PostgreSQL dropping the service connections during a write burst', () 
       while (Date.now() < until && !service.hasExited()) {
         const rows = await killer`
           SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity
-          WHERE datname = current_database() AND application_name = 'supplier-admin'
+          WHERE datname = current_database()
+            AND application_name LIKE ${`supplier-admin %:${service.child.pid}`}
             AND pid <> pg_backend_pid()
         `
         terminated += rows.length

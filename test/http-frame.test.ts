@@ -140,12 +140,15 @@ describe('HTTP frame', () => {
 
     beforeAll(() => {
       // Every statement fails with an error that is not a connection failure.
-      const failing = (() =>
-        Promise.reject(
-          Object.assign(new Error('relation "dict_data" does not exist at 127.0.0.1'), {
-            code: '42P01',
-          }),
-        )) as unknown as postgres.Sql
+      const failing = Object.assign(
+        () =>
+          Promise.reject(
+            Object.assign(new Error('relation "dict_data" does not exist at 127.0.0.1'), {
+              code: '42P01',
+            }),
+          ),
+        { options: { max: 1 } },
+      ) as unknown as postgres.Sql
       app = createApp({
         config: h.config,
         sql: failing,
