@@ -18,7 +18,13 @@ if (!config.auth.jwtSecret) {
   process.exit(1)
 }
 const token = await sign(
-  { sub: adminId, exp: Math.floor(Date.now() / 1000) + 600, iss: config.auth.issuer },
+  {
+    sub: adminId,
+    iat: Math.floor(Date.now() / 1000),
+    exp: Math.floor(Date.now() / 1000) + 600,
+    iss: config.auth.issuer,
+    aud: config.auth.audience,
+  },
   config.auth.jwtSecret,
   'HS256',
 )
