@@ -88,6 +88,7 @@ const EnvSchema = z
     HOST: z.string().min(1).default('127.0.0.1'),
     PORT: z.coerce.number().int().min(0).max(65535).default(8787),
     DATABASE_URL: databaseUrl.optional(),
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
     DATA_DIR: z.string().min(1).default('./.data'),
     MIGRATE_ON_START: bool,
     EMBEDDED_DB_PORT: z.coerce.number().int().min(0).max(65535).default(0),
@@ -241,6 +242,8 @@ function toConfig(env: z.output<typeof EnvSchema>) {
     host: env.HOST,
     port: env.PORT,
     databaseUrl: env.DATABASE_URL,
+    /** Connections of this process to DATABASE_URL (the embedded engine serves one session). */
+    databasePoolMax: embedded ? 1 : env.DATABASE_POOL_MAX,
     embedded,
     dataDir: env.DATA_DIR,
     embeddedDbPort: env.EMBEDDED_DB_PORT,

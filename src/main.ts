@@ -120,7 +120,7 @@ try {
 
   sql = connect({
     url: databaseUrl,
-    max: embedded ? 1 : 10,
+    max: config.databasePoolMax,
     timezone: config.timezone,
     // Per process, so /metrics can tell this pool's connections from other replicas'.
     applicationName: `supplier-admin ${hostname()}:${process.pid}`.slice(0, 63),

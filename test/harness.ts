@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { sign } from 'hono/jwt'
 import postgres from 'postgres'
 import { afterAll, beforeAll, inject } from 'vitest'
-import { connect } from '../sql/db'
+import { connect, type DatabaseOptions } from '../sql/db'
 import { grant } from '../sql/admin'
 import { createApp } from '../src/app'
 import { loadConfig, type Config } from '../src/config'
@@ -38,12 +38,15 @@ export interface TestDatabase {
 }
 
 /** A database of its own for one test file: a fresh PGlite, or a copy of the template. */
-export async function createTestDatabase(timezone = 'Asia/Shanghai'): Promise<TestDatabase> {
+export async function createTestDatabase(
+  timezone = 'Asia/Shanghai',
+  debug?: DatabaseOptions['debug'],
+): Promise<TestDatabase> {
   const source = inject('database')
   if (source.kind === 'embedded') {
     const dump = new Blob([await readFile(source.dumpPath)])
     const db = await startEmbedded({ loadDataDir: dump, timezone })
-    const sql = connect({ url: db.url, max: 1, timezone })
+    const sql = connect({ url: db.url, max: 1, timezone, debug })
     return {
       url: db.url,
       sql,
@@ -58,7 +61,7 @@ export async function createTestDatabase(timezone = 'Asia/Shanghai'): Promise<Te
   await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${source.template}`)
   const url = new URL(source.adminUrl)
   url.pathname = `/${name}`
-  const sql = connect({ url: url.toString(), max: 10, timezone })
+  const sql = connect({ url: url.toString(), max: 10, timezone, debug })
   return {
     url: url.toString(),
     sql,
@@ -120,11 +123,17 @@ export function useHarness(
     permissions?: (sql: postgres.Sql) => PermissionLookup
     /** Swaps the approval provider port (LOCAL_AUTO by default). */
     approvalProvider?: (h: Harness) => ApprovalProvider
+    /** Sees every statement the harness's pool sends, with its parameters. */
+    onStatement?: (text: string, parameters: unknown[]) => void
   } = {},
 ) {
   const h = {} as Harness
   beforeAll(async () => {
-    h.db = await createTestDatabase()
+    const { onStatement } = options
+    h.db = await createTestDatabase(
+      undefined,
+      onStatement && ((_connection, text, parameters) => onStatement(text, parameters)),
+    )
     h.sql = h.db.sql
     h.logs = []
     const env = typeof options.env === 'function' ? options.env() : options.env

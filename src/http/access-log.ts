@@ -16,9 +16,12 @@ export interface AccessLogVariables {
  * tokens there can be sensitive.
  */
 export function accessLog(
-  logger: Pick<Logger, 'info'>,
+  logger: Logger,
   observer?: Observer,
 ): MiddlewareHandler<{ Variables: AccessLogVariables }> {
+  // The line below is made only of these seven scalars, none of them sensitive, so it skips the
+  // redaction pass (91 wildcard paths, an eighth of a read's CPU); every other line keeps it.
+  const lines = logger.child({}, { redact: [] })
   return async (c, next) => {
     const start = performance.now()
     let threw = false
@@ -35,7 +38,7 @@ export function accessLog(
       const route = routePath(c)
       const status = threw ? 500 : c.res.status
       const code = c.get('resultCode')
-      logger.info(
+      lines.info(
         {
           requestId: c.get('requestId'),
           method: c.req.method,

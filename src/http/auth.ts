@@ -5,7 +5,7 @@ import type { HonoJsonWebKey } from 'hono/utils/jwt/jws'
 import type { Logger } from 'pino'
 import type { Config } from '../config'
 import { AppError, ERRORS } from '../errors'
-import type { PermissionLookup } from '../ports/permission'
+import type { Access, PermissionLookup } from '../ports/permission'
 import { describe, type RouteDoc } from './openapi'
 import { idString } from './validate'
 import type { AppEnv } from './types'
@@ -81,6 +81,39 @@ export function resetJwksCaches() {
   jwksCaches.clear()
 }
 
+type TokenPayload = Awaited<ReturnType<typeof verify>>
+
+/** How long a token's verified signature and claims are remembered; never past its `exp`. */
+const VERIFIED_TTL_MS = 60_000
+const VERIFIED_MAX = 10_000
+
+/**
+ * Tokens verified recently. Verifying through WebCrypto was the costliest step of a read (about
+ * a tenth of its CPU), and a client sends the same token with every request. An entry lives 60 s
+ * at most and never past the token's `exp`, so the only difference a remembered token makes is
+ * that a JWKS key withdrawn in the last minute still verifies what it signed: the key set itself
+ * is cached for five minutes anyway. Oldest entries go first beyond 10,000 tokens.
+ */
+function verifiedTokens() {
+  const entries = new Map<string, { payload: TokenPayload; until: number }>()
+  return {
+    get(token: string): TokenPayload | undefined {
+      const hit = entries.get(token)
+      if (hit && hit.until > Date.now()) return hit.payload
+      if (hit) entries.delete(token)
+      return undefined
+    },
+    remember(token: string, payload: TokenPayload) {
+      if (typeof payload.exp !== 'number') return
+      if (entries.size >= VERIFIED_MAX) entries.delete(entries.keys().next().value!)
+      entries.set(token, {
+        payload,
+        until: Math.min(Date.now() + VERIFIED_TTL_MS, payload.exp * 1000),
+      })
+    },
+  }
+}
+
 const unauthorized = (why: string) => new AppError(ERRORS.UNAUTHORIZED, `not authenticated: ${why}`)
 
 /**
@@ -104,6 +137,8 @@ export function authenticate(auth: Config['auth']): MiddlewareHandler<AppEnv> {
     })
   }
 
+  const verified = verifiedTokens()
+
   return async (c, next) => {
     const header = c.req.header('authorization')
     const match = header?.match(/^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/)
@@ -111,12 +146,15 @@ export function authenticate(auth: Config['auth']): MiddlewareHandler<AppEnv> {
     const adminId = c.req.header('x-admin-id')
     if (!adminId || !idString.safeParse(adminId).success)
       throw unauthorized('X-Admin-Id must be a positive integer')
-    let payload: Awaited<ReturnType<typeof verify>>
-    try {
-      payload = await verifyToken(match[1])
-    } catch (err) {
-      if (err instanceof AppError) throw err // identity provider keys unavailable
-      throw unauthorized('invalid or expired token')
+    let payload = verified.get(match[1])
+    if (!payload) {
+      try {
+        payload = await verifyToken(match[1])
+      } catch (err) {
+        if (err instanceof AppError) throw err // identity provider keys unavailable
+        throw unauthorized('invalid or expired token')
+      }
+      verified.remember(match[1], payload)
     }
     const { sub, iat, exp } = payload
     if (typeof exp !== 'number' || !Number.isFinite(exp)) throw unauthorized('token has no expiry')
@@ -135,12 +173,6 @@ export function authenticate(auth: Config['auth']): MiddlewareHandler<AppEnv> {
   }
 }
 
-export interface Access {
-  permissions: readonly string[]
-  /** When set, the caller must also hold one of these roles. */
-  roles?: readonly string[]
-}
-
 /**
  * Per-route authorization, declared next to the route and shown in /openapi.json. Every code
  * must answer a clear `true`; false, errors and timeouts deny.
@@ -154,12 +186,16 @@ export function authorize(
     const adminId = c.get('adminId')
     let granted = false
     try {
-      const checks = access.permissions.map((code) => lookup.has(adminId, code))
-      const roleCheck = access.roles
-        ? lookup.roles(adminId).then((held) => access.roles!.some((r) => held.includes(r)))
-        : Promise.resolve(true)
-      const answers = await Promise.all([...checks, roleCheck])
-      granted = answers.every((a) => a === true)
+      if (lookup.allows) {
+        granted = (await lookup.allows(adminId, access)) === true
+      } else {
+        const checks = access.permissions.map((code) => lookup.has(adminId, code))
+        const roleCheck = access.roles
+          ? lookup.roles(adminId).then((held) => access.roles!.some((r) => held.includes(r)))
+          : Promise.resolve(true)
+        const answers = await Promise.all([...checks, roleCheck])
+        granted = answers.every((a) => a === true)
+      }
     } catch (err) {
       if (err instanceof AppError && err.entry === ERRORS.DATABASE_UNAVAILABLE) {
         // Refused all the same, but as "retry later": nobody's permission was judged.

@@ -30,8 +30,13 @@ export function observeLookupFailures(
       observer.permissionLookupFailed()
       throw err
     })
+  const { allows } = lookup
   return {
     has: (adminId, code) => watch(lookup.has(adminId, code)),
     roles: (adminId) => watch(lookup.roles(adminId)),
+    ...(allows && {
+      allows: (adminId, access) => watch(allows.call(lookup, adminId, access)),
+    }),
+    fromServiceDatabase: lookup.fromServiceDatabase,
   }
 }

@@ -1,0 +1,143 @@
+import { sign } from 'hono/jwt'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { accessOf } from '../sql/admin'
+import { insertSupplier } from './fixtures'
+import { ALL_PERMISSIONS, useHarness } from './harness'
+import { insertRelation, insertResource } from './resource-data'
+
+/*
+ * What a read costs the database: the statements one request sends, counted on the pool. The
+ * benchmark (docs/benchmarks.md) traced the detail read's time to the per-code permission
+ * lookups and the token check; these pin the fixes so that a change that adds a round trip to a
+ * hot path is seen here, not in the next benchmark.
+ */
+
+let recording: string[] | undefined
+const h = useHarness({ onStatement: (text) => recording?.push(text) })
+
+/** The statements `path` sends after a warm-up request (which may prepare statements). */
+async function statementsOf(path: string, admin: string) {
+  expect((await h.call('GET', path, { admin })).body.success).toBe(true)
+  recording = []
+  const res = await h.call('GET', path, { admin })
+  const sent = recording
+  recording = undefined
+  expect(res.body).toMatchObject({ code: 200, success: true })
+  return sent
+}
+
+const permissionStatements = (sent: string[]) =>
+  sent.filter((s) => /admin_(permission|role)/.test(s))
+
+describe('statements per request', () => {
+  let admin: string
+  let supplierId: string
+
+  beforeAll(async () => {
+    admin = await h.admin()
+    supplierId = (await insertSupplier(h, { status: 'ACTIVE' })).supplierId
+    for (const module of ['SCENIC', 'HOTEL'] as const) {
+      const resourceId = await insertResource(h, module)
+      await insertRelation(h, { supplierId, module, resourceId })
+    }
+  })
+
+  it('supplier detail: one permission statement and one read', async () => {
+    const sent = await statementsOf(`/admin/supplier/items/${supplierId}`, admin)
+    expect(permissionStatements(sent)).toHaveLength(1)
+    expect(sent).toHaveLength(2)
+  })
+
+  it('the resource page checks two permissions and a role in one statement', async () => {
+    const sent = await statementsOf(`/admin/supplier/items/${supplierId}/resource-info/page`, admin)
+    expect(permissionStatements(sent)).toHaveLength(1)
+  })
+
+  it('the list: one permission statement, then its page and count', async () => {
+    const sent = await statementsOf('/admin/supplier/items?page=1&pageSize=20', admin)
+    expect(permissionStatements(sent)).toHaveLength(1)
+    expect(sent).toHaveLength(3)
+  })
+})
+
+describe('the one-statement permission check', () => {
+  it('answers the codes held among those asked, and the roles only when asked', async () => {
+    const admin = await h.admin(['supplier:view', 'supplier:list'], ['FINANCE'])
+    const asked = ['supplier:view', 'supplier:resource:view']
+    expect(await accessOf(h.sql, admin, asked, false)).toEqual({
+      permissions: ['supplier:view'],
+      roles: [],
+    })
+    expect(await accessOf(h.sql, admin, asked, true)).toEqual({
+      permissions: ['supplier:view'],
+      roles: ['FINANCE'],
+    })
+  })
+
+  it('a revoked (soft-deleted) permission or role no longer counts, on the next request', async () => {
+    const admin = await h.admin(ALL_PERMISSIONS, ['ADMIN'])
+    const supplierId = (await insertSupplier(h)).supplierId
+    const page = `/admin/supplier/items/${supplierId}/resource-info/page`
+    expect((await h.call('GET', page, { admin })).body.code).toBe(200)
+    await h.sql`
+      UPDATE admin_role SET deleted_at = now() WHERE admin_id = ${admin} AND deleted_at IS NULL`
+    expect((await h.call('GET', page, { admin })).body.code).toBe(395002)
+    await h.sql`
+      UPDATE admin_permission SET deleted_at = now()
+      WHERE admin_id = ${admin} AND permission_code = 'supplier:view' AND deleted_at IS NULL`
+    expect((await h.call('GET', `/admin/supplier/items/${supplierId}`, { admin })).body.code).toBe(
+      395002,
+    )
+  })
+
+  it('one code missing among several denies, and names what the route requires', async () => {
+    const admin = await h.admin(['supplier:view'], ['ADMIN'])
+    const supplierId = (await insertSupplier(h)).supplierId
+    const res = await h.call('GET', `/admin/supplier/items/${supplierId}/resource-info/page`, {
+      admin,
+    })
+    expect(res.body).toMatchObject({ code: 395002, success: false })
+    expect(res.body.message).toContain('supplier:resource:view')
+  })
+})
+
+describe('a verified token is remembered, never past its expiry', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('the same token is refused once its exp has passed, though it verified a moment ago', async () => {
+    const admin = await h.admin()
+    const now = Math.floor(Date.now() / 1000)
+    const token = await sign(
+      { sub: admin, iat: now, exp: now + 30 },
+      h.config.auth.jwtSecret!,
+      'HS256',
+    )
+    const path = '/admin/supplier/items?page=1&pageSize=1'
+    expect((await h.call('GET', path, { admin, token })).body.code).toBe(200)
+    vi.useFakeTimers({ toFake: ['Date'], now: (now + 31) * 1000 })
+    const res = await h.call('GET', path, { admin, token })
+    expect(res.body.code).toBe(401)
+  })
+
+  it('a remembered token still has to name the X-Admin-Id it is sent with', async () => {
+    const admin = await h.admin()
+    const other = await h.admin()
+    const token = await h.token(admin)
+    const path = '/admin/supplier/items?page=1&pageSize=1'
+    expect((await h.call('GET', path, { admin, token })).body.code).toBe(200)
+    const res = await h.call('GET', path, { admin: other, token })
+    expect(res.body.code).toBe(401)
+    expect(res.body.message).toContain('does not match X-Admin-Id')
+  })
+
+  it('a token differing in its signature is verified on its own, and refused', async () => {
+    const admin = await h.admin()
+    const token = await h.token(admin)
+    const path = '/admin/supplier/items?page=1&pageSize=1'
+    expect((await h.call('GET', path, { admin, token })).body.code).toBe(200)
+    const forged = token.slice(0, -2) + (token.endsWith('AA') ? 'BB' : 'AA')
+    expect((await h.call('GET', path, { admin, token: forged })).body.code).toBe(401)
+  })
+})
