@@ -20,11 +20,7 @@ import type { AppEnv, Deps } from './types'
  */
 export function useFrame(
   app: Hono<AppEnv>,
-  {
-    config,
-    logger,
-    observer,
-  }: { config: Config; logger: Logger; observer?: Observer },
+  { config, logger, observer }: { config: Config; logger: Logger; observer?: Observer },
 ) {
   // Our own id for every request: a caller's X-Request-Id is not trusted, since the id is
   // written into the change log and the sensitive-read audit.
