@@ -1,0 +1,701 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { createWriteStream, mkdirSync, readFileSync, writeFileSync, readdirSync } from 'node:fs'
+import { cpus, totalmem } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { sign } from 'hono/jwt'
+import { connect } from '../../sql/db'
+import { grant } from '../../sql/admin'
+import { createApp } from '../../src/app'
+import { loadConfig } from '../../src/config'
+import { createCipher } from '../../src/crypto/sensitive'
+import { createLogger } from '../../src/logger'
+import { httpFleetResources, type FleetResources } from '../../src/ports/fleet'
+import { sqlPermissionLookup } from '../../src/ports/permission'
+import { latencyChart } from './chart'
+import { percentile, pgbenchScript, type Recorded, type Statement } from './statements'
+
+/*
+ * npm run bench: the service against the database's own floors, on seeded data (bench:seed).
+ * For each read scenario, in the same run and at the same concurrency: the service (its real
+ * entry point, in its own process, with a fleet service in another) under wrk; the handler floor
+ * (a bare Hono route running the same statements); the driver floor (postgres.js alone); the
+ * database floor (pgbench -M prepared on the same statements). Then registration, two instances
+ * against one database, the scaling run on a small data set, and start-up on the embedded
+ * database. Writes docs/bench/results.json, docs/bench/latency-vs-size.svg and the figures
+ * section of docs/benchmarks.md.
+ */
+
+const { values: opts } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '16' },
+    pool: { type: 'string', default: '16' },
+    small: { type: 'string', default: '10000' },
+    full: { type: 'string', default: '200000' },
+    reseed: { type: 'boolean', default: false },
+    'skip-startup': { type: 'boolean', default: false },
+    out: { type: 'string', default: 'docs/benchmarks.md' },
+  },
+})
+const SECONDS = Number(opts.seconds)
+const CONNECTIONS = Number(opts.connections)
+const POOL = Number(opts.pool)
+const BASE_URL =
+  process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable'
+const WORK = '.bench'
+mkdirSync(WORK, { recursive: true })
+const FLEET_TOKEN = 'bench-fleet-internal-token'
+const ADMIN = '9007199254741001'
+const PERMISSIONS = [
+  'supplier:list',
+  'supplier:view',
+  'supplier:create',
+  'supplier:update',
+  'supplier:approval:submit',
+  'supplier:resource:view',
+]
+
+for (const tool of ['wrk', 'pgbench']) {
+  if (spawnSync('which', [tool]).status !== 0) {
+    console.error(
+      `${tool} is not installed: apt-get install ${tool === 'wrk' ? 'wrk' : 'postgresql-client'}`,
+    )
+    process.exit(2)
+  }
+}
+
+const log = (...parts: unknown[]) =>
+  console.log(`[${new Date().toISOString().slice(11, 19)}]`, ...parts)
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+function databaseUrl(name: string) {
+  const u = new URL(BASE_URL)
+  u.pathname = `/${name}`
+  return u.toString()
+}
+
+/** The database of `suppliers` seeded suppliers: made by bench:seed unless already there. */
+async function seeded(suppliers: number): Promise<string> {
+  const name = `supplier_bench_${suppliers}`
+  const url = databaseUrl(name)
+  const admin = connect({ url: BASE_URL, max: 1, timezone: 'UTC' })
+  const [exists] = await admin`SELECT 1 FROM pg_database WHERE datname = ${name}`
+  if (exists && opts.reseed) await admin.unsafe(`DROP DATABASE ${name} WITH (FORCE)`)
+  if (!exists || opts.reseed) await admin.unsafe(`CREATE DATABASE ${name}`)
+  await admin.end()
+  let have = 0
+  if (exists && !opts.reseed) {
+    const db = connect({ url, max: 1, timezone: 'UTC' })
+    have = await db`SELECT count(*)::int AS n FROM supplier WHERE deleted_at IS NULL`
+      .then(([r]) => r.n as number)
+      .catch(() => 0)
+    await db.end()
+  }
+  if (have < suppliers * 0.9) {
+    log(`seeding ${name} with ${suppliers} suppliers (npm run bench:seed)`)
+    const seed = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/bench/seed.ts', '--suppliers', String(suppliers), '--force'],
+      { env: { ...process.env, DATABASE_URL: url }, stdio: 'inherit' },
+    )
+    if (seed.status !== 0) throw new Error(`bench:seed failed for ${name}`)
+  }
+  const db = connect({ url, max: 1, timezone: 'UTC' })
+  await grant(db, ADMIN, { permissions: PERMISSIONS, roles: ['ADMIN'] })
+  await db.end()
+  return url
+}
+
+interface Started {
+  child: ChildProcess
+  port: number
+}
+
+/** A child process whose stdout's first JSON line with a port says it is listening. */
+function startListening(args: string[], env: NodeJS.ProcessEnv, logFile: string): Promise<Started> {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env } })
+  const out = createWriteStream(logFile)
+  child.stderr!.pipe(out)
+  return new Promise((resolve, reject) => {
+    let buffered = ''
+    const onData = (chunk: Buffer) => {
+      out.write(chunk)
+      buffered += chunk.toString()
+      const match = buffered.match(/"port":(\d+)/) ?? buffered.match(/"url":"http:\/\/[^"]*:(\d+)"/)
+      if (match) {
+        child.stdout!.off('data', onData)
+        child.stdout!.pipe(out)
+        resolve({ child, port: Number(match[1]) })
+      }
+    }
+    child.stdout!.on('data', onData)
+    child.once('exit', (code) =>
+      reject(new Error(`${args.join(' ')} exited ${code}: see ${logFile}`)),
+    )
+  })
+}
+
+const stop = (p: Started | undefined) =>
+  new Promise<void>((resolve) => {
+    if (!p || p.child.exitCode !== null) return resolve()
+    p.child.once('exit', () => resolve())
+    p.child.kill('SIGTERM')
+  })
+
+interface Figures {
+  requestsPerSecond: number
+  p50: number
+  p99: number
+  failures: number
+  requests?: number
+  registered?: number
+}
+
+function wrk(url: string, options: { script?: string; threads?: number; headers?: boolean } = {}) {
+  const threads = options.threads ?? 1
+  const args = [
+    `-t${threads}`,
+    `-c${CONNECTIONS}`,
+    `-d${SECONDS}s`,
+    '--latency',
+    '-s',
+    options.script ?? 'scripts/bench/wrk/envelope.lua',
+    ...(options.headers === false
+      ? []
+      : ['-H', `Authorization: Bearer ${token}`, '-H', `X-Admin-Id: ${ADMIN}`]),
+    '-H',
+    'Content-Type: application/json',
+    url,
+  ]
+  return new Promise<Figures>((resolve, reject) => {
+    const child = spawn('wrk', args, {
+      env: { ...process.env, BENCH_RUN: String(Date.now() % 1e6) },
+    })
+    let out = ''
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()))
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()))
+    child.on('exit', () => {
+      const line = out.split('\n').find((l) => l.startsWith('BENCH_JSON '))
+      if (!line) return reject(new Error(`wrk printed no figures:\n${out}`))
+      const r = JSON.parse(line.slice('BENCH_JSON '.length)) as {
+        requests: number
+        seconds: number
+        p50: number
+        p99: number
+        failures: number
+        socketErrors: number
+        registered?: number
+        sample: string
+      }
+      if (r.failures + r.socketErrors > 0)
+        log(`  ${r.failures + r.socketErrors} failures, e.g. ${r.sample}`)
+      resolve({
+        requestsPerSecond: r.requests / r.seconds,
+        p50: r.p50,
+        p99: r.p99,
+        failures: r.failures + r.socketErrors,
+        requests: r.requests,
+        registered: r.registered,
+      })
+    })
+  })
+}
+
+/** pgbench -M prepared on the scenario's statements, latency percentiles from its per-transaction log. */
+function pgbench(url: string, name: string, statements: Statement[]): Figures {
+  const dir = join(WORK, `pgbench-${name}`)
+  mkdirSync(dir, { recursive: true })
+  for (const f of readdirSync(dir)) writeFileSync(join(dir, f), '')
+  const { script, variables } = pgbenchScript(statements)
+  writeFileSync(join(dir, 'script.sql'), script)
+  const run = spawnSync(
+    'pgbench',
+    [
+      '-n',
+      '-M',
+      'prepared',
+      '-c',
+      String(CONNECTIONS),
+      '-j',
+      '2',
+      '-T',
+      String(SECONDS),
+      '-l',
+      `--log-prefix=${join(dir, 'log')}`,
+      '-f',
+      join(dir, 'script.sql'),
+      ...variables.flatMap((v) => ['-D', v]),
+      url,
+    ],
+    { encoding: 'utf8' },
+  )
+  if (run.status !== 0) throw new Error(`pgbench failed for ${name}:\n${run.stderr}\n${run.stdout}`)
+  const tps = Number(run.stdout.match(/tps = ([\d.]+)/)?.[1])
+  const failed = Number(run.stdout.match(/number of failed transactions: (\d+)/)?.[1] ?? 0)
+  const latencies = readdirSync(dir)
+    .filter((f) => f.startsWith('log'))
+    .flatMap((f) =>
+      readFileSync(join(dir, f), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => Number(l.split(' ')[2]) / 1000),
+    )
+    .sort((a, b) => a - b)
+  return {
+    requestsPerSecond: tps,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    failures: failed,
+  }
+}
+
+function driver(url: string, file: string, name: string): Figures {
+  const run = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'scripts/bench/driver.ts',
+      file,
+      name,
+      String(CONNECTIONS),
+      String(SECONDS),
+      String(POOL),
+    ],
+    { env: { ...process.env, DATABASE_URL: url }, encoding: 'utf8' },
+  )
+  if (run.status !== 0) throw new Error(`driver floor failed for ${name}:\n${run.stderr}`)
+  return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Figures
+}
+
+const config = loadConfig({
+  NODE_ENV: 'development',
+  LOG_LEVEL: 'silent',
+  FLEET_BASE_URL: 'http://127.0.0.1:1',
+  FLEET_INTERNAL_TOKEN: FLEET_TOKEN,
+})
+const now = Math.floor(Date.now() / 1000)
+const token = await sign(
+  { sub: ADMIN, iat: now, exp: now + 6 * 3600 },
+  config.auth.jwtSecret!,
+  'HS256',
+)
+
+/** The service's environment for the benchmark: JSON logs at info, as in production. */
+const serviceEnv = (url: string, fleetPort: number): NodeJS.ProcessEnv => ({
+  DATABASE_URL: url,
+  DATABASE_POOL_MAX: String(POOL),
+  FLEET_BASE_URL: `http://127.0.0.1:${fleetPort}`,
+  FLEET_INTERNAL_TOKEN: FLEET_TOKEN,
+  PORT: '0',
+  LOG_LEVEL: 'info',
+  LOG_FORMAT: 'json',
+  DEMO_DATA: 'false',
+  // The near-duplicate query still runs on every create; generated names share most of their
+  // characters, and at the default 0.6 every draft would be "similar" to the previous ones.
+  DUPLICATE_NAME_THRESHOLD: '0.95',
+})
+
+interface Scenario {
+  name: string
+  title: string
+  path: string
+}
+
+/**
+ * The statements the service issues for each scenario's request, recorded from an in-process app
+ * on the same database (after one warm-up request, so connection set-up is not counted), and
+ * the vehicle ids the page asked the fleet for.
+ */
+async function recordStatements(url: string, fleetPort: number, scenarios: Scenario[]) {
+  let recording: Statement[] | undefined
+  const sql = connect({
+    url,
+    max: 1,
+    timezone: config.timezone,
+    debug: (_c, text, parameters) => recording?.push({ text, parameters: [...parameters] }),
+  })
+  const httpFleet = httpFleetResources({
+    baseUrl: `http://127.0.0.1:${fleetPort}`,
+    token: FLEET_TOKEN,
+    timeoutMs: 3000,
+  })
+  let fleetIds: string[] | undefined
+  const fleet: FleetResources = {
+    supplierResourceInfo(ids, db) {
+      fleetIds = [...ids]
+      return httpFleet.supplierResourceInfo(ids, db)
+    },
+  }
+  const app = createApp({
+    config,
+    sql,
+    logger: createLogger({ level: 'silent' }),
+    cipher: await createCipher(config.crypto),
+    permissions: sqlPermissionLookup(sql),
+    fleet,
+  })
+  const headers = { authorization: `Bearer ${token}`, 'x-admin-id': ADMIN }
+  const out: Record<string, Recorded> = {}
+  for (const s of scenarios) {
+    await app.request(s.path, { headers })
+    recording = []
+    fleetIds = undefined
+    const res = await app.request(s.path, { headers })
+    const body = (await res.json()) as { success: boolean; message: string }
+    if (!body.success) throw new Error(`${s.name}: ${s.path} answered ${body.message}`)
+    // Assigned by the fleet wrapper during the request (TypeScript cannot see that).
+    const asked = fleetIds as string[] | undefined
+    out[s.name] = asked
+      ? { statements: recording, fleetVehicleIds: asked }
+      : { statements: recording }
+    recording = undefined
+  }
+  await sql.end()
+  return out
+}
+
+interface Row extends Figures {
+  scenario: string
+  title: string
+  statements?: number
+  handler?: Figures
+  driver?: Figures
+  database?: Figures
+  fleetCallsPerPage?: number
+}
+
+async function fleetCalls(port: number) {
+  const res = await fetch(`http://127.0.0.1:${port}/calls`)
+  return ((await res.json()) as { calls: number }).calls
+}
+
+/** Ids the scenarios need, read from the seeded data. */
+async function pick(url: string) {
+  const db = connect({ url, max: 1, timezone: 'UTC' })
+  const [large] = await db`
+    SELECT r.supplier_id::text AS id, count(*)::int AS n
+    FROM supplier_resource_relation r JOIN supplier s ON s.supplier_id = r.supplier_id
+    WHERE r.deleted_at IS NULL AND s.deleted_at IS NULL
+    GROUP BY r.supplier_id ORDER BY count(*) DESC LIMIT 1`
+  const [ordinary] = await db`
+    SELECT s.supplier_id::text AS id, s.short_name
+    FROM supplier s
+    WHERE s.deleted_at IS NULL AND s.status = 'ACTIVE' AND s.short_name IS NOT NULL
+      AND EXISTS (SELECT 1 FROM supplier_contact c WHERE c.supplier_id = s.supplier_id AND c.deleted_at IS NULL)
+    ORDER BY s.supplier_id
+    OFFSET (SELECT count(*) / 2 FROM supplier WHERE deleted_at IS NULL) LIMIT 1`
+  await db.end()
+  return {
+    large: large.id as string,
+    relations: large.n as number,
+    ordinary: ordinary.id as string,
+  }
+}
+
+const scenariosFor = (ids: { large: string; ordinary: string }, keyword: string): Scenario[] => [
+  {
+    name: 'list',
+    title: 'list, page 1 (20, default order)',
+    path: '/admin/supplier/items?page=1&pageSize=20',
+  },
+  {
+    name: 'keyword',
+    title: `list, keyword "${keyword}"`,
+    path: `/admin/supplier/items?keyword=${encodeURIComponent(keyword)}&page=1&pageSize=20`,
+  },
+  { name: 'detail', title: 'supplier detail', path: `/admin/supplier/items/${ids.ordinary}` },
+  {
+    name: 'page1',
+    title: 'resource page 1, all modules (large supplier)',
+    path: `/admin/supplier/items/${ids.large}/resource-info/page?page=1&pageSize=20`,
+  },
+  {
+    name: 'page400',
+    title: 'resource page 400, all modules',
+    path: `/admin/supplier/items/${ids.large}/resource-info/page?page=400&pageSize=20`,
+  },
+  {
+    name: 'vehicle',
+    title: 'resource page 1, VEHICLE only',
+    path: `/admin/supplier/items/${ids.large}/resource-info/page?page=1&pageSize=20&resourceModule=VEHICLE`,
+  },
+]
+
+const KEYWORD = process.env.BENCH_KEYWORD ?? '旅游'
+
+/** Every read scenario with its three floors, then registration and two instances. */
+async function fullRun(url: string) {
+  const ids = await pick(url)
+  log(`large supplier ${ids.large} (${ids.relations} relations), detail of ${ids.ordinary}`)
+  const fleet = await startListening(
+    ['--import', 'tsx', 'scripts/bench/fleet.ts', '0'],
+    { DATABASE_URL: url, FLEET_INTERNAL_TOKEN: FLEET_TOKEN },
+    join(WORK, 'fleet.log'),
+  )
+  const scenarios = scenariosFor(ids, KEYWORD)
+  const recorded = await recordStatements(url, fleet.port, scenarios)
+  const file = join(WORK, 'statements.json')
+  writeFileSync(file, JSON.stringify(recorded, null, 1))
+  const service = await startListening(
+    ['--import', 'tsx', 'src/main.ts'],
+    serviceEnv(url, fleet.port),
+    join(WORK, 'service.log'),
+  )
+  const floor = await startListening(
+    ['--import', 'tsx', 'scripts/bench/floor.ts', file, String(POOL)],
+    {
+      DATABASE_URL: url,
+      FLEET_BASE_URL: `http://127.0.0.1:${fleet.port}`,
+      FLEET_INTERNAL_TOKEN: FLEET_TOKEN,
+    },
+    join(WORK, 'floor.log'),
+  )
+  const rows: Row[] = []
+  try {
+    for (const s of scenarios) {
+      log(`${s.title}: service`)
+      await wrk(`http://127.0.0.1:${service.port}${s.path}`, { script: undefined }) // warm-up run
+        .catch(() => undefined)
+      const before = await fleetCalls(fleet.port)
+      const svc = await wrk(`http://127.0.0.1:${service.port}${s.path}`)
+      const calls = (await fleetCalls(fleet.port)) - before
+      log(`${s.title}: handler, driver and database floors`)
+      const handler = await wrk(`http://127.0.0.1:${floor.port}/floor/${s.name}`, {
+        headers: false,
+      })
+      const drv = driver(url, file, s.name)
+      const database = pgbench(url, s.name, recorded[s.name].statements)
+      rows.push({
+        scenario: s.name,
+        title: s.title,
+        ...svc,
+        statements: recorded[s.name].statements.length,
+        handler,
+        driver: drv,
+        database,
+        fleetCallsPerPage: recorded[s.name].fleetVehicleIds
+          ? calls / (svc.requests ?? 1)
+          : undefined,
+      })
+    }
+    log('registration: create draft, then submit')
+    const registration = await wrk(`http://127.0.0.1:${service.port}/`, {
+      script: 'scripts/bench/wrk/registration.lua',
+      threads: CONNECTIONS,
+    })
+    rows.push({
+      scenario: 'registration',
+      title: 'registration (create draft, then submit)',
+      ...registration,
+    })
+
+    log('two instances against one database: supplier detail')
+    const second = await startListening(
+      ['--import', 'tsx', 'src/main.ts'],
+      serviceEnv(url, fleet.port),
+      join(WORK, 'service-2.log'),
+    )
+    const detail = scenarios.find((s) => s.name === 'detail')!.path
+    const both = await Promise.all([
+      wrk(`http://127.0.0.1:${service.port}${detail}`),
+      wrk(`http://127.0.0.1:${second.port}${detail}`),
+    ])
+    await stop(second)
+    const one = rows.find((r) => r.scenario === 'detail')!
+    return { ids, rows, twoInstances: { one, both } }
+  } finally {
+    await Promise.all([stop(service), stop(floor), stop(fleet)])
+  }
+}
+
+/** The list, keyword and resource-page scenarios alone, on the small data set. */
+async function scalingRun(url: string) {
+  const ids = await pick(url)
+  const fleet = await startListening(
+    ['--import', 'tsx', 'scripts/bench/fleet.ts', '0'],
+    { DATABASE_URL: url, FLEET_INTERNAL_TOKEN: FLEET_TOKEN },
+    join(WORK, 'fleet-small.log'),
+  )
+  const service = await startListening(
+    ['--import', 'tsx', 'src/main.ts'],
+    serviceEnv(url, fleet.port),
+    join(WORK, 'service-small.log'),
+  )
+  const rows: Row[] = []
+  try {
+    for (const s of scenariosFor(ids, KEYWORD).filter((s) =>
+      ['list', 'keyword', 'page1'].includes(s.name),
+    )) {
+      log(`${s.title} (small data set)`)
+      await wrk(`http://127.0.0.1:${service.port}${s.path}`).catch(() => undefined)
+      rows.push({
+        scenario: s.name,
+        title: s.title,
+        ...(await wrk(`http://127.0.0.1:${service.port}${s.path}`)),
+      })
+    }
+  } finally {
+    await Promise.all([stop(service), stop(fleet)])
+  }
+  return rows
+}
+
+/** npm start on a fresh DATA_DIR until the first successful request; then again (restart). */
+async function startup() {
+  const dataDir = join(WORK, `startup-${Date.now()}`)
+  const port = 18790
+  const once = async () => {
+    const started = performance.now()
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port) }
+    delete env.DATABASE_URL // the embedded database
+    const child = spawn('npm', ['start'], {
+      env,
+      detached: true,
+      stdio: 'ignore',
+    })
+    let ms = NaN
+    for (let i = 0; i < 1200; i++) {
+      try {
+        const res = await fetch(
+          `http://127.0.0.1:${port}/admin/supplier/items?page=1&pageSize=20`,
+          {
+            headers: { authorization: `Bearer ${demoToken}`, 'x-admin-id': config.demoAdminId },
+          },
+        )
+        const body = (await res.json()) as { success?: boolean }
+        if (body.success) {
+          ms = performance.now() - started
+          break
+        }
+      } catch {
+        // not listening yet
+      }
+      await sleep(25)
+    }
+    process.kill(-child.pid!, 'SIGTERM')
+    await new Promise((r) => child.once('exit', r))
+    return ms
+  }
+  const demoToken = await sign(
+    { sub: config.demoAdminId, iat: now, exp: now + 3600 },
+    config.auth.jwtSecret!,
+    'HS256',
+  )
+  const first = await once()
+  const restart = await once()
+  return { first, restart }
+}
+
+const started = new Date()
+const full = await seeded(Number(opts.full))
+const small = await seeded(Number(opts.small))
+const main = await fullRun(full)
+const scaling = await scalingRun(small)
+const start = opts['skip-startup'] ? undefined : await startup()
+const pg = spawnSync('psql', [full, '-Atc', 'SHOW server_version'], {
+  encoding: 'utf8',
+}).stdout.trim()
+const results = {
+  date: started.toISOString(),
+  machine: `${cpus().length} × ${cpus()[0].model}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, PostgreSQL ${pg}`,
+  settings: {
+    seconds: SECONDS,
+    connections: CONNECTIONS,
+    pool: POOL,
+    small: Number(opts.small),
+    full: Number(opts.full),
+  },
+  ...main,
+  scaling,
+  startup: start,
+}
+mkdirSync('docs/bench', { recursive: true })
+writeFileSync('docs/bench/results.json', JSON.stringify(results, null, 2) + '\n')
+writeFileSync(
+  'docs/bench/latency-vs-size.svg',
+  latencyChart(
+    scaling.map((s) => ({
+      title: s.title,
+      points: [
+        { size: Number(opts.small), p50: s.p50 },
+        { size: Number(opts.full), p50: main.rows.find((r) => r.scenario === s.scenario)!.p50 },
+      ],
+    })),
+  ),
+)
+const doc = readFileSync(opts.out!, 'utf8')
+const BEGIN = '<!-- figures: written by npm run bench -->'
+const END = '<!-- end of figures -->'
+const section = `${BEGIN}\n${renderFigures(results)}\n${END}`
+writeFileSync(
+  opts.out!,
+  doc.includes(BEGIN)
+    ? doc.replace(new RegExp(`${BEGIN}[\\s\\S]*${END}`), section)
+    : `${doc}\n${section}\n`,
+)
+log(`figures written to ${opts.out}, docs/bench/results.json and docs/bench/latency-vs-size.svg`)
+
+function renderFigures(r: typeof results): string {
+  const f1 = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '–' : n.toFixed(1))
+  const f0 = (n: number | undefined) => (n === undefined ? '–' : Math.round(n).toLocaleString('en'))
+  const ratio = (a: number, b?: number) => (b ? (a / b).toFixed(2) : '–')
+  const lines = [
+    `Run of ${r.date.slice(0, 16).replace('T', ' ')} UTC on ${r.machine}; wrk with ${r.settings.connections} connections for ${r.settings.seconds} s per scenario, pool of ${r.settings.pool} connections in the service and in every floor; ${r.settings.full.toLocaleString('en')} suppliers.`,
+    '',
+    '| scenario | statements | service req/s | p50 ms | p99 ms | errors | handler floor req/s | ÷ handler | driver floor req/s | database floor req/s | ÷ database | fleet calls per page |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...r.rows.map(
+      (x) =>
+        `| ${x.title} | ${x.statements ?? '–'} | ${f0(x.requestsPerSecond)} | ${f1(x.p50)} | ${f1(x.p99)} | ${x.failures} | ${f0(x.handler?.requestsPerSecond)} | ${ratio(x.requestsPerSecond, x.handler?.requestsPerSecond)} | ${f0(x.driver?.requestsPerSecond)} | ${f0(x.database?.requestsPerSecond)} | ${ratio(x.requestsPerSecond, x.database?.requestsPerSecond)} | ${x.fleetCallsPerPage === undefined ? '–' : x.fleetCallsPerPage.toFixed(2)} |`,
+    ),
+    '',
+    'Floor latencies (p50 / p99 ms):',
+    '',
+    '| scenario | handler | driver | database |',
+    '|---|---|---|---|',
+    ...r.rows
+      .filter((x) => x.handler)
+      .map(
+        (x) =>
+          `| ${x.title} | ${f1(x.handler?.p50)} / ${f1(x.handler?.p99)} | ${f1(x.driver?.p50)} / ${f1(x.driver?.p99)} | ${f1(x.database?.p50)} / ${f1(x.database?.p99)} |`,
+      ),
+    '',
+  ]
+  const reg = r.rows.find((x) => x.scenario === 'registration')
+  if (reg)
+    lines.push(
+      `Registration: ${reg.registered} suppliers registered (draft, submit, LOCAL_AUTO approval applied) in ${r.settings.seconds} s, ${reg.failures} non-success answers.`,
+      '',
+    )
+  const page1 = r.rows.find((x) => x.scenario === 'page1')!
+  const page400 = r.rows.find((x) => x.scenario === 'page400')!
+  lines.push(
+    `Deep page: page 400 p50 ${f1(page400.p50)} ms against page 1 ${f1(page1.p50)} ms, ratio ${ratio(page400.p50, page1.p50)}.`,
+    '',
+  )
+  lines.push(
+    `Scaling, p50 at ${r.settings.small.toLocaleString('en')} and at ${r.settings.full.toLocaleString('en')} suppliers (chart: [latency-vs-size.svg](bench/latency-vs-size.svg)):`,
+    '',
+    '| scenario | p50 ms small | p50 ms full | ratio | req/s small | req/s full |',
+    '|---|---|---|---|---|---|',
+    ...r.scaling.map((s) => {
+      const big = r.rows.find((x) => x.scenario === s.scenario)!
+      return `| ${s.title} | ${f1(s.p50)} | ${f1(big.p50)} | ${ratio(big.p50, s.p50)} | ${f0(s.requestsPerSecond)} | ${f0(big.requestsPerSecond)} |`
+    }),
+    '',
+  )
+  const t = r.twoInstances
+  const combined = t.both.reduce((a, b) => a + b.requestsPerSecond, 0)
+  lines.push(
+    `Two instances against one database (supplier detail, ${r.settings.connections} connections each): ${f0(combined)} req/s combined (${t.both.map((b) => f0(b.requestsPerSecond)).join(' + ')}), against ${f0(t.one.requestsPerSecond)} req/s for one; ${t.both.reduce((a, b) => a + b.failures, 0)} errors.`,
+    '',
+  )
+  if (r.startup) {
+    lines.push(
+      `Start-up on the embedded database, \`npm start\` to the first successful list request: first run (migrations, reference and demo data) ${f0(r.startup.first)} ms; restart ${f0(r.startup.restart)} ms.`,
+    )
+  }
+  return lines.join('\n')
+}
