@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { connect } from '../../sql/db'
-import { percentile, type Recorded } from './statements'
+import { percentile, replay, type Recorded } from './statements'
 
 /**
  * The driver floor, in its own process: the statements of one scenario issued by postgres.js
@@ -18,9 +18,7 @@ const sql = connect({
   timezone: 'Asia/Shanghai',
 })
 
-const run = async () => {
-  for (const s of statements) await sql.unsafe(s.text, s.parameters as never[], { prepare: true })
-}
+const run = () => replay(sql, statements)
 await Promise.all(Array.from({ length: Number(poolMax) }, run)) // connect and prepare first
 const latencies: number[] = []
 const until = performance.now() + Number(seconds) * 1000

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
 import { connect } from '../../sql/db'
-import type { Recorded } from './statements'
+import { replay, type Recorded } from './statements'
 
 /**
  * The handler floor, in its own process: a bare Hono route per scenario that runs the very
@@ -25,9 +25,7 @@ const app = new Hono()
 app.get('/floor/:scenario', async (c) => {
   const recorded = scenarios[c.req.param('scenario')]
   if (!recorded) return c.json({ code: 404, success: false }, 404)
-  let data: unknown = null
-  for (const s of recorded.statements)
-    data = await sql.unsafe(s.text, s.parameters as never[], { prepare: true })
+  const data = await replay(sql, recorded.statements)
   if (recorded.fleetVehicleIds) {
     const res = await fetch(fleetUrl, {
       method: 'POST',

@@ -1,3 +1,5 @@
+import type postgres from 'postgres'
+
 /** One statement as the service sent it: text with $n placeholders, and its parameter values. */
 export interface Statement {
   text: string
@@ -45,4 +47,26 @@ export function pgbenchScript(statements: readonly Statement[]) {
     return `${text.trim().replace(/;$/, '')};`
   })
   return { script: lines.join('\n') + '\n', variables }
+}
+
+/**
+ * Runs one request's statements on the pool as the service sent them: a BEGIN … COMMIT pair
+ * becomes a postgres.js transaction (which refuses a bare BEGIN on a pooled connection) with the
+ * same options. Returns the rows of the last statement that returned any.
+ */
+export async function replay(sql: postgres.Sql, statements: readonly Statement[]) {
+  const run = async (db: postgres.Sql | postgres.TransactionSql, list: readonly Statement[]) => {
+    let rows: unknown = null
+    for (const s of list) {
+      const result = await db.unsafe(s.text, s.parameters as never[], { prepare: true })
+      if (result.length) rows = result
+    }
+    return rows
+  }
+  const first = statements[0]?.text.trim()
+  if (first && /^begin\b/i.test(first) && /^commit\b/i.test(statements.at(-1)!.text.trim())) {
+    const options = first.replace(/^begin\s*/i, '')
+    return sql.begin(options, (tx) => run(tx, statements.slice(1, -1)))
+  }
+  return run(sql, statements)
 }
