@@ -131,6 +131,8 @@ export interface DatabaseOptions {
   timezone: string
   /** How the server lists these connections (pg_stat_activity); /metrics reads it back. */
   applicationName?: string
+  /** postgres.js's hook, called with each statement as sent (the plan checks capture them). */
+  debug?: postgres.Options<Record<string, never>>['debug']
 }
 
 /**
@@ -142,9 +144,11 @@ export function connect({
   max,
   timezone,
   applicationName = 'supplier-admin',
+  debug,
 }: DatabaseOptions): postgres.Sql {
   return postgres(url, {
     max,
+    ...(debug ? { debug } : {}),
     onnotice: () => {},
     connection: { TimeZone: timezone, application_name: applicationName },
     idle_timeout: 60,
