@@ -2648,10 +2648,38 @@ CREATE INDEX supplier_full_name_trgm ON public.supplier USING gin (lower(full_na
 
 
 --
+-- Name: supplier_list_full_name; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX supplier_list_full_name ON public.supplier USING btree (full_name, supplier_id) WHERE (deleted_at IS NULL);
+
+
+--
 -- Name: supplier_list_order; Type: INDEX; Schema: public; Owner: -
 --
 
 CREATE INDEX supplier_list_order ON public.supplier USING btree (create_time DESC, supplier_id DESC) WHERE (deleted_at IS NULL);
+
+
+--
+-- Name: supplier_list_supplier_no; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX supplier_list_supplier_no ON public.supplier USING btree (supplier_no NULLS FIRST, supplier_id) WHERE (deleted_at IS NULL);
+
+
+--
+-- Name: supplier_list_update_time; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX supplier_list_update_time ON public.supplier USING btree (update_time, supplier_id) WHERE (deleted_at IS NULL);
+
+
+--
+-- Name: supplier_live_status; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX supplier_live_status ON public.supplier USING btree (supplier_id) INCLUDE (status) WHERE (deleted_at IS NULL);
 
 
 --
@@ -2951,4 +2979,5 @@ INSERT INTO public.schema_migrations (version) VALUES
     ('20261123020100'),
     ('20261123030100'),
     ('20261123040000'),
-    ('20261123050000');
+    ('20261123050000'),
+    ('20261123060100');

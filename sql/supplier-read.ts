@@ -119,6 +119,13 @@ export type SupplierListRow = z.output<typeof SupplierListRow>
 /** One page of live suppliers matching the filter, in the whitelisted order (SUP-ADM-001). */
 export function supplierListPage(sql: Sql, f: SupplierListFilter) {
   const { timezone } = f
+  // With a keyword, the matches are selected first and only they are sorted: the trigram indexes
+  // find them (a BitmapOr), however rare they are. Flattened into the ordered query, the planner
+  // (which cannot estimate `%` and ILIKE '%…%' well) would rather walk the order index and test
+  // every live supplier until a page is full. OFFSET 0 keeps the subquery from being flattened.
+  const suppliers = f.keyword
+    ? sql`(SELECT * FROM supplier s ${listWhere(sql, f)} OFFSET 0) s`
+    : sql`supplier s ${listWhere(sql, f)}`
   return many(
     sql`
       SELECT s.supplier_id::text AS "supplierId", s.supplier_no AS "supplierNo",
@@ -130,8 +137,7 @@ export function supplierListPage(sql: Sql, f: SupplierListFilter) {
              ) AS "activeAccountCount",
              ${formatDateTime(sql, sql`s.create_time`, timezone)} AS "createTime",
              ${formatDateTime(sql, sql`s.update_time`, timezone)} AS "updateTime"
-      FROM supplier s
-      ${listWhere(sql, f)}
+      FROM ${suppliers}
       ${listOrder(sql, f)}
       LIMIT ${f.limit} OFFSET ${f.offset}
     `,
