@@ -10,6 +10,7 @@ import { createApp } from '../../src/app'
 import { loadConfig } from '../../src/config'
 import { createCipher } from '../../src/crypto/sensitive'
 import { createLogger } from '../../src/logger'
+import { migrate } from '../../src/db/migrate'
 import { httpFleetResources, type FleetResources } from '../../src/ports/fleet'
 import { sqlPermissionLookup } from '../../src/ports/permission'
 import { latencyChart } from './chart'
@@ -113,7 +114,10 @@ async function seeded(suppliers: number): Promise<string> {
     )
     if (seed.status !== 0) throw new Error(`bench:seed failed for ${name}`)
   }
+  // A data set seeded before the latest migrations gets them (new indexes) before it is measured.
+  await migrate(url)
   const db = connect({ url, max: 1, timezone: 'UTC' })
+  await db`ANALYZE`
   await grant(db, ADMIN, { permissions: PERMISSIONS, roles: ['ADMIN'] })
   await db.end()
   return url
@@ -322,11 +326,36 @@ interface Scenario {
  */
 async function recordStatements(url: string, fleetPort: number, scenarios: Scenario[]) {
   let recording: Statement[] | undefined
-  const sql = connect({
+  // Statements the service sends while another of the same request is still awaited (the list's
+  // page and count, under Promise.all) are marked, so the floors send them concurrently too.
+  let awaited = 0
+  const pool = connect({
     url,
-    max: 1,
+    max: 4,
     timezone: config.timezone,
-    debug: (_c, text, parameters) => recording?.push({ text, parameters: [...parameters] }),
+    debug: (_c, text, parameters) =>
+      recording?.push({ text, parameters: [...parameters], concurrent: awaited > 1 }),
+  })
+  const sql = new Proxy(pool, {
+    apply(target, self, args: Parameters<typeof pool>) {
+      const query = Reflect.apply(target, self, args) as ReturnType<typeof pool>
+      const then = query.then.bind(query)
+      query.then = ((ok?: (v: unknown) => unknown, fail?: (e: unknown) => unknown) => {
+        awaited += 1
+        return then(
+          (v) => {
+            awaited -= 1
+            return ok ? ok(v) : v
+          },
+          (e) => {
+            awaited -= 1
+            if (fail) return fail(e)
+            throw e
+          },
+        )
+      }) as never
+      return query
+    },
   })
   const httpFleet = httpFleetResources({
     baseUrl: `http://127.0.0.1:${fleetPort}`,
@@ -364,7 +393,7 @@ async function recordStatements(url: string, fleetPort: number, scenarios: Scena
       : { statements: recording }
     recording = undefined
   }
-  await sql.end()
+  await pool.end()
   return out
 }
 

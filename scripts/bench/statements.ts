@@ -4,6 +4,8 @@ import type postgres from 'postgres'
 export interface Statement {
   text: string
   parameters: unknown[]
+  /** Sent while the request still awaited the previous statement (Promise.all in the service). */
+  concurrent?: boolean
 }
 
 /** What one scenario's request made the service do: its statements and its fleet call, if any. */
@@ -57,16 +59,26 @@ export function pgbenchScript(statements: readonly Statement[]) {
 export async function replay(sql: postgres.Sql, statements: readonly Statement[]) {
   const run = async (db: postgres.Sql | postgres.TransactionSql, list: readonly Statement[]) => {
     let rows: unknown = null
+    // Consecutive statements the service sent concurrently go out together here too.
+    const groups: Statement[][] = []
     for (const s of list) {
-      const result = await db.unsafe(s.text, s.parameters as never[], { prepare: true })
-      if (result.length) rows = result
+      if (s.concurrent && groups.length) groups.at(-1)!.push(s)
+      else groups.push([s])
+    }
+    for (const group of groups) {
+      const results = await Promise.all(
+        group.map((s) => db.unsafe(s.text, s.parameters as never[], { prepare: true })),
+      )
+      for (const result of results) if (result.length) rows = result
     }
     return rows
   }
-  const first = statements[0]?.text.trim()
-  if (first && /^begin\b/i.test(first) && /^commit\b/i.test(statements.at(-1)!.text.trim())) {
-    const options = first.replace(/^begin\s*/i, '')
-    return sql.begin(options, (tx) => run(tx, statements.slice(1, -1)))
-  }
-  return run(sql, statements)
+  const begin = statements.findIndex((s) => /^begin\b/i.test(s.text.trim()))
+  const commit = statements.findIndex((s) => /^commit\b/i.test(s.text.trim()))
+  if (begin < 0 || commit < begin) return run(sql, statements)
+  const options = statements[begin].text.trim().replace(/^begin\s*/i, '')
+  const before = await run(sql, statements.slice(0, begin))
+  const inside = await sql.begin(options, (tx) => run(tx, statements.slice(begin + 1, commit)))
+  const after = await run(sql, statements.slice(commit + 1))
+  return after ?? inside ?? before
 }
