@@ -54,7 +54,11 @@ export function createLogger(options: {
     })
     return pino(opts, pretty)
   }
-  // stdout is written asynchronously in batches: a synchronous write per line cost a read about
-  // a tenth of its CPU. pino flushes what is buffered when the process exits.
-  return pino(opts, options.destination ?? pino.destination({ dest: 1, sync: false }))
+  if (options.destination) return pino(opts, options.destination)
+  // stdout is written asynchronously, in writes of 4 KiB or every 250 ms, whichever comes first:
+  // a synchronous write per line cost a read about a tenth of its CPU (docs/benchmarks.md).
+  // pino flushes what is buffered when the process exits; a kill -9 loses at most 250 ms of lines.
+  const stdout = pino.destination({ dest: 1, sync: false, minLength: 4096 })
+  setInterval(() => stdout.flush(), 250).unref()
+  return pino(opts, stdout)
 }

@@ -4,6 +4,7 @@ import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { sign } from 'hono/jwt'
+import type postgres from 'postgres'
 import { connect } from '../../sql/db'
 import { grant } from '../../sql/admin'
 import { createApp } from '../../src/app'
@@ -336,27 +337,37 @@ async function recordStatements(url: string, fleetPort: number, scenarios: Scena
     debug: (_c, text, parameters) =>
       recording?.push({ text, parameters: [...parameters], concurrent: awaited > 1 }),
   })
-  const sql = new Proxy(pool, {
-    apply(target, self, args: Parameters<typeof pool>) {
-      const query = Reflect.apply(target, self, args) as ReturnType<typeof pool>
-      const then = query.then.bind(query)
-      query.then = ((ok?: (v: unknown) => unknown, fail?: (e: unknown) => unknown) => {
-        awaited += 1
-        return then(
-          (v) => {
-            awaited -= 1
-            return ok ? ok(v) : v
-          },
-          (e) => {
-            awaited -= 1
-            if (fail) return fail(e)
-            throw e
-          },
-        )
-      }) as never
-      return query
-    },
-  })
+  // Counts the queries being awaited, on the pool and in transactions opened from it.
+  const watch = <S extends postgres.Sql | postgres.TransactionSql>(db: S): S =>
+    new Proxy(db, {
+      apply(target, self, args: unknown[]) {
+        const query = Reflect.apply(target, self, args) as postgres.PendingQuery<postgres.Row[]>
+        const then = query.then.bind(query)
+        query.then = ((ok?: (v: unknown) => unknown, fail?: (e: unknown) => unknown) => {
+          awaited += 1
+          return then(
+            (v) => {
+              awaited -= 1
+              return ok ? ok(v) : v
+            },
+            (e) => {
+              awaited -= 1
+              if (fail) return fail(e)
+              throw e
+            },
+          )
+        }) as never
+        return query
+      },
+      get(target, property, receiver) {
+        if (property !== 'begin') return Reflect.get(target, property, receiver)
+        return (...args: unknown[]) => {
+          const work = args.pop() as (tx: postgres.TransactionSql) => unknown
+          return (target as postgres.Sql).begin(...(args as [string]), (tx) => work(watch(tx)))
+        }
+      },
+    })
+  const sql = watch(pool)
   const httpFleet = httpFleetResources({
     baseUrl: `http://127.0.0.1:${fleetPort}`,
     token: FLEET_TOKEN,
