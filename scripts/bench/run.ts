@@ -176,6 +176,8 @@ function wrk(url: string, options: { script?: string; threads?: number; headers?
     `-c${CONNECTIONS}`,
     `-d${SECONDS}s`,
     '--latency',
+    '--timeout',
+    '10s',
     '-s',
     options.script ?? 'scripts/bench/wrk/envelope.lua',
     ...(options.headers === false
@@ -327,31 +329,35 @@ interface Scenario {
  */
 async function recordStatements(url: string, fleetPort: number, scenarios: Scenario[]) {
   let recording: Statement[] | undefined
-  // Statements the service sends while another of the same request is still awaited (the list's
-  // page and count, under Promise.all) are marked, so the floors send them concurrently too.
-  let awaited = 0
+  // A statement sent before any query settled since the previous one was sent went out while
+  // that one was still running (the list's page and count under Promise.all, the resource page's
+  // module reads): it is marked, so the floors send it concurrently too.
+  let settled = 0
+  let settledAtLastSend = -1
   const pool = connect({
     url,
     max: 4,
     timezone: config.timezone,
-    debug: (_c, text, parameters) =>
-      recording?.push({ text, parameters: [...parameters], concurrent: awaited > 1 }),
+    debug: (_c, text, parameters) => {
+      const concurrent = settled === settledAtLastSend
+      settledAtLastSend = settled
+      recording?.push({ text, parameters: [...parameters], concurrent })
+    },
   })
-  // Counts the queries being awaited, on the pool and in transactions opened from it.
+  // Counts the queries that settle, on the pool and in transactions opened from it.
   const watch = <S extends postgres.Sql | postgres.TransactionSql>(db: S): S =>
     new Proxy(db, {
       apply(target, self, args: unknown[]) {
         const query = Reflect.apply(target, self, args) as postgres.PendingQuery<postgres.Row[]>
         const then = query.then.bind(query)
         query.then = ((ok?: (v: unknown) => unknown, fail?: (e: unknown) => unknown) => {
-          awaited += 1
           return then(
             (v) => {
-              awaited -= 1
+              settled += 1
               return ok ? ok(v) : v
             },
             (e) => {
-              awaited -= 1
+              settled += 1
               if (fail) return fail(e)
               throw e
             },
