@@ -39,6 +39,8 @@ const AccessRow = z.object({
  * What a route's authorization needs, in one round trip: which of `codes` the administrator
  * holds and, only when `withRoles`, all their roles. Before this a route with two permissions
  * and a role cost three statements, each on its own pooled connection, ahead of its own work.
+ * Arrays travel as JSON and as one comma-joined text (no code has a comma): the edge's client does
+ * not fetch array types, so it could neither send nor read a text[].
  */
 export async function accessOf(
   sql: Sql,
@@ -49,19 +51,19 @@ export async function accessOf(
   const row = await one(
     sql`
       SELECT
-        ARRAY(
+        to_json(ARRAY(
           SELECT p.permission_code
           FROM admin_permission p
           WHERE p.admin_id = ${adminId}
-            AND p.permission_code = ANY(${codes as string[]}::text[])
+            AND p.permission_code = ANY(string_to_array(${codes.join(',')}::text, ','))
             AND p.deleted_at IS NULL
-        ) AS permissions,
-        CASE WHEN ${withRoles}::boolean THEN ARRAY(
+        )) AS permissions,
+        CASE WHEN ${withRoles}::boolean THEN to_json(ARRAY(
           SELECT r.role_code
           FROM admin_role r
           WHERE r.admin_id = ${adminId} AND r.deleted_at IS NULL
           ORDER BY r.role_code
-        ) END AS roles
+        )) END AS roles
     `,
     AccessRow,
   )
