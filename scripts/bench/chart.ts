@@ -2,10 +2,10 @@
 export function latencyChart(
   series: { title: string; points: { size: number; p50: number }[] }[],
 ): string {
-  const W = 640
+  const W = 860
   const H = 360
   const left = 60
-  const right = 220
+  const right = 440
   const top = 30
   const bottom = 50
   const sizes = [...new Set(series.flatMap((s) => s.points.map((p) => p.size)))].sort(
