@@ -25,7 +25,7 @@ export const RESOURCE_MODULES = [
 export type ResourceModule = (typeof RESOURCE_MODULES)[number]
 
 /** The table of each module: the nine local ones and the embedded fleet's vehicles. */
-const RESOURCE_TABLES: Record<ResourceModule, string> = {
+export const RESOURCE_TABLES: Record<ResourceModule, string> = {
   SCENIC: 'resource_scenic',
   RESTAURANT: 'resource_restaurant',
   SUPPLIES: 'resource_supplies',

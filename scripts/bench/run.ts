@@ -6,7 +6,6 @@ import { parseArgs } from 'node:util'
 import { sign } from 'hono/jwt'
 import type postgres from 'postgres'
 import { connect } from '../../sql/db'
-import { grant } from '../../sql/admin'
 import { createApp } from '../../src/app'
 import { loadConfig } from '../../src/config'
 import { createCipher } from '../../src/crypto/sensitive'
@@ -48,15 +47,6 @@ const BASE_URL =
 const WORK = '.bench'
 mkdirSync(WORK, { recursive: true })
 const FLEET_TOKEN = 'bench-fleet-internal-token'
-const ADMIN = '9007199254741001'
-const PERMISSIONS = [
-  'supplier:list',
-  'supplier:view',
-  'supplier:create',
-  'supplier:update',
-  'supplier:approval:submit',
-  'supplier:resource:view',
-]
 
 for (const tool of ['wrk', 'pgbench']) {
   if (spawnSync('which', [tool]).status !== 0) {
@@ -119,7 +109,6 @@ async function seeded(suppliers: number): Promise<string> {
   await migrate(url)
   const db = connect({ url, max: 1, timezone: 'UTC' })
   await db`ANALYZE`
-  await grant(db, ADMIN, { permissions: PERMISSIONS, roles: ['ADMIN'] })
   await db.end()
   return url
 }
@@ -293,7 +282,10 @@ const config = loadConfig({
   LOG_LEVEL: 'silent',
   FLEET_BASE_URL: 'http://127.0.0.1:1',
   FLEET_INTERNAL_TOKEN: FLEET_TOKEN,
+  ...(process.env.DEMO_ADMIN_ID && { DEMO_ADMIN_ID: process.env.DEMO_ADMIN_ID }),
 })
+/** bench:seed grants the demo administrator every permission and the ADMIN role. */
+const ADMIN = config.demoAdminId
 const now = Math.floor(Date.now() / 1000)
 const token = await sign(
   { sub: ADMIN, iat: now, exp: now + 6 * 3600 },
@@ -626,7 +618,7 @@ async function startup() {
         const res = await fetch(
           `http://127.0.0.1:${port}/admin/supplier/items?page=1&pageSize=20`,
           {
-            headers: { authorization: `Bearer ${demoToken}`, 'x-admin-id': config.demoAdminId },
+            headers: { authorization: `Bearer ${token}`, 'x-admin-id': ADMIN },
           },
         )
         const body = (await res.json()) as { success?: boolean }
@@ -643,11 +635,6 @@ async function startup() {
     await new Promise((r) => child.once('exit', r))
     return ms
   }
-  const demoToken = await sign(
-    { sub: config.demoAdminId, iat: now, exp: now + 3600 },
-    config.auth.jwtSecret!,
-    'HS256',
-  )
   const first = await once()
   const restart = await once()
   return { first, restart }

@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import postgres from 'postgres'
-import { RESOURCE_MODULES, type ResourceModule } from '../../sql/resource'
+import { grant } from '../../sql/admin'
+import { RESOURCE_MODULES, RESOURCE_TABLES, type ResourceModule } from '../../sql/resource'
 import { loadConfig } from '../../src/config'
 import {
   createCipher,
@@ -98,20 +99,6 @@ if (!process.env.DATABASE_URL) {
 const config = loadConfig()
 const url = config.databaseUrl as string
 const shownUrl = redactPasswords(url, url)
-
-/** The local tables of the nine modules and the embedded fleet's (as in sql/resource.ts). */
-const TABLES: Record<ResourceModule, string> = {
-  SCENIC: 'resource_scenic',
-  RESTAURANT: 'resource_restaurant',
-  SUPPLIES: 'resource_supplies',
-  SUPPLIES_COMBO: 'resource_supplies_combo',
-  ACTIVITY: 'resource_activity',
-  HOTEL: 'resource_hotel',
-  SERVICE: 'resource_service',
-  COST_ITEM: 'resource_cost_item',
-  STAFF: 'resource_staff',
-  VEHICLE: 'fleet_vehicle',
-}
 
 /** How the resources of each module are named: `head` + a word of `kinds` (+ the row number). */
 const NAMING: Record<ResourceModule, { kinds: string[]; withCity: boolean }> = {
@@ -385,9 +372,8 @@ async function main() {
     // The demo administrator (`npm run token`) with every permission and the ADMIN role, as
     // db/seed/demo.sql grants them; and the demo's qualification rules (the expiring list and
     // the compliance of the detail read need rules).
-    await sql`
-      INSERT INTO admin_permission (admin_id, permission_code)
-      SELECT ${adminId}::bigint, p FROM unnest(${sql.array([
+    await grant(sql, adminId, {
+      permissions: [
         'supplier:list',
         'supplier:view',
         'supplier:create',
@@ -401,13 +387,9 @@ async function main() {
         'supplier:approval:opinion',
         'supplier:account:proof:read',
         'supplier:resource:view',
-      ])}::text[]) p
-      ON CONFLICT (admin_id, permission_code) WHERE deleted_at IS NULL DO NOTHING
-    `
-    await sql`
-      INSERT INTO admin_role (admin_id, role_code) VALUES (${adminId}, 'ADMIN')
-      ON CONFLICT (admin_id, role_code) WHERE deleted_at IS NULL DO NOTHING
-    `
+      ],
+      roles: ['ADMIN'],
+    })
     await sql`
       INSERT INTO qualification_rule (type_code, qual_type, is_required, warning_days, sort_order)
       SELECT v.type_code, v.qual_type, v.is_required, v.warning_days, v.sort_order
@@ -727,7 +709,7 @@ async function main() {
     `resources (${RESOURCE_MODULES.length} modules, 3 % soft-deleted)`,
     async () => {
       for (const [mi, m] of RESOURCE_MODULES.entries()) {
-        const table = TABLES[m]
+        const table = RESOURCE_TABLES[m]
         const base = await reserveIds(table, 'id', counts[m])
         bases[m] = base
         const { kinds, withCity } = NAMING[m]
@@ -939,7 +921,7 @@ async function main() {
       'supplier_qualification',
       'supplier_bank_account',
       'supplier_resource_relation',
-      ...RESOURCE_MODULES.map((m) => TABLES[m]),
+      ...RESOURCE_MODULES.map((m) => RESOURCE_TABLES[m]),
       'resource_tag',
       'resource_tag_link',
       'resource_season_link',
@@ -989,7 +971,7 @@ async function main() {
     for (const m of RESOURCE_MODULES) {
       const [u] = await sql.unsafe<{ c: number }[]>(`
         SELECT count(*)::int AS c FROM supplier_resource_relation r
-        JOIN ${TABLES[m]} x ON x.id = r.resource_id AND x.deleted_at IS NOT NULL
+        JOIN ${RESOURCE_TABLES[m]} x ON x.id = r.resource_id AND x.deleted_at IS NOT NULL
         WHERE r.supplier_id = ${largeId}::bigint AND r.deleted_at IS NULL AND r.resource_module = '${m}'
       `)
       unavailable += u.c
