@@ -1,3 +1,4 @@
+import type postgres from 'postgres'
 import { z } from 'zod'
 import { formatDateTime, many, maybeOne, one, type Sql } from './db'
 import { SUPPLIER_STATUSES, SupplierSubjectFields } from './supplier'
@@ -18,6 +19,12 @@ export type SupplierSortKey = (typeof SUPPLIER_SORT_KEYS)[number]
 export interface SupplierListFilter {
   /** Trimmed, non-empty. Substring (LIKE-escaped) or trigram-similar match. */
   keyword?: string
+  /**
+   * pg_trgm similarity from which the keyword matches a full or short name that does not
+   * contain it; 0 turns that off (substring only). Only searchSuppliers applies it: it is the
+   * transaction's `pg_trgm.similarity_threshold`, which the `%` operator and its index read.
+   */
+  similarity?: number
   status?: string
   typeCode?: string
   sortBy?: SupplierSortKey
@@ -70,8 +77,11 @@ const listWhere = (sql: Sql, f: SupplierListFilter) => {
         lower(s.full_name) ILIKE ${`%${escapeLike(f.keyword)}%`}
         OR lower(s.short_name) ILIKE ${`%${escapeLike(f.keyword)}%`}
         OR lower(s.supplier_no) ILIKE ${`%${escapeLike(f.keyword)}%`}
-        OR lower(s.full_name) % lower(${f.keyword})
-        OR lower(s.short_name) % lower(${f.keyword})
+        ${
+          f.similarity
+            ? sql`OR lower(s.full_name) % lower(${f.keyword}) OR lower(s.short_name) % lower(${f.keyword})`
+            : sql``
+        }
       )`
     : sql``
   const status = f.status ? sql`AND s.status = ${f.status}` : sql``
@@ -154,6 +164,26 @@ export async function countSuppliers(sql: Sql, f: SupplierListFilter): Promise<n
     Total,
   )
   return row.total
+}
+
+/**
+ * A keyword search: its page and its total, read from one snapshot with `f.similarity` as the
+ * transaction's trigram threshold. The threshold is also what bounds the work: the trigram
+ * indexes return every name that could reach it, each then read from the heap and rechecked, so
+ * at pg_trgm's default 0.3 a four-character keyword drew thousands of candidates from 200,000
+ * suppliers to find a few hundred matches (docs/benchmarks.md). `set_config(…, true)` is SET
+ * LOCAL: it ends with the transaction, so no pooled session keeps it.
+ */
+export function searchSuppliers(
+  sql: postgres.Sql,
+  f: SupplierListFilter & { keyword: string },
+): Promise<[SupplierListRow[], number]> {
+  return sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
+    if (f.similarity) {
+      await tx`SELECT set_config('pg_trgm.similarity_threshold', ${String(f.similarity)}, true)`
+    }
+    return Promise.all([supplierListPage(tx, f), countSuppliers(tx, f)])
+  })
 }
 
 export const ContactJson = z

@@ -136,6 +136,7 @@ const EnvSchema = z
       .default(DEV_SECRETS.INTERNAL_TOKEN),
     STORAGE_URL_PREFIXES: prefixes.default(['https://storage.example.com/supplier/']),
     DUPLICATE_NAME_THRESHOLD: z.coerce.number().gt(0).max(1).default(0.6),
+    KEYWORD_SIMILARITY_THRESHOLD: z.coerce.number().min(0).max(1).default(0.5),
     DUPLICATE_CONFIRM_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
     DUPLICATE_SUBMIT_WINDOW_SECONDS: z.coerce.number().int().min(0).max(60).default(3),
     IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(1).max(168).default(24),
@@ -287,6 +288,8 @@ function toConfig(env: z.output<typeof EnvSchema>) {
     },
     storageUrlPrefixes: env.STORAGE_URL_PREFIXES,
     duplicateNameThreshold: env.DUPLICATE_NAME_THRESHOLD,
+    /** pg_trgm similarity from which a list keyword matches a name it is not part of; 0 = off. */
+    keywordSimilarityThreshold: env.KEYWORD_SIMILARITY_THRESHOLD,
     duplicateConfirmTtlSeconds: env.DUPLICATE_CONFIRM_TTL_SECONDS,
     duplicateSubmitWindowSeconds: env.DUPLICATE_SUBMIT_WINDOW_SECONDS,
     idempotencyTtlHours: env.IDEMPOTENCY_TTL_HOURS,

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { createApp } from '../src/app'
+import { loadConfig } from '../src/config'
 import { ALL_PERMISSIONS, useHarness } from './harness'
 import {
   insertAccount,
@@ -174,6 +176,49 @@ describe('SUP-ADM-001 supplier list', () => {
     expect(ids(await list(`keyword=${encodeURIComponent('Zhuhai Orchard Foods')}`))).not.toContain(
       latin.supplierId,
     )
+  })
+
+  it('keyword similarity: KEYWORD_SIMILARITY_THRESHOLD decides how far a typo may go, 0 turns it off', async () => {
+    const t = tag()
+    // Similarity with the keyword 长风锦程: 0.43 for a four-character short name with its last
+    // character different, 0.57 for the ten-character full name with one character different.
+    const shortTypo = await insertSupplier(h, {
+      fullName: `${t} Unrelated Co`,
+      shortName: '长风锦城',
+    })
+    const longTypo = await insertSupplier(h, { fullName: '杭州长风锦城旅游有限公司' })
+    const contains = await insertSupplier(h, { fullName: `上海长风锦程国际旅行社 ${t}` })
+    const listWith = async (threshold: string | undefined, keyword: string) => {
+      const env = threshold === undefined ? {} : { KEYWORD_SIMILARITY_THRESHOLD: threshold }
+      const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env })
+      const app = createApp({ ...h.deps, config })
+      const admin = await h.admin()
+      const res = await app.request(
+        `/admin/supplier/items?keyword=${encodeURIComponent(keyword)}`,
+        {
+          headers: { authorization: `Bearer ${await h.token(admin)}`, 'x-admin-id': admin },
+        },
+      )
+      const body = (await res.json()) as any
+      expect(body.code).toBe(200)
+      // The page and its total are read together: they agree.
+      expect(body.data.total).toBe(body.data.records.length)
+      return ids({ body })
+    }
+    // Default 0.5: the long name with a typo is found, the four-character one is not.
+    const byDefault = await listWith(undefined, '杭州长风锦程旅游有限公司')
+    expect(byDefault).toEqual(expect.arrayContaining([longTypo.supplierId]))
+    expect(await listWith(undefined, '长风锦程')).not.toContain(shortTypo.supplierId)
+    expect(await listWith(undefined, '长风锦程')).toContain(contains.supplierId)
+    // 0.3 (pg_trgm's default) reaches the short name too.
+    expect(await listWith('0.3', '长风锦程')).toEqual(
+      expect.arrayContaining([shortTypo.supplierId, contains.supplierId]),
+    )
+    // 0: substrings only.
+    const off = await listWith('0', '杭州长风锦程旅游有限公司')
+    expect(off).not.toContain(longTypo.supplierId)
+    expect(await listWith('0', '长风锦程')).toEqual(expect.arrayContaining([contains.supplierId]))
+    expect(await listWith('0', '长风锦程')).not.toContain(shortTypo.supplierId)
   })
 
   it('happy: sortBy whitelist with direction, supplierId as tiebreaker', async () => {

@@ -15,6 +15,7 @@ import {
   SupplierDetailRow,
   supplierListPage,
   SupplierListRow,
+  searchSuppliers,
   type SupplierListFilter,
 } from '../../../sql/supplier-read'
 import { fail } from '../../errors'
@@ -77,7 +78,10 @@ export async function listSuppliers(
     offset: (pageNo - 1) * pageSize,
     timezone: config.timezone,
   }
-  const [rows, total] = await Promise.all([supplierListPage(sql, f), countSuppliers(sql, f)])
+  const { keyword } = f
+  const [rows, total] = keyword
+    ? await searchSuppliers(sql, { ...f, keyword, similarity: config.keywordSimilarityThreshold })
+    : await Promise.all([supplierListPage(sql, f), countSuppliers(sql, f)])
   return page(rows, total, pageNo, pageSize)
 }
 
