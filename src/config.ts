@@ -118,6 +118,7 @@ const EnvSchema = z
     PERMISSION_SERVICE_URL: z.url().optional(),
     PERMISSION_SERVICE_TOKEN: z.string().min(1).optional(),
     PERMISSION_TIMEOUT_MS: z.coerce.number().int().min(50).max(30000).default(2000),
+    PERMISSION_READ_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
     FINANCE_CLEARANCE_URL: z.url({ protocol: /^https?$/ }).optional(),
     FINANCE_CLEARANCE_TOKEN: z.string().min(1).optional(),
     FINANCE_CLEARANCE_TIMEOUT_MS: z.coerce.number().int().min(50).max(30000).default(3000),
@@ -267,6 +268,8 @@ function toConfig(env: z.output<typeof EnvSchema>) {
       serviceUrl: env.PERMISSION_SERVICE_URL,
       serviceToken: env.PERMISSION_SERVICE_TOKEN,
       timeoutMs: env.PERMISSION_TIMEOUT_MS,
+      /** How long a granted read is remembered per administrator and route; 0 = never. */
+      readCacheSeconds: env.PERMISSION_READ_CACHE_SECONDS,
     },
     /** No URL: the clearance port is "not connected" and archive answers 395032. */
     financeClearance: {

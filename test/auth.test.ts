@@ -563,7 +563,11 @@ describe('authorization fails closed whatever the permission port does', () => {
     has: (adminId, code) => port.has(adminId, code),
     roles: (adminId) => port.roles(adminId),
   }
-  const h = useHarness({ permissions: () => switchable })
+  // Every request asks the port (a granted read is otherwise remembered for a few seconds).
+  const h = useHarness({
+    env: { PERMISSION_READ_CACHE_SECONDS: '0' },
+    permissions: () => switchable,
+  })
   let route: { path: string; permissions: string[] }
   let admin: string
   let answer: (req: IncomingMessage, res: ServerResponse) => void

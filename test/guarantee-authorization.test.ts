@@ -157,7 +157,8 @@ describe('the permission port misbehaving (HTTP adapter, real local server) → 
       }),
   )
   const h = useHarness({
-    env: { PERMISSION_TIMEOUT_MS: '250' },
+    // Every request asks the port (a granted read is otherwise remembered for a few seconds).
+    env: { PERMISSION_TIMEOUT_MS: '250', PERMISSION_READ_CACHE_SECONDS: '0' },
     permissions: () =>
       httpPermissionLookup({
         baseUrl: `http://127.0.0.1:${(service.address() as AddressInfo).port}/`,

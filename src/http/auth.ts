@@ -114,6 +114,9 @@ function verifiedTokens() {
   }
 }
 
+/** Methods that change nothing: no body is read, and a remembered grant is enough. */
+export const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS'])
+
 const unauthorized = (why: string) => new AppError(ERRORS.UNAUTHORIZED, `not authenticated: ${why}`)
 
 /**
@@ -184,6 +187,8 @@ export function authorize(
 ): MiddlewareHandler<AppEnv> {
   const middleware: MiddlewareHandler<AppEnv> = async (c, next) => {
     const adminId = c.get('adminId')
+    const memory = READ_METHODS.has(c.req.method) ? lookup.readGrants : undefined
+    if (memory?.holds(adminId, access)) return next()
     let granted = false
     try {
       if (lookup.allows) {
@@ -213,6 +218,7 @@ export function authorize(
         `permission denied: requires ${access.permissions.join(' and ')}`,
       )
     }
+    memory?.remember(adminId, access)
     await next()
   }
   return describe(middleware, access)

@@ -5,12 +5,12 @@ import type { Logger } from 'pino'
 import type { Config } from '../config'
 import { AppError, ERRORS } from '../errors'
 import { fleetResourcesFor } from '../ports/fleet'
-import { withDeadline } from '../ports/permission'
+import { grantMemory, withDeadline } from '../ports/permission'
 import { observeLookupFailures, type Observer } from '../ports/observer'
 import { isDatabaseUnavailable } from '../../sql/db'
 import { systemRoutes } from '../routes/system'
 import { accessLog } from './access-log'
-import { authenticate } from './auth'
+import { authenticate, READ_METHODS } from './auth'
 import { failure } from './envelope'
 import type { AppEnv, Deps } from './types'
 
@@ -64,8 +64,6 @@ export function useFrame(
   app.use('/admin/*', authenticate(config.auth))
 }
 
-const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
-
 /**
  * Every answer is an envelope: unknown routes 404, malformed requests 400, business failures
  * their catalog code (HTTP 200), the database unreachable or dropping the connection anywhere in
@@ -98,10 +96,13 @@ export function mapErrors(app: Hono<AppEnv>, logger: Pick<Logger, 'error' | 'war
  * is built from `app.routes` and must see everything mounted before it.
  */
 export function buildApp(deps: Deps, mount: (app: Hono<AppEnv>, deps: Deps) => void): Hono<AppEnv> {
-  const bounded = withDeadline(deps.permissions, deps.config.permissions.timeoutMs)
+  const { timeoutMs, readCacheSeconds } = deps.config.permissions
+  const bounded = withDeadline(deps.permissions, timeoutMs)
+  const observed = observeLookupFailures(bounded, deps.observer)
   deps = {
     ...deps,
-    permissions: observeLookupFailures(bounded, deps.observer),
+    permissions:
+      readCacheSeconds > 0 ? { ...observed, readGrants: grantMemory(readCacheSeconds) } : observed,
     fleet: deps.fleet ?? fleetResourcesFor(deps.config),
   }
   const app = new Hono<AppEnv>()

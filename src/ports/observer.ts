@@ -38,5 +38,6 @@ export function observeLookupFailures(
       allows: (adminId, access) => watch(allows.call(lookup, adminId, access)),
     }),
     fromServiceDatabase: lookup.fromServiceDatabase,
+    readGrants: lookup.readGrants,
   }
 }

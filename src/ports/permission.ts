@@ -26,6 +26,48 @@ export interface PermissionLookup {
    * means that database is unavailable, not that the permission is denied.
    */
   readonly fromServiceDatabase?: boolean
+  /**
+   * Grants remembered for a few seconds, which `authorize` consults for reads (GET, HEAD) only;
+   * set by the app from PERMISSION_READ_CACHE_SECONDS, absent when that is 0.
+   */
+  readonly readGrants?: GrantMemory
+}
+
+/** Route accesses granted to administrators recently, each until its own deadline. */
+export interface GrantMemory {
+  holds(adminId: string, access: Access): boolean
+  remember(adminId: string, access: Access): void
+}
+
+const GRANTS_MAX = 10_000
+
+/**
+ * Grants (never denials) remembered for `seconds`. A read re-asked within that time skips its
+ * permission statement, a round trip that cost the supplier detail read about a sixth of its
+ * throughput (docs/benchmarks.md). The trade-off: a permission revoked from an administrator
+ * still lets them read for up to `seconds`; writes always ask, and a new grant (a denial is not
+ * remembered) takes effect at once. Oldest entries go first beyond 10,000.
+ */
+export function grantMemory(seconds: number, now = () => Date.now()): GrantMemory {
+  const until = new Map<string, number>()
+  const keyOf = (adminId: string, access: Access) =>
+    `${adminId}\n${access.permissions.join(',')}\n${access.roles?.join(',') ?? ''}`
+  return {
+    holds(adminId, access) {
+      const key = keyOf(adminId, access)
+      const deadline = until.get(key)
+      if (deadline === undefined) return false
+      if (deadline > now()) return true
+      until.delete(key)
+      return false
+    },
+    remember(adminId, access) {
+      const key = keyOf(adminId, access)
+      until.delete(key) // re-inserted last, so eviction stays oldest-first
+      if (until.size >= GRANTS_MAX) until.delete(until.keys().next().value!)
+      until.set(key, now() + seconds * 1000)
+    },
+  }
 }
 
 const databaseUnavailable = (what: string) =>
