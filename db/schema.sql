@@ -2721,14 +2721,14 @@ CREATE UNIQUE INDEX supplier_resource_relation_one_valid ON public.supplier_reso
 -- Name: supplier_resource_relation_supplier; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX supplier_resource_relation_supplier ON public.supplier_resource_relation USING btree (supplier_id, update_time DESC, relation_id DESC) WHERE (deleted_at IS NULL);
+CREATE INDEX supplier_resource_relation_supplier ON public.supplier_resource_relation USING btree (supplier_id, update_time DESC, relation_id DESC) INCLUDE (resource_module, resource_id) WHERE (deleted_at IS NULL);
 
 
 --
 -- Name: supplier_resource_relation_supplier_module; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX supplier_resource_relation_supplier_module ON public.supplier_resource_relation USING btree (supplier_id, resource_module, update_time DESC, relation_id DESC) WHERE (deleted_at IS NULL);
+CREATE INDEX supplier_resource_relation_supplier_module ON public.supplier_resource_relation USING btree (supplier_id, resource_module, update_time DESC, relation_id DESC) INCLUDE (resource_id) WHERE (deleted_at IS NULL);
 
 
 --
@@ -2980,4 +2980,5 @@ INSERT INTO public.schema_migrations (version) VALUES
     ('20261123030100'),
     ('20261123040000'),
     ('20261123050000'),
-    ('20261123060100');
+    ('20261123060100'),
+    ('20261124000000');

@@ -93,6 +93,42 @@ describe('query plans of the resource-information page on a few thousand rows', 
     expect(indexesOf(plan).join()).toMatch(/supplier_pkey|supplier_live_status/)
   })
 
+  it('a deep page of a large supplier is read from the index in order, index-only (no sort)', async () => {
+    // 4 000 live relations for one supplier, vacuumed as autovacuum leaves a settled table.
+    const [{ id: large }] = await h.sql`
+      INSERT INTO supplier (full_name, tax_no_enc, tax_no_bidx, tax_no_mask, main_cooperation,
+                            status, supplier_no, created_by, updated_by)
+      VALUES ('Plan large supplier', 'enc', 'bidx-plan-large', '91****0000', 'x', 'ACTIVE',
+              'SPPLANLARGE', 1, 1)
+      RETURNING supplier_id::text AS id
+    `
+    await h.sql`
+      INSERT INTO supplier_resource_relation (supplier_id, resource_module, resource_id, update_time,
+                                              created_by, updated_by)
+      SELECT ${large}, (ARRAY['SCENIC','HOTEL','VEHICLE','STAFF'])[1 + (g % 4)],
+             9107199254740993 + g, now() - (g || ' seconds')::interval, 1, 1
+      FROM generate_series(1, 4000) g
+    `
+    await h.sql`VACUUM ANALYZE supplier_resource_relation`
+    for (const resourceModule of [undefined, 'HOTEL'] as const) {
+      const plan = await planOf((sql) =>
+        relationPage(sql, { supplierId: large, resourceModule, limit: 20, offset: 900 }),
+      )
+      const what = `page 46 (offset 900)${resourceModule ? ` of ${resourceModule}` : ''}`
+      expect(
+        plan.map((n) => n['Node Type']),
+        what,
+      ).not.toContain('Sort')
+      const pageScan = plan.find(
+        (n) =>
+          n['Relation Name'] === 'supplier_resource_relation' &&
+          n['Node Type'] === 'Index Only Scan' &&
+          /supplier_resource_relation_supplier/.test(n['Index Name']),
+      )
+      expect(pageScan, `${what}: ${JSON.stringify(plan.map((n) => n['Node Type']))}`).toBeDefined()
+    }
+  })
+
   it('with a module filter it uses the (supplier, module, order) index', async () => {
     const plan = await planOf((sql) =>
       relationPage(sql, { supplierId: target, resourceModule: 'HOTEL', limit: 20, offset: 0 }),
