@@ -27,7 +27,7 @@ export interface PermissionLookup {
    */
   readonly fromServiceDatabase?: boolean
   /**
-   * Grants remembered for a few seconds, which `authorize` consults for reads (GET, HEAD) only;
+   * Grants remembered for a few seconds, which `authorize` consults for reads (GET, HEAD, OPTIONS) only;
    * set by the app from PERMISSION_READ_CACHE_SECONDS, absent when that is 0.
    */
   readonly readGrants?: GrantMemory
