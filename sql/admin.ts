@@ -70,6 +70,26 @@ export async function accessOf(
   return { permissions: row.permissions, roles: row.roles ?? [] }
 }
 
+/**
+ * Every permission code the service asks for (routes and in-route checks): what the demo
+ * administrator holds (db/seed/demo.sql grants the same), the benchmark grants and tests use.
+ */
+export const PERMISSION_CODES = [
+  'supplier:list',
+  'supplier:view',
+  'supplier:create',
+  'supplier:update',
+  'supplier:delete',
+  'supplier:type:manage',
+  'supplier:type:history',
+  'supplier:approval:submit',
+  'supplier:account:manage',
+  'supplier:status:manage',
+  'supplier:approval:opinion',
+  'supplier:account:proof:read',
+  'supplier:resource:view',
+] as const
+
 /** Grants permissions and roles (demo data, tests); granting twice changes nothing. */
 export async function grant(
   sql: Sql,

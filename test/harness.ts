@@ -4,7 +4,7 @@ import { sign } from 'hono/jwt'
 import postgres from 'postgres'
 import { afterAll, beforeAll, inject } from 'vitest'
 import { connect, type DatabaseOptions } from '../sql/db'
-import { grant } from '../sql/admin'
+import { grant, PERMISSION_CODES } from '../sql/admin'
 import { createApp } from '../src/app'
 import { loadConfig, type Config } from '../src/config'
 import { createCipher, type SensitiveCipher } from '../src/crypto/sensitive'
@@ -15,21 +15,7 @@ import type { ApprovalProvider } from '../src/ports/approval-provider'
 import { mismatch } from './contract'
 import type { Deps } from '../src/http/types'
 
-export const ALL_PERMISSIONS = [
-  'supplier:list',
-  'supplier:view',
-  'supplier:create',
-  'supplier:update',
-  'supplier:delete',
-  'supplier:type:manage',
-  'supplier:type:history',
-  'supplier:approval:submit',
-  'supplier:account:manage',
-  'supplier:status:manage',
-  'supplier:approval:opinion',
-  'supplier:account:proof:read',
-  'supplier:resource:view',
-] as const
+export const ALL_PERMISSIONS = PERMISSION_CODES
 
 export interface TestDatabase {
   url: string

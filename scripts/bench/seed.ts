@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import postgres from 'postgres'
-import { grant } from '../../sql/admin'
+import { grant, PERMISSION_CODES } from '../../sql/admin'
 import { RESOURCE_MODULES, RESOURCE_TABLES, type ResourceModule } from '../../sql/resource'
 import { loadConfig } from '../../src/config'
 import {
@@ -12,7 +12,7 @@ import {
   maskTaxNo,
 } from '../../src/crypto/sensitive'
 import { migrateWithLock, redactPasswords } from '../../src/db/migrate'
-import { loadReferenceData } from '../../src/db/seed'
+import { loadDemoQualificationRules, loadReferenceData } from '../../src/db/seed'
 import { embeddedFleetResources } from '../../src/ports/fleet'
 
 /*
@@ -123,41 +123,29 @@ const NAMING: Record<ResourceModule, { kinds: string[]; withCity: boolean }> = {
   VEHICLE: { kinds: ['大巴车', '中巴车', '商务车', '考斯特', '轿车'], withCity: false },
 }
 
-const SUPPLIER_TYPES = [
-  'SCENIC',
-  'RESTAURANT',
-  'SUPPLIES',
-  'ACTIVITY',
-  'HOTEL',
-  'SERVICE',
-  'FLEET',
-  'RENTAL',
-  'PERFORMANCE',
-  'INSURANCE',
-  'CHANNEL',
-  'PROFESSIONAL_SERVICE',
-  'PROPERTY',
-  'TICKET',
-  'OTHER',
-]
-/** The business words of a company name, by primary type (same order as SUPPLIER_TYPES). */
-const INDUSTRY = [
-  '景区管理',
-  '餐饮管理',
-  '旅游用品',
-  '文化旅游',
-  '酒店管理',
-  '旅游服务',
-  '旅游客运',
-  '设备租赁',
-  '文化演艺',
-  '保险代理',
-  '国际旅行社',
-  '企业管理咨询',
-  '物业管理',
-  '票务代理',
-  '商贸',
-]
+/**
+ * The business words of a company name, by primary type. Its keys are the supplier_type
+ * dictionary of db/seed/reference.sql, in its order; the seed checks that against the database.
+ */
+const INDUSTRY_BY_TYPE: Record<string, string> = {
+  SCENIC: '景区管理',
+  RESTAURANT: '餐饮管理',
+  SUPPLIES: '旅游用品',
+  ACTIVITY: '文化旅游',
+  HOTEL: '酒店管理',
+  SERVICE: '旅游服务',
+  FLEET: '旅游客运',
+  RENTAL: '设备租赁',
+  PERFORMANCE: '文化演艺',
+  INSURANCE: '保险代理',
+  CHANNEL: '国际旅行社',
+  PROFESSIONAL_SERVICE: '企业管理咨询',
+  PROPERTY: '物业管理',
+  TICKET: '票务代理',
+  OTHER: '商贸',
+}
+const SUPPLIER_TYPES = Object.keys(INDUSTRY_BY_TYPE)
+const INDUSTRY = Object.values(INDUSTRY_BY_TYPE)
 const CITIES = [
   '杭州',
   '苏州',
@@ -361,7 +349,19 @@ async function main() {
     })
   }
   await step('migrations (dbmate, under the migration lock)', () => migrateWithLock(url))
-  await step('reference data (db/seed/reference.sql)', () => loadReferenceData(sql))
+  await step('reference data (db/seed/reference.sql)', async () => {
+    await loadReferenceData(sql)
+    const dictionary = await sql`
+      SELECT dict_value FROM dict_data
+      WHERE dict_type = 'supplier_type' AND status = 'ACTIVE' AND deleted_at IS NULL
+      ORDER BY sort_order, dict_value`
+    const codes = dictionary.map((r) => r.dict_value as string)
+    if (codes.join() !== SUPPLIER_TYPES.join()) {
+      throw new Error(
+        `the supplier_type dictionary (${codes.join()}) differs from INDUSTRY_BY_TYPE: update the seed`,
+      )
+    }
+  })
   await sql`INSERT INTO seed_run (seed_name) VALUES (${BENCH_SEED})`
   await sql.unsafe(
     `SET synchronous_commit = off; SET work_mem = '64MB'; SET maintenance_work_mem = '256MB'`,
@@ -373,38 +373,10 @@ async function main() {
     // db/seed/demo.sql grants them; and the demo's qualification rules (the expiring list and
     // the compliance of the detail read need rules).
     await grant(sql, adminId, {
-      permissions: [
-        'supplier:list',
-        'supplier:view',
-        'supplier:create',
-        'supplier:update',
-        'supplier:delete',
-        'supplier:type:manage',
-        'supplier:type:history',
-        'supplier:approval:submit',
-        'supplier:account:manage',
-        'supplier:status:manage',
-        'supplier:approval:opinion',
-        'supplier:account:proof:read',
-        'supplier:resource:view',
-      ],
+      permissions: PERMISSION_CODES,
       roles: ['ADMIN'],
     })
-    await sql`
-      INSERT INTO qualification_rule (type_code, qual_type, is_required, warning_days, sort_order)
-      SELECT v.type_code, v.qual_type, v.is_required, v.warning_days, v.sort_order
-      FROM (VALUES
-        ('HOTEL', 'BUSINESS_LICENSE', true, 30, 1),
-        ('HOTEL', 'PUBLIC_HEALTH_PERMIT', true, 30, 2),
-        ('RESTAURANT', 'BUSINESS_LICENSE', true, 30, 1),
-        ('RESTAURANT', 'FOOD_OPERATION_PERMIT', true, 30, 2),
-        ('FLEET', 'BUSINESS_LICENSE', true, 30, 1),
-        ('FLEET', 'ROAD_TRANSPORT_PERMIT', true, 60, 2),
-        ('SCENIC', 'BUSINESS_LICENSE', true, 30, 1),
-        ('SCENIC', 'TAX_REGISTRATION', false, 30, 2)
-      ) AS v (type_code, qual_type, is_required, warning_days, sort_order)
-      ON CONFLICT (type_code, qual_type) WHERE deleted_at IS NULL DO NOTHING
-    `
+    await loadDemoQualificationRules(sql)
   })
 
   await step(
@@ -449,7 +421,7 @@ async function main() {
   // Primary type of supplier n (0-based index into SUPPLIER_TYPES); the large one is SCENIC.
   await sql.unsafe(`
     CREATE FUNCTION pg_temp.ptype(n bigint) RETURNS int LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    AS 'SELECT CASE WHEN n = 1 THEN 0 ELSE pg_temp.rnd(n, 8, 15)::int END'
+    AS 'SELECT CASE WHEN n = 1 THEN 0 ELSE pg_temp.rnd(n, 8, ${SUPPLIER_TYPES.length})::int END'
   `)
   // Status of supplier n: ACTIVE 60 %, DRAFT 10 %, VETTING 5 %, SUSPENDED 8 %, FROZEN 5 %,
   // BLACKLIST 4 %, ARCHIVED 8 %; the large supplier (n = 1) is ACTIVE.

@@ -10,7 +10,15 @@ export async function loadReferenceData(sql: postgres.Sql): Promise<void> {
   await sql.unsafe(await readFile(seedFile('reference'), 'utf8'))
 }
 
-/** Loads db/seed/demo.sql once per database (the file itself is idempotent too). */
+/** The demo's qualification rules (db/seed/demo-qualification-rules.sql); idempotent. */
+export async function loadDemoQualificationRules(sql: postgres.Sql | postgres.TransactionSql) {
+  await sql.unsafe(await readFile(seedFile('demo-qualification-rules'), 'utf8'))
+}
+
+/**
+ * Loads db/seed/demo.sql, after the demo's qualification rules, once per database (the files
+ * themselves are idempotent too).
+ */
 export async function loadDemoData(sql: postgres.Sql, demoAdminId: string): Promise<boolean> {
   const text = await readFile(seedFile('demo'), 'utf8')
   return sql.begin(async (tx) => {
@@ -19,6 +27,7 @@ export async function loadDemoData(sql: postgres.Sql, demoAdminId: string): Prom
     `
     if (claimed.length === 0) return false
     await tx`SELECT set_config('app.demo_admin_id', ${demoAdminId}, true)`
+    await loadDemoQualificationRules(tx)
     await tx.unsafe(text)
     return true
   })
