@@ -1,6 +1,7 @@
 -- Registration as a client does it: create a draft (SUP-ADM-003), then submit the same form
 -- with the version the create answered (SUP-ADM-007). Run with one connection per thread
 -- (-t N -c N): a thread's state then belongs to one connection, whose answers come in order.
+local figures = require("scripts.bench.wrk.figures")
 local threads = {}
 local counter = 0
 function setup(thread)
@@ -55,11 +56,7 @@ function request()
 end
 
 function response(status, headers, body)
-  if status ~= 200 or not string.find(body, '"success":true', 1, true) then
-    failures = failures + 1
-    if sample == nil then sample = string.sub(body, 1, 200) end
-    return
-  end
+  if not figures.succeeded(status, body) then return end
   local id = string.match(body, '"supplierId":"(%d+)"')
   local version = string.match(body, '"updateTime":"([^"]+)"')
   local status = string.match(body, '"status":"(%u+)"')
@@ -71,16 +68,5 @@ function response(status, headers, body)
 end
 
 function done(summary, latency, requests)
-  local f, r, s = 0, 0, ""
-  for _, t in ipairs(threads) do
-    f = f + t:get("failures")
-    r = r + t:get("registered")
-    local ts = t:get("sample")
-    if ts ~= nil and s == "" then s = ts end
-  end
-  local e = summary.errors
-  io.write(string.format(
-    'BENCH_JSON {"requests":%d,"seconds":%f,"p50":%f,"p99":%f,"failures":%d,"socketErrors":%d,"registered":%d,"sample":%q}\n',
-    summary.requests, summary.duration / 1e6, latency:percentile(50) / 1000, latency:percentile(99) / 1000,
-    f + e.status, e.connect + e.read + e.write + e.timeout, r, s))
+  figures.report(summary, latency, threads, { "registered" })
 end
