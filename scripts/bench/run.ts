@@ -309,6 +309,22 @@ const serviceEnv = (url: string, fleetPort: number): NodeJS.ProcessEnv => ({
   DUPLICATE_NAME_THRESHOLD: '0.95',
 })
 
+/** The fleet service on the seeded vehicles of `url`, logging to .bench/<log>. */
+const startFleet = (url: string, log: string) =>
+  startListening(
+    ['--import', 'tsx', 'scripts/bench/fleet.ts', '0'],
+    { DATABASE_URL: url, FLEET_INTERNAL_TOKEN: FLEET_TOKEN },
+    join(WORK, log),
+  )
+
+/** The service (its real entry point) on `url`, with `env` over serviceEnv. */
+const startService = (url: string, fleetPort: number, log: string, env: NodeJS.ProcessEnv = {}) =>
+  startListening(
+    ['--import', 'tsx', 'src/main.ts'],
+    { ...serviceEnv(url, fleetPort), ...env },
+    join(WORK, log),
+  )
+
 interface Scenario {
   name: string
   title: string
@@ -487,20 +503,12 @@ const scenariosFor = (ids: { large: string; ordinary: string }, keyword: string)
 async function fullRun(url: string) {
   const ids = await pick(url)
   log(`large supplier ${ids.large} (${ids.relations} relations), detail of ${ids.ordinary}`)
-  const fleet = await startListening(
-    ['--import', 'tsx', 'scripts/bench/fleet.ts', '0'],
-    { DATABASE_URL: url, FLEET_INTERNAL_TOKEN: FLEET_TOKEN },
-    join(WORK, 'fleet.log'),
-  )
+  const fleet = await startFleet(url, 'fleet.log')
   const scenarios = scenariosFor(ids, ids.keyword)
   const recorded = await recordStatements(url, fleet.port, scenarios)
   const file = join(WORK, 'statements.json')
   writeFileSync(file, JSON.stringify(recorded, null, 1))
-  const service = await startListening(
-    ['--import', 'tsx', 'src/main.ts'],
-    serviceEnv(url, fleet.port),
-    join(WORK, 'service.log'),
-  )
+  const service = await startService(url, fleet.port, 'service.log')
   const floor = await startListening(
     ['--import', 'tsx', 'scripts/bench/floor.ts', file, String(POOL)],
     {
@@ -550,11 +558,7 @@ async function fullRun(url: string) {
     })
 
     log('two instances against one database: supplier detail')
-    const second = await startListening(
-      ['--import', 'tsx', 'src/main.ts'],
-      serviceEnv(url, fleet.port),
-      join(WORK, 'service-2.log'),
-    )
+    const second = await startService(url, fleet.port, 'service-2.log')
     const detail = scenarios.find((s) => s.name === 'detail')!.path
     const both = await Promise.all([
       wrk(`http://127.0.0.1:${service.port}${detail}`),
@@ -566,11 +570,9 @@ async function fullRun(url: string) {
     // The figures above remember a granted read for PERMISSION_READ_CACHE_SECONDS (the default);
     // this is the detail read of a service that asks the permission tables on every request.
     log('supplier detail, every read asking its permission (PERMISSION_READ_CACHE_SECONDS=0)')
-    const asking = await startListening(
-      ['--import', 'tsx', 'src/main.ts'],
-      { ...serviceEnv(url, fleet.port), PERMISSION_READ_CACHE_SECONDS: '0' },
-      join(WORK, 'service-asking.log'),
-    )
+    const asking = await startService(url, fleet.port, 'service-asking.log', {
+      PERMISSION_READ_CACHE_SECONDS: '0',
+    })
     await wrk(`http://127.0.0.1:${asking.port}${detail}`).catch(() => undefined) // warm-up run
     const everyReadAsks = await wrk(`http://127.0.0.1:${asking.port}${detail}`)
     await stop(asking)
@@ -583,16 +585,8 @@ async function fullRun(url: string) {
 /** The list, keyword and resource-page scenarios alone, on the small data set. */
 async function scalingRun(url: string, keyword: string) {
   const ids = { ...(await pick(url)), keyword }
-  const fleet = await startListening(
-    ['--import', 'tsx', 'scripts/bench/fleet.ts', '0'],
-    { DATABASE_URL: url, FLEET_INTERNAL_TOKEN: FLEET_TOKEN },
-    join(WORK, 'fleet-small.log'),
-  )
-  const service = await startListening(
-    ['--import', 'tsx', 'src/main.ts'],
-    serviceEnv(url, fleet.port),
-    join(WORK, 'service-small.log'),
-  )
+  const fleet = await startFleet(url, 'fleet-small.log')
+  const service = await startService(url, fleet.port, 'service-small.log')
   const rows: Row[] = []
   try {
     for (const s of scenariosFor(ids, ids.keyword).filter((s) =>
