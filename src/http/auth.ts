@@ -5,6 +5,7 @@ import type { HonoJsonWebKey } from 'hono/utils/jwt/jws'
 import type { Logger } from 'pino'
 import type { Config } from '../config'
 import { AppError, ERRORS } from '../errors'
+import { expiringMemory } from '../memory'
 import type { Access, PermissionLookup } from '../ports/permission'
 import { describe, type RouteDoc } from './openapi'
 import { idString } from './validate'
@@ -95,21 +96,12 @@ const VERIFIED_MAX = 10_000
  * is cached for five minutes anyway. Oldest entries go first beyond 10,000 tokens.
  */
 function verifiedTokens() {
-  const entries = new Map<string, { payload: TokenPayload; until: number }>()
+  const memory = expiringMemory<TokenPayload>(VERIFIED_MAX)
   return {
-    get(token: string): TokenPayload | undefined {
-      const hit = entries.get(token)
-      if (hit && hit.until > Date.now()) return hit.payload
-      if (hit) entries.delete(token)
-      return undefined
-    },
+    get: (token: string) => memory.get(token),
     remember(token: string, payload: TokenPayload) {
       if (typeof payload.exp !== 'number') return
-      if (entries.size >= VERIFIED_MAX) entries.delete(entries.keys().next().value!)
-      entries.set(token, {
-        payload,
-        until: Math.min(Date.now() + VERIFIED_TTL_MS, payload.exp * 1000),
-      })
+      memory.set(token, payload, Math.min(Date.now() + VERIFIED_TTL_MS, payload.exp * 1000))
     },
   }
 }

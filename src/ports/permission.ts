@@ -1,6 +1,7 @@
 import { isDatabaseUnavailable, type Sql } from '../../sql/db'
 import { accessOf, hasPermission, rolesOf } from '../../sql/admin'
 import { AppError, ERRORS } from '../errors'
+import { expiringMemory } from '../memory'
 
 /**
  * Who may do what. Any adapter may throw or time out: callers deny on anything but a clear
@@ -49,24 +50,13 @@ const GRANTS_MAX = 10_000
  * remembered) takes effect at once. Oldest entries go first beyond 10,000.
  */
 export function grantMemory(seconds: number, now = () => Date.now()): GrantMemory {
-  const until = new Map<string, number>()
+  const granted = expiringMemory<true>(GRANTS_MAX, now)
   const keyOf = (adminId: string, access: Access) =>
     `${adminId}\n${access.permissions.join(',')}\n${access.roles?.join(',') ?? ''}`
   return {
-    holds(adminId, access) {
-      const key = keyOf(adminId, access)
-      const deadline = until.get(key)
-      if (deadline === undefined) return false
-      if (deadline > now()) return true
-      until.delete(key)
-      return false
-    },
-    remember(adminId, access) {
-      const key = keyOf(adminId, access)
-      until.delete(key) // re-inserted last, so eviction stays oldest-first
-      if (until.size >= GRANTS_MAX) until.delete(until.keys().next().value!)
-      until.set(key, now() + seconds * 1000)
-    },
+    holds: (adminId, access) => granted.get(keyOf(adminId, access)) === true,
+    remember: (adminId, access) =>
+      granted.set(keyOf(adminId, access), true, now() + seconds * 1000),
   }
 }
 
