@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
+import { parseEnv } from 'node:util'
 import { createAdaptorServer } from '@hono/node-server'
 import type { Logger } from 'pino'
 import type postgres from 'postgres'
@@ -57,9 +59,24 @@ function listen(
   })
 }
 
+/**
+ * `.env` in the working directory, if there is one, under the real environment: a variable set
+ * in the environment wins over the file, as with Node's own `--env-file`.
+ */
+function withDotEnv(environment: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  let text: string
+  try {
+    text = readFileSync('.env', 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return environment
+    throw err
+  }
+  return { ...parseEnv(text), ...environment }
+}
+
 let config: Config
 try {
-  config = loadConfig()
+  config = loadConfig(withDotEnv(process.env))
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err
   console.error(`start-up failed: invalid configuration: ${err.problems.join('; ')}`)

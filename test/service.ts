@@ -30,19 +30,28 @@ export interface Service {
   stop(): Promise<number | null>
 }
 
-export async function startService(env: Record<string, string>): Promise<Service> {
+/** `npm start`'s arguments to node, run in the repository. */
+const TSX_START = { args: ['--import', 'tsx', 'src/main.ts'], cwd: ROOT }
+
+export async function startService(
+  env: Record<string, string>,
+  { args, cwd } = TSX_START,
+): Promise<Service> {
   const port = env.PORT ?? String(await freePort())
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: '',
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'info',
-      DEMO_DATA: 'false',
-      ...env,
-      PORT: port,
-    },
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: '',
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'info',
+    DEMO_DATA: 'false',
+    ...env,
+    PORT: port,
+  }
+  // PORT '' leaves the port to a .env file in `cwd`.
+  if (port === '') delete childEnv.PORT
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''

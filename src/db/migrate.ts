@@ -21,6 +21,8 @@ export function dbmateBinary(): string {
     return 'dbmate'
   }
 }
+// Relative to this file and to the production bundle `dist/node/main.js`: both sit two folders
+// below the repository root.
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../db/migrations', import.meta.url))
 
 /**

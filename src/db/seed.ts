@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import type postgres from 'postgres'
 
+// Two folders below the repository root, like the production bundle `dist/node/main.js`, so the
+// same relative path holds from both (npm run build).
 const seedFile = (name: string) =>
   fileURLToPath(new URL(`../../db/seed/${name}.sql`, import.meta.url))
 
