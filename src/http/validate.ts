@@ -147,12 +147,17 @@ async function rawTarget(c: Context, target: keyof ValidationTargets): Promise<u
  * zod validation of one request part. Text PostgreSQL cannot store is refused first, in every
  * part of every route; then failures become the 400 envelope naming the field. The schema is
  * recorded for /openapi.json, so the document is generated from what validates.
+ *
+ * `status: 400` answers a refusal with HTTP 400 instead of a business answer (HTTP 200), for
+ * routes whose HTTP 200 is a document rather than the envelope (/openapi.json, /docs, /metrics).
  */
 export const validate = <T extends z.ZodType, Target extends keyof ValidationTargets>(
   target: Target,
   schema: T,
+  { status = 200 }: { status?: 200 | 400 } = {},
 ) => {
-  const refuse = (message: string) => new AppError(ERRORS.BAD_REQUEST, message)
+  const refuse = (message: string) =>
+    status === 400 ? new HTTPException(400, { message }) : new AppError(ERRORS.BAD_REQUEST, message)
   const validator = zValidator(target, schema, (result) => {
     if (!result.success) throw refuse(describeIssues(result.error as unknown as z.ZodError))
   })
@@ -163,6 +168,13 @@ export const validate = <T extends z.ZodType, Target extends keyof ValidationTar
   }) as typeof validator
   return describe(middleware, { validator: { target, schema } })
 }
+
+/**
+ * The query of a route that takes none: any parameter is refused (400 naming it), never
+ * ignored, so that no value (a tax number, say) rides in a URL unnoticed. Every route declares
+ * its query, this one or its own strict object (test/strict-queries.test.ts enumerates them).
+ */
+export const NoQuery = z.object({}).strict()
 
 /** Positive 64-bit integer carried as a string (ids are never JSON numbers). */
 export const idString = z

@@ -12,6 +12,7 @@ import {
 import { ok, failure, resultSchema } from '../http/envelope'
 import { ERRORS } from '../errors'
 import { withinDeadline } from '../../sql/db'
+import { NoQuery, validate } from '../http/validate'
 
 /** /readyz answers within this bound, also while the database host does not answer at all. */
 export const READINESS_TIMEOUT_MS = 2_000
@@ -23,7 +24,8 @@ const OpenApiDocument = z
   .describe('OpenAPI 3.1 document')
 
 /**
- * Liveness, readiness, the OpenAPI document and the reference page; all public. With
+ * Liveness, readiness, the OpenAPI document and the reference page; all public, and none takes
+ * a query (the documents refuse one with HTTP 400, since their HTTP 200 is not the envelope). With
  * `docsAssets` (Node) /docs is the interactive renderer; without (edge) a static index.
  */
 export const systemRoutes = (
@@ -46,6 +48,7 @@ export const systemRoutes = (
       public: true,
       response: Health,
     }),
+    validate('query', NoQuery),
     (c) => ok(c, { status: 'UP' as const }),
   )
   app.get(
@@ -60,6 +63,7 @@ export const systemRoutes = (
         '503': { description: 'the database is unreachable', errors: ['DATABASE_UNAVAILABLE'] },
       },
     }),
+    validate('query', NoQuery),
     async (c) => {
       try {
         await withinDeadline(sql`SELECT 1`, READINESS_TIMEOUT_MS, 'readiness')
@@ -79,6 +83,7 @@ export const systemRoutes = (
       mediaType: 'application/json',
       response: OpenApiDocument,
     }),
+    validate('query', NoQuery, { status: 400 }),
     (c) => c.json(openapi()),
   )
   app.get(
@@ -90,6 +95,7 @@ export const systemRoutes = (
       public: true,
       mediaType: 'text/html',
     }),
+    validate('query', NoQuery, { status: 400 }),
     (c) => c.html(docsAssets ? swaggerUiPage(info.title) : renderDocsIndex(openapi())),
   )
   if (docsAssets) {
@@ -103,6 +109,7 @@ export const systemRoutes = (
         mediaType: [...new Set(Object.values(DOCS_ASSET_FILES))],
         params: { file: { type: 'string', enum: Object.keys(DOCS_ASSET_FILES) } },
       }),
+      validate('query', NoQuery, { status: 400 }),
       async (c) => {
         const name = c.req.param('file')
         if (!Object.hasOwn(DOCS_ASSET_FILES, name)) return c.notFound()
