@@ -4,6 +4,7 @@ import { idString } from '../http/validate'
 import { SUPPLIER_STATUSES } from '../../sql/supplier'
 import { ContactJson } from '../../sql/supplier-read'
 import { APPROVAL_STATUSES } from '../domain/approval/statuses'
+import { trimName } from '../domain/identity'
 import { dateString, dateTimeString } from './calendar'
 
 export { dateString, dateTimeString }
@@ -47,6 +48,14 @@ export const SETTLE_MODES = ['PER_ORDER', 'WEEKLY', 'MONTHLY', 'PREPAID'] as con
 export const INVOICE_TYPES = ['SPECIAL', 'NORMAL', 'NONE'] as const
 
 const text = (max: number) => z.string().max(max, `at most ${max} characters`)
+
+/**
+ * A name, trimmed of whitespace and of invisible characters alike (zero-width, format), so that
+ * a name made only of them counts as empty: `is required` where one is, else no name (null).
+ */
+const nameText = (max: number, message?: string) => z.string().overwrite(trimName).max(max, message)
+const requiredName = (max: number) => nameText(max).min(1, 'is required')
+
 const bytes = (min: number, max: number) =>
   z.string().refine(
     (v) => {
@@ -88,7 +97,7 @@ const typeList = z
   )
 
 const contactFields = {
-  contactName: z.string().trim().min(1, 'is required').max(LIMITS.contactName),
+  contactName: requiredName(LIMITS.contactName),
   contactPhone: phone(1, LIMITS.contactPhone),
   contactRole: text(LIMITS.contactRole).nullish(),
   remark: text(LIMITS.contactRemark).nullish(),
@@ -114,7 +123,7 @@ export const QualificationInput = z
 export const BankAccountInput = z
   .object({
     accountType: z.enum(ACCOUNT_TYPES),
-    bankName: z.string().trim().min(1, 'is required').max(LIMITS.bankName),
+    bankName: requiredName(LIMITS.bankName),
     bankBranch: text(LIMITS.bankBranch).nullish(),
     accountNo: bytes(1, LIMITS.accountNoBytes),
     proofFileUrls: z
@@ -137,9 +146,12 @@ export const BankAccountInput = z
 /** Subject fields shared by draft, update and submit; optional ones accept null to clear. */
 const subjectFields = {
   fullName: z.string().max(LIMITS.fullName * 2),
-  shortName: text(LIMITS.shortName).nullish(),
+  shortName: nameText(LIMITS.shortName, `at most ${LIMITS.shortName} characters`).nullish(),
   taxNo: z.string(),
-  legalRepresentative: text(LIMITS.legalRepresentative).nullish(),
+  legalRepresentative: nameText(
+    LIMITS.legalRepresentative,
+    `at most ${LIMITS.legalRepresentative} characters`,
+  ).nullish(),
   contactPhone: phone(0, LIMITS.companyPhone).nullish(),
   establishDate: dateString.nullish(),
   registeredCapital: text(LIMITS.registeredCapital).nullish(),
