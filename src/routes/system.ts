@@ -43,7 +43,7 @@ export const systemRoutes = (
     '/healthz',
     doc({
       operationId: 'getHealth',
-      summary: 'Process is up',
+      summary: 'Process is up (answers 200 from the moment it serves HTTP, also while starting)',
       tags,
       public: true,
       response: Health,
@@ -60,7 +60,11 @@ export const systemRoutes = (
       public: true,
       response: Health,
       statuses: {
-        '503': { description: 'the database is unreachable', errors: ['DATABASE_UNAVAILABLE'] },
+        '503': {
+          description:
+            'the database is unreachable (395030), or the service is still starting (395039)',
+          errors: ['DATABASE_UNAVAILABLE', 'DEPENDENCY_UNAVAILABLE'],
+        },
       },
     }),
     validate('query', NoQuery),
