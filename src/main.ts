@@ -19,17 +19,29 @@ import { encryptPlaintextApproveNotes } from './domain/supplier/approve-note'
 import { createLogger } from './logger'
 import { createMetrics } from './metrics'
 import { answerClientErrors } from './http/client-error'
+import { SUCCESS_MESSAGE } from './http/envelope'
 import { permissionLookupFor } from './ports/permission'
 
 /** A start-up refusal whose message says it all (no stack trace is printed for it). */
 class StartupError extends Error {}
 
-/** The answer while the service is still starting (database, migrations). */
-const starting = () =>
-  Response.json(
+/**
+ * The answer while the service is still starting (database, migrations). Liveness is already
+ * true: the process serves HTTP, and a probe that saw a 503 here would restart a healthy process
+ * that is only waiting for its database. Everything else, readiness included, is 503.
+ */
+const starting = (req: Request) => {
+  const url = new URL(req.url)
+  const isRead = req.method === 'GET' || req.method === 'HEAD'
+  if (isRead && url.pathname === '/healthz' && !url.search) {
+    const up = { code: 200, message: SUCCESS_MESSAGE, success: true, data: { status: 'UP' } }
+    return Response.json(up)
+  }
+  return Response.json(
     { code: 395039, message: 'the service is starting; retry shortly', success: false, data: null },
     { status: 503, headers: { 'retry-after': '1' } },
   )
+}
 
 /**
  * Binds HOST:PORT before anything else (the database, migrations), so a busy port is reported

@@ -9,6 +9,7 @@ import type { Config } from './config'
 import { ERRORS } from './errors'
 import { failure } from './http/envelope'
 import { doc } from './http/openapi'
+import { NoQuery, validate } from './http/validate'
 import type { AppEnv } from './http/types'
 import type { Observer } from './ports/observer'
 
@@ -138,6 +139,8 @@ export function metricsRoutes(metrics: Metrics, config: Pick<Config, 'metrics'>)
         },
       },
     }),
+    // Its HTTP 200 is the text format, not the envelope: a query is refused with HTTP 400.
+    validate('query', NoQuery, { status: 400 }),
     async (c) => {
       const { token } = config.metrics
       const bearer = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1]

@@ -180,6 +180,11 @@ describe('SUP-ADM-010 archive with a connected finance clearance', () => {
     ['unsettled items', confirming({ cleared: false }), 395035],
     ['an ambiguous "cleared"', confirming({ cleared: 'yes' }), 395035],
     ['no ledger revision', confirming({ ledgerRevision: undefined }), 395035],
+    [
+      'a checkedAt that is no calendar time',
+      confirming({ checkedAt: '2026-02-30 99:99:99' }),
+      395035,
+    ],
     ['an answer about another supplier', confirming({ supplierId: '9007199254740993' }), 395035],
     ['a malformed body', answer(200, '{"code":200,'), 395035],
     ['HTTP 500', answer(500, 'oops'), 395039],

@@ -100,6 +100,11 @@ describe('FinanceClearance port', () => {
     ['no clearanceRequestId', json(200, confirmed({ clearanceRequestId: undefined }))],
     ['empty ledgerRevision', json(200, confirmed({ ledgerRevision: '' }))],
     ['checkedAt in another format', json(200, confirmed({ checkedAt: '2026-11-23T10:00:00Z' }))],
+    ['checkedAt no calendar time', json(200, confirmed({ checkedAt: '2026-02-30 99:99:99' }))],
+    [
+      'checkedAt on a common-year Feb 29',
+      json(200, confirmed({ checkedAt: '2027-02-29 10:00:00' })),
+    ],
     ['about another supplier', json(200, confirmed({ supplierId: '9007199254749999' }))],
     ['supplierId as a number', json(200, confirmed({ supplierId: 9007199254741234 }))],
     ['success false', json(200, { ...confirmed(), success: false })],

@@ -92,6 +92,25 @@ describe('GET /metrics', () => {
     expect(text).not.toContain(missing)
   })
 
+  it('labels a 401 with the route it was meant for, and only an unmatched path with the frame', async () => {
+    const missing = '9007199254740998'
+    const refused = await h.call('GET', `${ITEMS}/${missing}/account-info`, { admin: null })
+    expect(refused.body.code).toBe(401)
+    const unknown = await h.call('GET', '/admin/supplier/no-such-route', { admin: null })
+    expect(unknown.body.code).toBe(401)
+    const text = (await scrape()).body as string
+    const route = 'route="/admin/supplier/items/:supplierId/account-info"'
+    expect(
+      value(text, `supplier_http_requests_total{method="GET",${route},status="200",code="401"}`),
+    ).toBe(1)
+    expect(
+      value(
+        text,
+        `supplier_http_requests_total{method="GET",route="/admin/*",status="200",code="401"}`,
+      ),
+    ).toBe(1)
+  })
+
   it('counts permission-lookup failures (each one denied its request)', async () => {
     const before = value((await scrape()).body, 'supplier_permission_lookup_failures_total')
     lookupBroken = await h.admin()

@@ -10,9 +10,36 @@ export function toHalfWidth(s: string): string {
   )
 }
 
-/** Half-width, trimmed, internal whitespace runs collapsed to a single space. */
+/**
+ * One character a reader cannot see: whitespace, a default-ignorable code point (zero-width
+ * space and joiners, word joiner, variation selectors, Hangul fillers, tag characters) or a
+ * format character (soft hyphen, byte order mark, bidirectional controls).
+ */
+const INVISIBLE = /^[\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cf}]$/u
+const LEADING_INVISIBLES = /^[\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cf}]+/u
+
+/**
+ * A name without the invisible characters around it, so that one made only of them is empty,
+ * as a whitespace-only one is: U+200B alone is no name. Inside a name they stay (a joiner can
+ * belong to a word or an emoji). Linear in the length, also on a long run of them.
+ */
+export function trimName(s: string): string {
+  const start = s.replace(LEADING_INVISIBLES, '')
+  let end = start.length
+  while (end > 0) {
+    // The last code point: a surrogate pair counts as one (tag characters are astral).
+    const low = start.charCodeAt(end - 1)
+    const pair = low >= 0xdc00 && low <= 0xdfff && end > 1 ? start.charCodeAt(end - 2) : 0
+    const size = pair >= 0xd800 && pair <= 0xdbff ? 2 : 1
+    if (!INVISIBLE.test(start.slice(end - size, end))) break
+    end -= size
+  }
+  return start.slice(0, end)
+}
+
+/** Half-width, trimmed of invisible characters, internal whitespace runs collapsed to a space. */
 export function normalizeName(s: string): string {
-  return toHalfWidth(s).trim().replace(/\s+/g, ' ')
+  return trimName(toHalfWidth(s)).replace(/\s+/g, ' ')
 }
 
 /** Half-width, all whitespace removed, upper-cased (`９１ａｂ 12` -> `91AB12`). */

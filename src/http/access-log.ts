@@ -1,5 +1,5 @@
-import type { MiddlewareHandler } from 'hono'
-import { routePath } from 'hono/route'
+import type { Context, MiddlewareHandler } from 'hono'
+import { matchedRoutes, routePath } from 'hono/route'
 import type { Logger } from 'pino'
 import type { Observer } from '../ports/observer'
 
@@ -8,6 +8,19 @@ export interface AccessLogVariables {
   requestId: string
   resultCode?: number
   adminId?: string
+}
+
+/**
+ * The template of the route the request matched, also when a middleware answered before it (the
+ * frame's 401 or query refusal): routes have a method, middlewares 'ALL'. Without a matching
+ * route (a 404, say), the pattern of whatever answered.
+ */
+function routeOf(c: Context): string {
+  const routes = matchedRoutes(c)
+  for (let i = routes.length - 1; i >= 0; i--) {
+    if (routes[i].method !== 'ALL') return routes[i].path
+  }
+  return routePath(c)
 }
 
 /**
@@ -34,8 +47,7 @@ export function accessLog(
       throw err
     } finally {
       const ms = performance.now() - start
-      // After next() the route index points at the handler (or middleware) that answered.
-      const route = routePath(c)
+      const route = routeOf(c)
       const status = threw ? 500 : c.res.status
       const code = c.get('resultCode')
       lines.info(

@@ -1,6 +1,7 @@
 import type { Hono, MiddlewareHandler } from 'hono'
 import { z } from 'zod'
 import { ERRORS, type CatalogEntry, type ErrorName } from '../errors'
+import { MAX_BODY_DEPTH } from './body-depth'
 
 /** What a route declares about itself; read back from `app.routes` to build the document. */
 export interface RouteDoc {
@@ -160,7 +161,7 @@ const codeTable = (names: readonly ErrorName[]) =>
 
 const API_DESCRIPTION = `Administration of suppliers: registration under approval, profile, contacts, qualifications, lifecycle.
 
-**Every answer is the envelope** \`Result<T>\`: \`{ code, message, success, data }\`. Business failures are **HTTP 200** with \`success: false\` and their own \`code\` (see each operation's table); only malformed JSON or an oversized body (HTTP 400), an unknown route (HTTP 404) and unexpected faults (HTTP 500, \`data.requestId\` only) use other statuses.
+**Every answer is the envelope** \`Result<T>\`: \`{ code, message, success, data }\`. Business failures are **HTTP 200** with \`success: false\` and their own \`code\` (see each operation's table); only malformed JSON, an oversized body or one nested deeper than ${MAX_BODY_DEPTH} levels (HTTP 400), an unknown route (HTTP 404) and unexpected faults (HTTP 500, \`data.requestId\` only) use other statuses.
 
 **Authentication** for \`/admin/**\`: \`Authorization: Bearer <JWT>\` and \`X-Admin-Id: <administrator id>\` (the token's \`sub\` must equal it). Locally, \`npm run -s token\` mints a token for the demo administrator 10001: paste it under **Authorize**, with 10001 as X-Admin-Id.
 
@@ -346,7 +347,7 @@ export function buildOpenApi(app: Hono<never>, info: { title: string; version: s
       schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
       responses: {
         BadRequest: protocolResponse(
-          'HTTP 400: the body is not JSON or exceeds the size limit (code 400)',
+          `HTTP 400: the body is not JSON, exceeds the size limit or nests deeper than ${MAX_BODY_DEPTH} levels (code 400)`,
           'BAD_REQUEST',
         ),
         NotFound: protocolResponse(

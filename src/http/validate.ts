@@ -1,7 +1,9 @@
 import { zValidator } from '@hono/zod-validator'
 import type { Context, ValidationTargets } from 'hono'
+import { HTTPException } from 'hono/http-exception'
 import { z } from 'zod'
 import { AppError, ERRORS } from '../errors'
+import { MAX_BODY_DEPTH, nestsDeeperThan } from './body-depth'
 import { describe } from './openapi'
 
 /** Fields a client may never send: identity, permissions and approval routing are the server's. */
@@ -48,31 +50,55 @@ function unstorable(text: string): string | undefined {
   return undefined
 }
 
+/** A step of the scan: a value, and how it was reached (its path is built only when reported). */
+interface Visit {
+  value: unknown
+  key?: PropertyKey
+  parent?: Visit
+  /** Set when `key` is a field name that must itself be checked before its value. */
+  fieldName?: string
+}
+
+const pathOf = (visit: Visit) => {
+  const path: PropertyKey[] = []
+  for (let v: Visit | undefined = visit; v?.key !== undefined; v = v.parent) path.push(v.key)
+  return path.reverse()
+}
+
 /**
  * The first string (value or field name) anywhere in `value` that PostgreSQL cannot store, as
  * `<field>: <why>`. Before any schema runs, so that no schema, present or future, can forget it:
  * such text would otherwise reach SQL and fail there (HTTP 500) or be replaced by U+FFFD.
+ * Iterative, with parent links instead of a copied path, so that any depth costs linear time
+ * and no stack (a recursive walk overflowed at 8,000 levels and copied its path at each one).
  */
-export function findUnstorableText(value: unknown, path: PropertyKey[] = []): string | undefined {
-  if (typeof value === 'string') {
-    const why = unstorable(value)
-    return why && `${where(path)}: ${why}`
-  }
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findUnstorableText(value[i], [...path, i])
-      if (found) return found
+export function findUnstorableText(value: unknown): string | undefined {
+  const stack: Visit[] = [{ value }]
+  for (let visit = stack.pop(); visit; visit = stack.pop()) {
+    if (visit.fieldName !== undefined) {
+      const why = unstorable(visit.fieldName)
+      if (why) {
+        // The field name itself is echoed with its unstorable characters shown as '?'.
+        // eslint-disable-next-line no-control-regex
+        const shown = visit.fieldName.replace(/[\u0000\ud800-\udfff]/g, '?')
+        return `${where([...pathOf(visit.parent!), shown])}: ${why}`
+      }
     }
-    return undefined
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      const why = unstorable(key)
-      // The field name itself is echoed with its unstorable characters shown as '?'.
-      // eslint-disable-next-line no-control-regex
-      if (why) return `${where([...path, key.replace(/[\u0000\ud800-\udfff]/g, '?')])}: ${why}`
-      const found = findUnstorableText(item, [...path, key])
-      if (found) return found
+    const item = visit.value
+    if (typeof item === 'string') {
+      const why = unstorable(item)
+      if (why) return `${where(pathOf(visit))}: ${why}`
+    } else if (Array.isArray(item)) {
+      // Pushed last to first, so that the first offending element is the one reported.
+      for (let i = item.length - 1; i >= 0; i--) {
+        stack.push({ value: item[i], key: i, parent: visit })
+      }
+    } else if (item !== null && typeof item === 'object') {
+      const entries = Object.entries(item)
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i]
+        stack.push({ value: child, key, parent: visit, fieldName: key })
+      }
     }
   }
   return undefined
@@ -81,14 +107,28 @@ export function findUnstorableText(value: unknown, path: PropertyKey[] = []): st
 /** The JSON media types Hono's validator parses (its own test, repeated). */
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i
 
-/** The raw request part a validator is about to read (the JSON body is parsed once, cached). */
+/** The raw request part a validator is about to read. */
 async function rawTarget(c: Context, target: keyof ValidationTargets): Promise<unknown> {
   switch (target) {
-    case 'json':
+    case 'json': {
       if (!JSON_MEDIA_TYPE.test((c.req.header('content-type') ?? '').split(';')[0].trim()))
         return undefined
-      // Malformed JSON is the validator's to answer (400), with its own message.
-      return c.req.json().catch(() => undefined)
+      // Malformed JSON or an unreadable body is the validator's to answer (400), with its own
+      // message; the text is cached, so the validator reads the same.
+      const text = await c.req.text().catch(() => undefined)
+      if (text === undefined) return undefined
+      if (nestsDeeperThan(text, MAX_BODY_DEPTH)) {
+        // A limit of the body as a whole, like its size: HTTP 400, before anything walks it.
+        throw new HTTPException(400, {
+          message: `(body): nested deeper than ${MAX_BODY_DEPTH} levels`,
+        })
+      }
+      try {
+        return JSON.parse(text)
+      } catch {
+        return undefined
+      }
+    }
     case 'query':
       // As the validator sees it: a repeated parameter is an array, a single one a string.
       return Object.fromEntries(
@@ -107,22 +147,34 @@ async function rawTarget(c: Context, target: keyof ValidationTargets): Promise<u
  * zod validation of one request part. Text PostgreSQL cannot store is refused first, in every
  * part of every route; then failures become the 400 envelope naming the field. The schema is
  * recorded for /openapi.json, so the document is generated from what validates.
+ *
+ * `status: 400` answers a refusal with HTTP 400 instead of a business answer (HTTP 200), for
+ * routes whose HTTP 200 is a document rather than the envelope (/openapi.json, /docs, /metrics).
  */
 export const validate = <T extends z.ZodType, Target extends keyof ValidationTargets>(
   target: Target,
   schema: T,
+  { status = 200 }: { status?: 200 | 400 } = {},
 ) => {
+  const refuse = (message: string) =>
+    status === 400 ? new HTTPException(400, { message }) : new AppError(ERRORS.BAD_REQUEST, message)
   const validator = zValidator(target, schema, (result) => {
-    if (!result.success)
-      throw new AppError(ERRORS.BAD_REQUEST, describeIssues(result.error as unknown as z.ZodError))
+    if (!result.success) throw refuse(describeIssues(result.error as unknown as z.ZodError))
   })
   const middleware = (async (c, next) => {
     const problem = findUnstorableText(await rawTarget(c, target))
-    if (problem) throw new AppError(ERRORS.BAD_REQUEST, problem)
+    if (problem) throw refuse(problem)
     return validator(c, next)
   }) as typeof validator
   return describe(middleware, { validator: { target, schema } })
 }
+
+/**
+ * The query of a route that takes none: any parameter is refused (400 naming it), never
+ * ignored, so that no value (a tax number, say) rides in a URL unnoticed. Every route declares
+ * its query, this one or its own strict object (test/strict-queries.test.ts enumerates them).
+ */
+export const NoQuery = z.object({}).strict()
 
 /** Positive 64-bit integer carried as a string (ids are never JSON numbers). */
 export const idString = z

@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { dateTimeString } from '../schemas/calendar'
+import { readLimited, UnreadableAnswer } from './bounded-answer'
 
 /** What archive asks finance: is everything of this supplier settled? */
 export interface ClearanceRequest {
@@ -42,8 +44,6 @@ export const notConnectedClearance: FinanceClearance = {
 /** The largest answer body read; anything longer is not an answer we can trust. */
 const MAX_ANSWER_BYTES = 64 * 1024
 
-const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/
-
 /**
  * The answer we accept (our contract with finance, the spec being silent):
  * `Result<{ supplierId, cleared, clearanceRequestId, checkedAt, ledgerRevision }>`.
@@ -55,7 +55,7 @@ const ClearanceEnvelope = z.object({
     supplierId: z.string(),
     cleared: z.boolean(),
     clearanceRequestId: z.string().min(1).max(128).optional(),
-    checkedAt: z.string().regex(DATE_TIME).optional(),
+    checkedAt: dateTimeString.optional(),
     ledgerRevision: z.string().min(1).max(64).optional(),
   }),
 })
@@ -97,7 +97,7 @@ export function httpFinanceClearance(options: {
       text = await readLimited(res, MAX_ANSWER_BYTES)
     } catch (err) {
       // Cut off or timed out mid-answer: no answer. Too long or not UTF-8: an unclear one.
-      if (err instanceof UnclearAnswer) return notCleared(err.message)
+      if (err instanceof UnreadableAnswer) return notCleared(err.message)
       return { outcome: 'UNAVAILABLE', reason: `finance clearance answer cut off: ${message(err)}` }
     }
     if (status >= 500) {
@@ -139,37 +139,6 @@ const notCleared = (why: string): ClearanceAnswer => ({
 
 const message = (err: unknown) =>
   err instanceof Error ? `${err.name}: ${err.message}` : String(err)
-
-class UnclearAnswer extends Error {}
-
-/** The body as text, refusing more than `limit` bytes (a runaway answer is not read to the end). */
-async function readLimited(res: Response, limit: number): Promise<string> {
-  if (!res.body) return ''
-  const reader = res.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > limit) {
-      await reader.cancel()
-      throw new UnclearAnswer(`answer longer than ${limit} bytes`)
-    }
-    chunks.push(value)
-  }
-  const all = new Uint8Array(size)
-  let at = 0
-  for (const c of chunks) {
-    all.set(c, at)
-    at += c.byteLength
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(all)
-  } catch {
-    throw new UnclearAnswer('answer is not UTF-8')
-  }
-}
 
 /** The adapter the configuration selects: HTTP when a URL is set, else not connected. */
 export function financeClearanceFrom(config: {

@@ -2,6 +2,8 @@ import { z } from 'zod'
 import type { Sql } from '../../sql/db'
 import { liveResources, SeasonJson, TagJson } from '../../sql/resource'
 import { AppError, ERRORS } from '../errors'
+import { dateTimeString } from '../schemas/calendar'
+import { readLimited, UnreadableAnswer } from './bounded-answer'
 
 /*
  * Vehicles belong to the fleet service. The resource-information page asks it once per page
@@ -11,13 +13,25 @@ import { AppError, ERRORS } from '../errors'
  * exactly once: see `vehiclesById`.
  */
 
-const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/
+/**
+ * The largest fleet answer read. One call asks for the vehicles of one page (at most 100); a
+ * vehicle of the contract, with a name of 500 characters, a cover URL and its tags, takes a
+ * few KiB, so 1 MiB leaves ample room. A longer answer is not read to the end (a 10 MB page
+ * was passed through whole before).
+ */
+export const MAX_FLEET_ANSWER_BYTES = 1024 * 1024
 
-/** One vehicle as the fleet answers it (the contract's shape). */
+/** Bound of a vehicle's name: every local resource's name has the same (`*_name_len_chk`). */
+const VEHICLE_NAME_MAX = 500
+
+/**
+ * One vehicle as the fleet answers it (the contract's shape), checked for what it means, not
+ * only for its shape: a date-time must be a real calendar second, a name within its bound.
+ */
 export const FleetVehicle = z
   .object({
     vehicleId: z.string().regex(/^[1-9][0-9]{0,18}$/),
-    vehicleName: z.string().min(1).nullable(),
+    vehicleName: z.string().min(1).max(VEHICLE_NAME_MAX).nullable(),
     coverUrl: z.string().nullable(),
     city: z.string().nullable(),
     isCharged: z.boolean().nullable(),
@@ -27,7 +41,7 @@ export const FleetVehicle = z
     statusCode: z.string().min(1).nullable(),
     enabled: z.boolean().nullable(),
     deleted: z.boolean(),
-    updateTime: z.string().regex(DATE_TIME).nullable(),
+    updateTime: dateTimeString.nullable(),
   })
   .refine(
     (v) =>
@@ -61,7 +75,7 @@ export const fleetUnavailable = (why: string) =>
 /**
  * The fleet service over HTTP: one POST per page, X-Internal-Token, bounded by `timeoutMs`, no
  * retry (a retry would only stretch the page past its deadline; the user retries). Anything but
- * a well-formed success envelope is DEPENDENCY_UNAVAILABLE.
+ * a well-formed success envelope within MAX_FLEET_ANSWER_BYTES is DEPENDENCY_UNAVAILABLE.
  */
 export function httpFleetResources(options: {
   baseUrl: string
@@ -90,9 +104,10 @@ export function httpFleetResources(options: {
           await res.body?.cancel()
           throw fleetUnavailable(`HTTP ${res.status}`)
         }
-        body = await res.json()
+        body = JSON.parse(await readLimited(res, MAX_FLEET_ANSWER_BYTES))
       } catch (err) {
         if (err instanceof AppError) throw err
+        if (err instanceof UnreadableAnswer) throw fleetUnavailable(err.message)
         const name = (err as Error).name
         throw fleetUnavailable(
           name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms` : 'no valid answer',

@@ -7,7 +7,7 @@ import type { ErrorName } from '../errors'
 import { authorize } from '../http/auth'
 import { ok, resultSchema } from '../http/envelope'
 import type { AppEnv, Deps } from '../http/types'
-import { validate } from '../http/validate'
+import { NoQuery, validate } from '../http/validate'
 import { answerWrite } from '../http/write'
 import {
   AccountParam,
@@ -20,9 +20,6 @@ import {
 import { ApprovalCommandResult, SupplierIdParam } from '../schemas/supplier'
 
 const tags = ['bank account']
-
-/** These reads take no query: a parameter (an account number, say) is refused, not ignored. */
-const NoQuery = z.object({}).strict()
 
 /** Business errors every account write can answer (besides 400/401/permission denied). */
 const WRITE_ERRORS = [

@@ -4,6 +4,7 @@ import { enabledItems } from '../../sql/dict'
 import { ok, resultSchema } from '../http/envelope'
 import { doc } from '../http/openapi'
 import type { AppEnv, Deps } from '../http/types'
+import { NoQuery, validate } from '../http/validate'
 
 /** Dictionaries the supplier pages read; labels are display only, clients submit dictValue. */
 export const DICT_TYPES = ['supplier_type', 'supplier_lifecycle_status'] as const
@@ -30,6 +31,7 @@ export const dictRoutes = ({ sql }: Pick<Deps, 'sql'>) => {
         tags: ['dictionary'],
         response: resultSchema(z.array(DictItem)),
       }),
+      validate('query', NoQuery),
       async (c) => {
         const items = await enabledItems(sql, dictType)
         return ok(

@@ -10,7 +10,7 @@ import { authorize } from '../http/auth'
 import { answerWrite } from '../http/write'
 import { ok, resultSchema } from '../http/envelope'
 import type { AppEnv, Deps } from '../http/types'
-import { validate } from '../http/validate'
+import { NoQuery, validate } from '../http/validate'
 
 const INT4_MAX = 2_147_483_647
 
@@ -67,6 +67,7 @@ export const qualificationRuleRoutes = (deps: Deps) => {
       response,
     }),
     validate('param', TypeCodeParam),
+    validate('query', NoQuery),
     async (c) => ok(c, await listQualificationRules(deps, c.req.valid('param').typeCode)),
   )
 

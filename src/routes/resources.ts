@@ -7,7 +7,7 @@ import { getCurrentRelation, SupplierResourceRelationVO } from '../domain/resour
 import { authorize } from '../http/auth'
 import { ok, pageSchema, resultSchema } from '../http/envelope'
 import type { AppEnv, Deps } from '../http/types'
-import { idString, pageQuery, pagingNumber, validate } from '../http/validate'
+import { idString, NoQuery, pageQuery, pagingNumber, validate } from '../http/validate'
 import { answerWrite } from '../http/write'
 import { SupplierResourceReassignRequest, SupplierResourceUnbindRequest } from '../schemas/resource'
 import { SupplierIdParam } from '../schemas/supplier'
@@ -80,6 +80,7 @@ export const resourceRelationRoutes = (deps: Deps & DomainDeps) => {
       errors: ['RESOURCE_MODULE_UNSUPPORTED', 'DEPENDENCY_UNAVAILABLE'],
     }),
     validate('param', ResourceRelationParam),
+    validate('query', NoQuery),
     async (c) => {
       const { resourceModule, resourceId } = c.req.valid('param')
       return ok(c, await getCurrentRelation(deps, resourceModule, resourceId))

@@ -18,7 +18,7 @@ import {
 import { authorize } from '../http/auth'
 import { ok, pageSchema, resultSchema } from '../http/envelope'
 import type { AppEnv, Deps } from '../http/types'
-import { idString, pageQuery, validate } from '../http/validate'
+import { idString, NoQuery, pageQuery, validate } from '../http/validate'
 import { dateTimeString, SupplierIdParam } from '../schemas/supplier'
 
 /** An optional text filter; blank (after trimming) means "no filter". */
@@ -100,6 +100,7 @@ export const supplierReadRoutes = (deps: Deps) => {
       response: resultSchema(SupplierBasicInfoVO),
     }),
     validate('param', SupplierIdParam),
+    validate('query', NoQuery),
     async (c) => ok(c, await getSupplierBasicInfo(deps, c.req.valid('param').supplierId)),
   )
 
@@ -114,6 +115,7 @@ export const supplierReadRoutes = (deps: Deps) => {
       response: resultSchema(SupplierAccountInfoVO),
     }),
     validate('param', SupplierIdParam),
+    validate('query', NoQuery),
     async (c) => ok(c, await getSupplierAccountInfo(deps, c.req.valid('param').supplierId)),
   )
 

@@ -12,6 +12,7 @@ import {
 import { ok, failure, resultSchema } from '../http/envelope'
 import { ERRORS } from '../errors'
 import { withinDeadline } from '../../sql/db'
+import { NoQuery, validate } from '../http/validate'
 
 /** /readyz answers within this bound, also while the database host does not answer at all. */
 export const READINESS_TIMEOUT_MS = 2_000
@@ -23,7 +24,8 @@ const OpenApiDocument = z
   .describe('OpenAPI 3.1 document')
 
 /**
- * Liveness, readiness, the OpenAPI document and the reference page; all public. With
+ * Liveness, readiness, the OpenAPI document and the reference page; all public, and none takes
+ * a query (the documents refuse one with HTTP 400, since their HTTP 200 is not the envelope). With
  * `docsAssets` (Node) /docs is the interactive renderer; without (edge) a static index.
  */
 export const systemRoutes = (
@@ -41,11 +43,12 @@ export const systemRoutes = (
     '/healthz',
     doc({
       operationId: 'getHealth',
-      summary: 'Process is up',
+      summary: 'Process is up (answers 200 from the moment it serves HTTP, also while starting)',
       tags,
       public: true,
       response: Health,
     }),
+    validate('query', NoQuery),
     (c) => ok(c, { status: 'UP' as const }),
   )
   app.get(
@@ -57,9 +60,14 @@ export const systemRoutes = (
       public: true,
       response: Health,
       statuses: {
-        '503': { description: 'the database is unreachable', errors: ['DATABASE_UNAVAILABLE'] },
+        '503': {
+          description:
+            'the database is unreachable (395030), or the service is still starting (395039)',
+          errors: ['DATABASE_UNAVAILABLE', 'DEPENDENCY_UNAVAILABLE'],
+        },
       },
     }),
+    validate('query', NoQuery),
     async (c) => {
       try {
         await withinDeadline(sql`SELECT 1`, READINESS_TIMEOUT_MS, 'readiness')
@@ -79,6 +87,7 @@ export const systemRoutes = (
       mediaType: 'application/json',
       response: OpenApiDocument,
     }),
+    validate('query', NoQuery, { status: 400 }),
     (c) => c.json(openapi()),
   )
   app.get(
@@ -90,6 +99,7 @@ export const systemRoutes = (
       public: true,
       mediaType: 'text/html',
     }),
+    validate('query', NoQuery, { status: 400 }),
     (c) => c.html(docsAssets ? swaggerUiPage(info.title) : renderDocsIndex(openapi())),
   )
   if (docsAssets) {
@@ -103,6 +113,7 @@ export const systemRoutes = (
         mediaType: [...new Set(Object.values(DOCS_ASSET_FILES))],
         params: { file: { type: 'string', enum: Object.keys(DOCS_ASSET_FILES) } },
       }),
+      validate('query', NoQuery, { status: 400 }),
       async (c) => {
         const name = c.req.param('file')
         if (!Object.hasOwn(DOCS_ASSET_FILES, name)) return c.notFound()

@@ -4,6 +4,10 @@ import { idString } from '../http/validate'
 import { SUPPLIER_STATUSES } from '../../sql/supplier'
 import { ContactJson } from '../../sql/supplier-read'
 import { APPROVAL_STATUSES } from '../domain/approval/statuses'
+import { trimName } from '../domain/identity'
+import { dateString, dateTimeString } from './calendar'
+
+export { dateString, dateTimeString }
 
 /** Bounds of the spec, in one place. Byte bounds are UTF-8 bytes, not characters. */
 export const LIMITS = {
@@ -44,6 +48,14 @@ export const SETTLE_MODES = ['PER_ORDER', 'WEEKLY', 'MONTHLY', 'PREPAID'] as con
 export const INVOICE_TYPES = ['SPECIAL', 'NORMAL', 'NONE'] as const
 
 const text = (max: number) => z.string().max(max, `at most ${max} characters`)
+
+/**
+ * A name, trimmed of whitespace and of invisible characters alike (zero-width, format), so that
+ * a name made only of them counts as empty: `is required` where one is, else no name (null).
+ */
+const nameText = (max: number, message?: string) => z.string().overwrite(trimName).max(max, message)
+const requiredName = (max: number) => nameText(max).min(1, 'is required')
+
 const bytes = (min: number, max: number) =>
   z.string().refine(
     (v) => {
@@ -52,42 +64,6 @@ const bytes = (min: number, max: number) =>
     },
     min > 0 ? `must be ${min}..${max} UTF-8 bytes` : `at most ${max} UTF-8 bytes`,
   )
-
-/**
- * Whether y-m-d names a day of the proleptic Gregorian calendar that PostgreSQL stores as a date:
- * years 0001..9999 (PostgreSQL has no year 0, and JavaScript's Date.UTC would read 0..99 as 19xx).
- */
-const isCalendarDay = (y: number, m: number, d: number) => {
-  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]
-  return days !== undefined && d >= 1 && d <= days
-}
-
-const YEAR_RANGE = 'year must be 0001..9999'
-
-/** yyyy-MM-dd that is a real calendar date. */
-export const dateString = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be yyyy-MM-dd', abort: true })
-  .refine((v) => Number(v.slice(0, 4)) >= 1, { message: YEAR_RANGE, abort: true })
-  .refine((v) => {
-    const [y, m, d] = v.split('-').map(Number)
-    return isCalendarDay(y, m, d)
-  }, 'not a calendar date')
-  .meta({ examples: ['2016-05-18'] })
-
-const DATE_TIME_PATTERN = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/
-
-/** yyyy-MM-dd HH:mm:ss naming a real calendar second: the spec's date-time and the version. */
-export const dateTimeString = z
-  .string()
-  .regex(DATE_TIME_PATTERN, { message: 'must be yyyy-MM-dd HH:mm:ss', abort: true })
-  .refine((v) => Number(v.slice(0, 4)) >= 1, { message: YEAR_RANGE, abort: true })
-  .refine((v) => {
-    const [, y, mo, d, h, mi, s] = (DATE_TIME_PATTERN.exec(v) ?? []).map(Number)
-    return isCalendarDay(y, mo, d) && h <= 23 && mi <= 59 && s <= 59
-  }, 'not a valid date-time')
-  .meta({ examples: ['2026-11-23 10:15:00'] })
 
 const phone = (min: number, max: number) =>
   z
@@ -121,7 +97,7 @@ const typeList = z
   )
 
 const contactFields = {
-  contactName: z.string().trim().min(1, 'is required').max(LIMITS.contactName),
+  contactName: requiredName(LIMITS.contactName),
   contactPhone: phone(1, LIMITS.contactPhone),
   contactRole: text(LIMITS.contactRole).nullish(),
   remark: text(LIMITS.contactRemark).nullish(),
@@ -147,7 +123,7 @@ export const QualificationInput = z
 export const BankAccountInput = z
   .object({
     accountType: z.enum(ACCOUNT_TYPES),
-    bankName: z.string().trim().min(1, 'is required').max(LIMITS.bankName),
+    bankName: requiredName(LIMITS.bankName),
     bankBranch: text(LIMITS.bankBranch).nullish(),
     accountNo: bytes(1, LIMITS.accountNoBytes),
     proofFileUrls: z
@@ -170,9 +146,12 @@ export const BankAccountInput = z
 /** Subject fields shared by draft, update and submit; optional ones accept null to clear. */
 const subjectFields = {
   fullName: z.string().max(LIMITS.fullName * 2),
-  shortName: text(LIMITS.shortName).nullish(),
+  shortName: nameText(LIMITS.shortName, `at most ${LIMITS.shortName} characters`).nullish(),
   taxNo: z.string(),
-  legalRepresentative: text(LIMITS.legalRepresentative).nullish(),
+  legalRepresentative: nameText(
+    LIMITS.legalRepresentative,
+    `at most ${LIMITS.legalRepresentative} characters`,
+  ).nullish(),
   contactPhone: phone(0, LIMITS.companyPhone).nullish(),
   establishDate: dateString.nullish(),
   registeredCapital: text(LIMITS.registeredCapital).nullish(),
