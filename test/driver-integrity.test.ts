@@ -4,13 +4,14 @@ import postgres from 'postgres'
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { connect, isDatabaseUnavailable, type DatabaseOptions } from '../sql/db'
 import { createTestDatabase, type TestDatabase } from './harness'
+import { formatCounts, runIntegrityStress, WRONG_ANSWERS } from './integrity-stress'
 
 /**
  * postgres.js must give every statement its own answer, also when a connection dies under it:
  * reproductions of driver bugs, each against a pool of one connection so that "the next
- * statement" runs on the same Connection object. Upstream: porsager/postgres#1119 and #1181
- * (a stale row counter), #1186 and PR #1215 (sql.begin and sql.reserve carrying on after
- * their connection died).
+ * statement" runs on the same Connection object, and a stress that looks for the same faults
+ * under a killer. Upstream: porsager/postgres#1119 and #1181 (a stale row counter), #1186 and
+ * PR #1215 (sql.begin and sql.reserve carrying on after their connection died).
  */
 
 const embedded = inject('database').kind === 'embedded'
@@ -410,5 +411,25 @@ describe('postgres.js gives each statement its own answer', () => {
         after: verdict(await settle(sql`SELECT ${6}::int AS n`), [{ n: 6 }]),
       }).toEqual({ other: 'own rows', late: REJECTED, after: 'own rows' })
     })
+  })
+
+  describe('a service-like load while its backends are killed', () => {
+    /** Long enough for a few hundred kills; short enough for CI. */
+    const SECONDS = 25
+    /** Far below what a healthy pool checks in that time on two busy cores. */
+    const MIN_CHECKED = 20_000
+
+    it('checks every answer: none foreign, none holed, none miscounted, none outside its transaction', async (ctx) => {
+      if (embedded) ctx.skip(ON_EMBEDDED)
+      const report = await runIntegrityStress({ url: db.url, seconds: SECONDS })
+      const { counts } = report
+      const explained = `${formatCounts(report)}\n${JSON.stringify(report.samples, null, 1)}`
+      expect(
+        Object.fromEntries(WRONG_ANSWERS.map((k) => [k, counts[k]])),
+        explained.slice(0, 6_000),
+      ).toEqual(Object.fromEntries(WRONG_ANSWERS.map((k) => [k, 0])))
+      expect(counts.kills, explained).toBeGreaterThanOrEqual(25)
+      expect(counts.checked, explained).toBeGreaterThanOrEqual(MIN_CHECKED)
+    }, 120_000)
   })
 })
