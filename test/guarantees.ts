@@ -36,24 +36,6 @@ export async function versionOf(h: Harness, supplierId: string): Promise<string>
   return row.v
 }
 
-/**
- * Fingerprint of every table of the database: one md5 per table over its rows. Tables that a
- * refused request may legitimately touch are none; the migration bookkeeping is left out.
- */
-export async function fingerprint(h: Harness): Promise<Record<string, string>> {
-  const tables = await h.sql<{ name: string }[]>`
-    SELECT tablename AS name FROM pg_tables
-    WHERE schemaname = 'public' AND tablename NOT IN ('schema_migrations', 'seed_run')
-    ORDER BY tablename`
-  const parts = tables.map(
-    ({ name }) =>
-      `SELECT '${name}' AS name, count(*)::text || ':' || ` +
-      `md5(COALESCE(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM public."${name}" t`,
-  )
-  const rows = await h.sql.unsafe<{ name: string; digest: string }[]>(parts.join(' UNION ALL '))
-  return Object.fromEntries(rows.map((r) => [r.name, r.digest]))
-}
-
 /** Asserts that a body is the service's envelope and never a fault. */
 export function expectEnvelope(status: number, body: any, context = '') {
   expect(status, `${context} ${JSON.stringify(body)}`.slice(0, 2000)).not.toBe(500)
