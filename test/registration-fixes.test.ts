@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { useHarness, type Harness } from './harness'
+import { useHarness } from './harness'
 import { CONTACT_PHONE, STORAGE, draftBody, uniqueTaxNo } from './supplier-data'
+import { unchanged } from './unchanged'
 
 /*
  * Findings of the registration review (issue 6, item 4), through the HTTP API on a real
@@ -53,41 +54,6 @@ async function activeSupplier(overrides: Body = {}) {
   return { id: draft.id, version: view.updateTime as string }
 }
 
-const TABLES = [
-  'supplier',
-  'supplier_type',
-  'supplier_contact',
-  'supplier_qualification',
-  'supplier_contract',
-  'supplier_evaluation',
-  'supplier_bank_account',
-  'change_log',
-  'domain_event',
-  'approval_log',
-  'submit_guard',
-  'idempotency_record',
-]
-
-/** Row count and digest of every table a write may touch. */
-async function digest(h: Harness) {
-  const out: Record<string, string> = {}
-  for (const table of TABLES) {
-    const [row] = await h.sql`
-      SELECT count(*)::text || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS d
-      FROM ${h.sql(table)} t
-    `
-    out[table] = row.d
-  }
-  return out
-}
-
-/** Runs refused requests and proves that they wrote nothing at all. */
-async function writesNothing(work: () => Promise<void>) {
-  const before = await digest(h)
-  await work()
-  expect(await digest(h)).toEqual(before)
-}
-
 async function changeLogs(supplierId: string) {
   return (await h.sql`
     SELECT operation_type, target_type, target_id::text AS target_id, field_name,
@@ -109,7 +75,7 @@ describe('C-06 at submit: the licence image answers 395007, not 400', () => {
     const draft = await create(body)
     const full = submitBody(body, draft.version)
     delete full.licenseImageUrl
-    await writesNothing(async () => {
+    await unchanged(h, async () => {
       refused(await submit(draft.id, full), 395007)
       refused(await submit(draft.id, { ...full, licenseImageUrl: null }), 395007)
       refused(await submit(draft.id, { ...full, licenseImageUrl: '' }), 395007)
@@ -125,7 +91,7 @@ describe('C-06 at submit: the licence image answers 395007, not 400', () => {
   it('error: a draft that never had a licence image is 395007 at submit', async () => {
     const body = draftBody()
     const draft = await create(body)
-    await writesNothing(async () => {
+    await unchanged(h, async () => {
       refused(await submit(draft.id, submitBody(body, draft.version)), 395007)
     })
     expect((await detail(draft.id)).status).toBe('DRAFT')
@@ -134,7 +100,7 @@ describe('C-06 at submit: the licence image answers 395007, not 400', () => {
   it('error: a licence image URL off the storage prefixes is still 395018; over 500 characters 400', async () => {
     const body = draftBody({ licenseImageUrl: LICENSE })
     const draft = await create(body)
-    await writesNothing(async () => {
+    await unchanged(h, async () => {
       refused(
         await submit(
           draft.id,
@@ -158,7 +124,7 @@ describe('changeReason is required on SupplierUpdateRequest', () => {
   it('error: an update without changeReason is 400 naming it, for a DRAFT and an ACTIVE supplier', async () => {
     const draft = await create(draftBody())
     const active = await activeSupplier()
-    await writesNothing(async () => {
+    await unchanged(h, async () => {
       for (const s of [draft, active]) {
         const patch = { shortName: 'Lakeside', expectedUpdateTime: s.version }
         refused(await update(s.id, patch), 400, 'changeReason')
@@ -212,7 +178,7 @@ describe('at most one primary type', () => {
   it('error: two types with isPrimary true are 400 on create, update and submit, and nothing is written', async () => {
     const body = draftBody({ licenseImageUrl: LICENSE })
     const draft = await create(body)
-    await writesNothing(async () => {
+    await unchanged(h, async () => {
       refused(
         await h.call('POST', ITEMS, { body: draftBody({ types: twoPrimaries }) }),
         400,
@@ -280,7 +246,7 @@ describe('at most one primary type', () => {
       draftBody({ types: [{ typeCode: 'SCENIC' }, { typeCode: 'OTHER' }] }),
     )
     await h.sql`UPDATE supplier_type SET is_primary = true WHERE supplier_id = ${draft.id}`
-    await writesNothing(async () => {
+    await unchanged(h, async () => {
       refused(
         await update(draft.id, {
           types: [{ typeCode: 'SCENIC' }, { typeCode: 'OTHER' }, { typeCode: 'HOTEL' }],
