@@ -4,7 +4,7 @@ import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { httpPermissionLookup } from '../src/ports/permission'
 import { useHarness } from './harness'
-import { createDraft, ITEMS, submitBodyFrom, versionOf } from './guarantees'
+import { ITEMS, newDraft, submitBodyFrom, versionOf } from './client'
 import { unchanged } from './unchanged'
 
 /**
@@ -58,7 +58,7 @@ describe('a backend killed in the middle of a write transaction', () => {
 
   it('an update: nothing partial (no row, change log, event, claim or key); the retry succeeds', async (ctx) => {
     if (embedded) ctx.skip('needs pg_terminate_backend and a second session (PostgreSQL only)')
-    const { supplierId } = await createDraft(h, admin)
+    const { supplierId } = await newDraft(h, admin)
     const body = {
       shortName: 'After the fault',
       changeReason: 'fault test',
@@ -87,7 +87,7 @@ describe('a backend killed in the middle of a write transaction', () => {
 
   it('a registration submit: no approval, status move or claim is left; the retry registers once', async (ctx) => {
     if (embedded) ctx.skip('needs pg_terminate_backend and a second session (PostgreSQL only)')
-    const { body, supplierId, version } = await createDraft(h, admin)
+    const { body, supplierId, version } = await newDraft(h, admin)
     const submit = submitBodyFrom(body, version)
     const res = await unchanged(
       h,
@@ -168,7 +168,7 @@ describe('an APPLY_FAILED approval re-applied through the internal route', () =>
 
   it('applies exactly once: a second re-application changes nothing', async () => {
     const admin = await h.admin()
-    const { body, supplierId, version } = await createDraft(h, admin)
+    const { body, supplierId, version } = await newDraft(h, admin)
     dropLicence = true
     const submitted = await h.call('POST', `${ITEMS}/${supplierId}/submit`, {
       admin,
