@@ -30,7 +30,11 @@ export interface Service {
   stop(): Promise<number | null>
 }
 
-export async function startService(env: Record<string, string>): Promise<Service> {
+/**
+ * Starts `src/main.ts` on the embedded database without demo data, unless `env` says otherwise;
+ * a variable given as `undefined` is left unset (the service's own default).
+ */
+export async function startService(env: Record<string, string | undefined>): Promise<Service> {
   const port = env.PORT ?? String(await freePort())
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
