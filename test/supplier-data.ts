@@ -58,3 +58,18 @@ export function fullDraftBody(overrides: Record<string, unknown> = {}): Record<s
     ...overrides,
   })
 }
+
+const ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789'
+/** Random letters and digits: two of these share almost no trigram, so names stay dissimilar. */
+export const randomText = (n: number) =>
+  Array.from({ length: n }, () => ALNUM[Math.floor(Math.random() * ALNUM.length)]).join('')
+/** Random digits, the first one never 0. */
+export const randomDigits = (n: number) =>
+  Array.from({ length: n }, (_, i) => String(Math.floor(Math.random() * 10) || (i ? 0 : 6))).join(
+    '',
+  )
+/** Full-width form of printable ASCII (U+FF01..U+FF5E; space → U+3000). */
+export const fullWidth = (s: string) =>
+  s.replace(/[!-~ ]/g, (ch) =>
+    ch === ' ' ? '\u3000' : String.fromCharCode(ch.charCodeAt(0) + 0xfee0),
+  )
