@@ -7,7 +7,6 @@ import { unchanged } from './unchanged'
 /* Shared by the SUP-ADM-003 create draft tests (bounds, rules, security). */
 
 export const TWO_POW_53 = 2n ** 53n
-export const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/
 export const MASKED_ACCOUNT = /^\*\*\*\* \*\*\*\* \d{4}$/
 
 type Body = Record<string, any>

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest'
 import { create, createDraft, detail, remove } from './client'
 import { ALL_PERMISSIONS, useHarness } from './harness'
 import {
-  DATE_TIME,
   MASKED_ACCOUNT,
   TWO_POW_53,
   account,
@@ -17,6 +16,7 @@ import {
   ACCOUNT_NO,
   CERT_NO,
   CONTACT_PHONE,
+  DATE_TIME,
   PHONE,
   STORAGE,
   draftBody,

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest'
 import { create, createDraft, detail, remove } from './client'
 import { useHarness } from './harness'
 import {
-  DATE_TIME,
   account,
   changeLogRows,
   eventRows,
@@ -14,6 +13,7 @@ import {
   ACCOUNT_NO,
   CERT_NO,
   CONTACT_PHONE,
+  DATE_TIME,
   PHONE,
   STORAGE,
   TAX_NO,

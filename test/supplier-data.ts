@@ -5,6 +5,8 @@ export const CONTACT_PHONE = '13987654321'
 export const ACCOUNT_NO = '6222021234567890123'
 export const CERT_NO = 'JY23301060012345'
 export const STORAGE = 'https://storage.example.com/supplier/'
+/** A date-time as the API writes it (`yyyy-MM-dd HH:mm:ss`, service time zone). */
+export const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/
 
 let n = 0
 /** A tax number nobody else in this file uses. */
