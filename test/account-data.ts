@@ -1,4 +1,3 @@
-import { expect } from 'vitest'
 import type { Harness } from './harness'
 import { insertSupplier, randomAccountNo, type SupplierFixture } from './fixtures'
 import { STORAGE } from './supplier-data'
@@ -34,37 +33,6 @@ export function accountBody(overrides: Record<string, unknown> = {}): Record<str
     taxRate: 6,
     ...overrides,
   }
-}
-
-const STATE_TABLES = [
-  'supplier',
-  'supplier_bank_account',
-  'approval_log',
-  'change_log',
-  'domain_event',
-  'submit_guard',
-  'idempotency_record',
-  'sensitive_read_audit',
-] as const
-
-/** Row count and a digest of every row of every table an account write may touch. */
-export async function state(h: Harness) {
-  const out: Record<string, string> = {}
-  for (const table of STATE_TABLES) {
-    const [row] = await h.sql.unsafe(
-      `SELECT count(*)::text AS n, coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS d FROM ${table} t`,
-    )
-    out[table] = `${row.n}:${row.d}`
-  }
-  return out
-}
-
-/** Runs a request that must fail and proves that it wrote nothing at all. */
-export async function unchanged<T>(h: Harness, work: () => Promise<T>): Promise<T> {
-  const before = await state(h)
-  const result = await work()
-  expect(await state(h)).toEqual(before)
-  return result
 }
 
 /** Every row of every table of the database as text, for scanning for plaintext. */

@@ -4,7 +4,8 @@ import { maskAccountNo } from '../src/crypto/sensitive'
 import { normalizeAccountNo } from '../src/domain/identity'
 import { useHarness, type Harness } from './harness'
 import { insertAccount, randomAccountNo } from './fixtures'
-import { ACCOUNT_ADMIN, accountBody, registeredSupplier, unchanged } from './account-data'
+import { ACCOUNT_ADMIN, accountBody, registeredSupplier } from './account-data'
+import { unchanged } from './unchanged'
 import { STORAGE } from './supplier-data'
 
 /** What the approval provider does next: approve (LOCAL_AUTO), reject, or plant a conflict first. */

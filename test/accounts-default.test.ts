@@ -1,6 +1,7 @@
 import { describe, expect, inject, it } from 'vitest'
 import { useHarness } from './harness'
-import { ACCOUNT_ADMIN, registeredSupplier, unchanged } from './account-data'
+import { ACCOUNT_ADMIN, registeredSupplier } from './account-data'
+import { unchanged } from './unchanged'
 
 const h = useHarness()
 

@@ -7,6 +7,7 @@ import {
 import { createLogger } from '../src/logger'
 import { useHarness } from './harness'
 import { insertSupplier } from './fixtures'
+import { ITEMS, ok } from './client'
 import { STORAGE, draftBody } from './supplier-data'
 
 /*
@@ -16,7 +17,6 @@ import { STORAGE, draftBody } from './supplier-data'
  * lose the encrypted ones.
  */
 
-const ITEMS = '/admin/supplier/items'
 const MIGRATION = new URL(
   '../db/migrations/20261123000100_approve_note_encrypted.sql',
   import.meta.url,
@@ -25,11 +25,6 @@ const MIGRATION = new URL(
 type Body = Record<string, any>
 
 const h = useHarness()
-
-const ok = (res: { status: number; body: any }) => {
-  expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200, success: true })
-  return res.body.data
-}
 
 /** Every table and column of the database where this text appears (text, json and arrays). */
 async function wherePlaintext(text: string) {

@@ -1,8 +1,8 @@
-import { execFile, spawn } from 'node:child_process'
-import { createServer } from 'node:net'
+import { execFile, type ChildProcess } from 'node:child_process'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createTestDatabase, type TestDatabase } from './harness'
+import { startService } from './service'
 
 /*
  * The two ways plaintext approve notes (written before migration 20261123000100) leave the
@@ -14,19 +14,10 @@ import { createTestDatabase, type TestDatabase } from './harness'
 
 const run = promisify(execFile)
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const srv = createServer()
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number }
-      srv.close(() => resolve(port))
-    })
-  })
-
 const ENV = { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'info', DEMO_DATA: 'false' }
 
 let db: TestDatabase | undefined
-const children: ReturnType<typeof spawn>[] = []
+const children: ChildProcess[] = []
 afterAll(async () => {
   for (const c of children) c.kill('SIGKILL')
   await db?.close()
@@ -54,32 +45,13 @@ describe.skipIf(!process.env.DATABASE_URL)(
         return rows.length
       }
 
-      const port = await freePort()
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-        env: {
-          ...ENV,
-          DATABASE_URL: db.url,
-          PORT: String(port),
-          APPROVAL_RECONCILE_INTERVAL_SECONDS: '0',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+      const service = await startService({
+        DATABASE_URL: db.url,
+        APPROVAL_RECONCILE_INTERVAL_SECONDS: '0',
       })
-      children.push(child)
-      let output = ''
-      child.stdout!.on('data', (d) => (output += d))
-      child.stderr!.on('data', (d) => (output += d))
-      await new Promise<void>((resolve, reject) => {
-        const timer = setInterval(() => {
-          if (output.includes('supplier-admin serving')) {
-            clearInterval(timer)
-            resolve()
-          }
-        }, 50)
-        child.once('exit', (code) => {
-          clearInterval(timer)
-          reject(new Error(`exited ${code}: ${output}`))
-        })
-      })
+      children.push(service.child)
+      await service.ready
+      const output = service.output()
       // Done before serving: the log says so, and nothing is left.
       const lines = output.split('\n').filter(Boolean)
       const encrypted = lines.findIndex((l) => l.includes('plaintext approve notes encrypted'))
@@ -89,9 +61,8 @@ describe.skipIf(!process.env.DATABASE_URL)(
       expect(JSON.parse(lines[encrypted])).toMatchObject({ count: 2 })
       expect(await plaintext()).toBe(0)
       expect(await decryptable()).toBe(2)
-      for (const n of notes) expect(output).not.toContain(n)
-      child.kill('SIGTERM')
-      await new Promise((resolve) => child.once('exit', resolve))
+      for (const n of notes) expect(service.output()).not.toContain(n)
+      await service.stop()
 
       const script = (...args: string[]) =>
         run(process.execPath, ['--import', 'tsx', 'scripts/approve-notes.ts', ...args], {

@@ -5,6 +5,7 @@ import { SUPPLIER_STATUSES, type SupplierStatus } from '../src/domain/lifecycle/
 import { insertSupplier, tag } from './fixtures'
 import { ALL_PERMISSIONS, useHarness } from './harness'
 import { STORAGE } from './supplier-data'
+import { unchanged } from './unchanged'
 
 /*
  * SUP-ADM-010 archive through the HTTP API on a real database, with the finance clearance port's
@@ -83,16 +84,6 @@ async function supplierIn(status: SupplierStatus) {
 const archive = (id: string, options: { admin?: string; raw?: string } = {}) =>
   h.call('POST', `${ITEMS}/${id}/archive`, options)
 
-async function footprint(supplierId: string) {
-  const [row] = await h.sql`
-    SELECT md5(s::text) AS supplier,
-           (SELECT count(*)::int FROM change_log WHERE supplier_id = s.supplier_id) AS logs,
-           (SELECT count(*)::int FROM domain_event WHERE aggregate_id = s.supplier_id) AS events,
-           (SELECT count(*)::int FROM submit_guard) AS guards
-    FROM supplier s WHERE s.supplier_id = ${supplierId}`
-  return row
-}
-
 describe('SUP-ADM-010 archive with a connected finance clearance', () => {
   for (const from of ['SUSPENDED', 'BLACKLIST'] as const) {
     it(`happy: ${from} → ARCHIVED once finance confirms; ArchiveResultVO carries the evidence`, async () => {
@@ -168,11 +159,9 @@ describe('SUP-ADM-010 archive with a connected finance clearance', () => {
     for (const from of SUPPLIER_STATUSES.filter((s) => s !== 'SUSPENDED' && s !== 'BLACKLIST')) {
       asked.length = 0
       const id = await supplierIn(from)
-      const before = await footprint(id)
-      const res = await archive(id)
+      const res = await unchanged(h, () => archive(id))
       expect(res.body.code, from).toBe(395005)
       expect(asked).toEqual([])
-      expect(await footprint(id)).toEqual(before)
     }
   })
 
@@ -194,10 +183,8 @@ describe('SUP-ADM-010 archive with a connected finance clearance', () => {
     it(`error: ${what} refuses the archive (${code}) and writes nothing`, async () => {
       finance = handler
       const id = await supplierIn('SUSPENDED')
-      const before = await footprint(id)
-      const res = await archive(id)
+      const res = await unchanged(h, () => archive(id))
       expect(res.body).toMatchObject({ code, success: false, data: null })
-      expect(await footprint(id)).toEqual(before)
     })
   }
 
@@ -207,7 +194,6 @@ describe('SUP-ADM-010 archive with a connected finance clearance', () => {
     expect((await archive(id)).body.code).toBe(200)
     const [{ v }] = await h.sql`
       SELECT to_char(update_time, 'YYYY-MM-DD HH24:MI:SS') AS v FROM supplier WHERE supplier_id = ${id}`
-    const before = await footprint(id)
     const attempts: [string, string, unknown, number][] = [
       [
         'PUT',
@@ -253,22 +239,23 @@ describe('SUP-ADM-010 archive with a connected finance clearance', () => {
         395021,
       ],
     ]
-    for (const [method, path, body, code] of attempts) {
-      const res = await h.call(method, path, body === undefined ? {} : { body })
-      expect(res.body.code, `${method} ${path} ${JSON.stringify(body)}`).toBe(code)
-    }
-    expect(await footprint(id)).toEqual(before)
+    await unchanged(h, async () => {
+      for (const [method, path, body, code] of attempts) {
+        const res = await h.call(method, path, body === undefined ? {} : { body })
+        expect(res.body.code, `${method} ${path} ${JSON.stringify(body)}`).toBe(code)
+      }
+    })
     expect((await h.call('GET', `${ITEMS}/${id}`)).body.data.status).toBe('ARCHIVED')
   })
 
   it('security: needs supplier:status:manage; a body is refused; 395001 for a missing supplier', async () => {
     finance = confirming()
     const id = await supplierIn('SUSPENDED')
-    const before = await footprint(id)
     const other = await h.admin(ALL_PERMISSIONS.filter((p) => p !== 'supplier:status:manage'))
-    expect((await archive(id, { admin: other })).body.code).toBe(395002)
-    expect((await archive(id, { raw: '{"force":true}' })).body.code).toBe(400)
-    expect(await footprint(id)).toEqual(before)
+    await unchanged(h, async () => {
+      expect((await archive(id, { admin: other })).body.code).toBe(395002)
+      expect((await archive(id, { raw: '{"force":true}' })).body.code).toBe(400)
+    })
     expect((await archive('9007199254999999')).body.code).toBe(395001)
   })
 

@@ -3,9 +3,11 @@ import { normalizeAccountNo, normalizeTaxNo } from '../src/domain/identity'
 import type { Harness } from './harness'
 
 /*
- * Test data written directly with SQL (the write API is built separately). Sensitive values are
- * stored the way the service stores them: ciphertext, blind index where the model has one, and
- * the service's mask. Every helper returns the generated ids as strings.
+ * Test data written directly with SQL, for the rows a test needs as its starting point rather
+ * than as what it tests: any status, soft-deleted rows, chosen dates (data made through the API
+ * is in test/client.ts). Sensitive values are stored the way the service stores them:
+ * ciphertext, blind index where the model has one, and the service's mask. Every helper returns
+ * the generated ids as strings.
  */
 
 /** Realistic sample values (use each literal only once per database where it must be unique). */

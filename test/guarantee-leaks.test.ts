@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ALL_PERMISSIONS, useHarness } from './harness'
 import { insertResource } from './resource-data'
-import { createDraft, ITEMS, submitBodyFrom, versionOf } from './guarantees'
+import { ITEMS, newDraft, submitBodyFrom, versionOf } from './client'
 import { uniqueName } from './supplier-data'
 
 /**
@@ -47,7 +47,7 @@ describe('leak scan: no plaintext sensitive value anywhere', () => {
     const admin = await h.admin(ALL_PERMISSIONS.filter((p) => p !== 'supplier:approval:opinion'))
 
     // Draft with every sensitive field, and its failure paths.
-    const { body, supplierId } = await createDraft(h, admin, {
+    const { body, supplierId } = await newDraft(h, admin, {
       taxNo: SECRETS.taxNo,
       contactPhone: SECRETS.companyPhone,
       contacts: [{ contactName: 'Li Si', contactPhone: SECRETS.contactPhone, remark: 'sales' }],

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { insertSupplier } from './fixtures'
 import { useHarness, type Harness } from './harness'
-import { createDraft, ITEMS, submitBodyFrom, tally, versionOf } from './guarantees'
+import { ITEMS, newDraft, submitBodyFrom, versionOf } from './client'
+import { tally } from './guarantees'
 import { insertResource } from './resource-data'
 import { draftBody, uniqueTaxNo } from './supplier-data'
 
@@ -44,7 +45,7 @@ describe('races on PostgreSQL: one winner, invariants in SQL', () => {
 
   it('updates with one expectedUpdateTime: one winner, one version step, one change-log row', async (ctx) => {
     if (embedded) ctx.skip(SKIP)
-    const { supplierId } = await createDraft(h, team[0])
+    const { supplierId } = await newDraft(h, team[0])
     for (let round = 0; round < ROUNDS; round++) {
       const version = await versionOf(h, supplierId)
       const answers = await Promise.all(
@@ -84,7 +85,7 @@ describe('races on PostgreSQL: one winner, invariants in SQL', () => {
   it('submits of one draft: one approval, one supplierNo', async (ctx) => {
     if (embedded) ctx.skip(SKIP)
     for (let round = 0; round < ROUNDS; round++) {
-      const { body, supplierId, version } = await createDraft(h, team[0])
+      const { body, supplierId, version } = await newDraft(h, team[0])
       const submitBody = submitBodyFrom(body, version)
       const answers = await Promise.all(
         team.map((admin) =>
@@ -248,7 +249,7 @@ describe('races on PostgreSQL: one winner, invariants in SQL', () => {
   it('one approval applied by 20 reconciliations at once: applied exactly once', async (ctx) => {
     if (embedded) ctx.skip(SKIP)
     for (let round = 0; round < ROUNDS; round++) {
-      const { body, supplierId, version } = await createDraft(h, team[0])
+      const { body, supplierId, version } = await newDraft(h, team[0])
       dropLicence = true
       const submitted = await h.call('POST', `${ITEMS}/${supplierId}/submit`, {
         admin: team[0],

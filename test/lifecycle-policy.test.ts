@@ -10,6 +10,7 @@ import { AppError } from '../src/errors'
 import { insertSupplier, tag } from './fixtures'
 import { useHarness } from './harness'
 import { ACCOUNT_NO, STORAGE, uniqueName } from './supplier-data'
+import { snapshot } from './unchanged'
 
 /*
  * Rules 4 and 5 of "States and transitions": the in-state operations and prohibitions, enforced
@@ -33,20 +34,6 @@ async function supplierIn(status: SupplierStatus) {
     updateTime: VERSION,
   })
   return s.supplierId
-}
-
-/** Everything a refused write could have touched. */
-async function footprint(supplierId: string) {
-  const [row] = await h.sql`
-    SELECT md5(s::text) AS supplier,
-           (SELECT md5(string_agg(c::text, ',' ORDER BY c.contact_id)) FROM supplier_contact c WHERE c.supplier_id = s.supplier_id) AS contacts,
-           (SELECT md5(string_agg(t::text, ',' ORDER BY t.id)) FROM supplier_type t WHERE t.supplier_id = s.supplier_id) AS types,
-           (SELECT count(*)::int FROM supplier_bank_account a WHERE a.supplier_id = s.supplier_id) AS accounts,
-           (SELECT count(*)::int FROM change_log) AS logs,
-           (SELECT count(*)::int FROM domain_event) AS events,
-           (SELECT count(*)::int FROM approval_log) AS approvals
-    FROM supplier s WHERE s.supplier_id = ${supplierId}`
-  return row
 }
 
 type Attempt = (id: string) => Promise<{ body: any }>
@@ -207,14 +194,14 @@ describe('in-state policy through the write routes', () => {
         const code = expected[status]
         it(`${code === 200 ? 'allowed' : `refused with ${code}`} for a ${status} supplier`, async () => {
           const id = await supplierIn(status)
-          const before = await footprint(id)
+          const before = await snapshot(h)
           const res = await attempt(id)
           expect(res.body.code, JSON.stringify(res.body)).toBe(code)
           if (code === 200) {
-            expect(await footprint(id)).not.toEqual(before)
+            expect(await snapshot(h)).not.toEqual(before)
           } else {
             expect(res.body.success).toBe(false)
-            expect(await footprint(id)).toEqual(before)
+            expect(await snapshot(h)).toEqual(before)
           }
         })
       }

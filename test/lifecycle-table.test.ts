@@ -19,6 +19,7 @@ import {
 } from '../src/domain/approval/statuses'
 import { insertSupplier, tag } from './fixtures'
 import { useHarness } from './harness'
+import { unchanged } from './unchanged'
 
 /*
  * The transition table against a real database, move by move: every declared move succeeds from
@@ -42,17 +43,6 @@ async function supplierIn(status: SupplierStatus) {
     updateTime: '2026-01-01 10:00:00',
   })
   return s.supplierId
-}
-
-const fingerprint = async (supplierId: string) => {
-  const [row] = await h.sql`
-    SELECT md5(s::text) AS supplier,
-           (SELECT count(*)::int FROM change_log) AS logs,
-           (SELECT count(*)::int FROM domain_event) AS events,
-           (SELECT count(*)::int FROM approval_log) AS approvals
-    FROM supplier s WHERE s.supplier_id = ${supplierId}
-  `
-  return row
 }
 
 const statusOf = async (supplierId: string) => {
@@ -133,23 +123,23 @@ describe('the transition table', () => {
     expect(undeclared.length).toBe(49 - TRANSITIONS.length)
     for (const [from, to] of undeclared) {
       const supplierId = await supplierIn(from)
-      const before = await fingerprint(supplierId)
-      for (const command of COMMANDS) {
-        const code = await codeOf(() =>
-          h.sql.begin(async (tx) => {
-            const move = moveTo(from, to, command)
-            await applyMove(
-              tx,
-              h,
-              { supplierId, status: from, expectedUpdateTime: '2026-01-01 10:00:00' },
-              move,
-              { adminId: ADMIN, evidence: { clearance: { cleared: true } } },
-            )
-          }),
-        )
-        expect(code, `${from} → ${to} by ${command}`).toBe(395005)
-      }
-      expect(await fingerprint(supplierId)).toEqual(before)
+      await unchanged(h, async () => {
+        for (const command of COMMANDS) {
+          const code = await codeOf(() =>
+            h.sql.begin(async (tx) => {
+              const move = moveTo(from, to, command)
+              await applyMove(
+                tx,
+                h,
+                { supplierId, status: from, expectedUpdateTime: '2026-01-01 10:00:00' },
+                move,
+                { adminId: ADMIN, evidence: { clearance: { cleared: true } } },
+              )
+            }),
+          )
+          expect(code, `${from} → ${to} by ${command}`).toBe(395005)
+        }
+      })
     }
   })
 
@@ -161,38 +151,38 @@ describe('the transition table', () => {
 
   it('error: a move applied to a supplier in another status answers 395005, nothing changes', async () => {
     const supplierId = await supplierIn('FROZEN')
-    const before = await fingerprint(supplierId)
-    const code = await codeOf(() =>
-      h.sql.begin((tx) =>
-        applyMove(
-          tx,
-          h,
-          { supplierId, status: 'FROZEN', expectedUpdateTime: '2026-01-01 10:00:00' },
-          moveBy('SUSPENDED', 'ARCHIVE'),
-          { adminId: ADMIN, evidence: { clearance: { cleared: true } } },
+    const code = await unchanged(h, () =>
+      codeOf(() =>
+        h.sql.begin((tx) =>
+          applyMove(
+            tx,
+            h,
+            { supplierId, status: 'FROZEN', expectedUpdateTime: '2026-01-01 10:00:00' },
+            moveBy('SUSPENDED', 'ARCHIVE'),
+            { adminId: ADMIN, evidence: { clearance: { cleared: true } } },
+          ),
         ),
       ),
     )
     expect(code).toBe(395005)
-    expect(await fingerprint(supplierId)).toEqual(before)
   })
 
   it("error: the guard compares the caller's version: a stale one misses (395014), nothing changes", async () => {
     const supplierId = await supplierIn('ACTIVE')
-    const before = await fingerprint(supplierId)
-    const code = await codeOf(() =>
-      h.sql.begin((tx) =>
-        applyMove(
-          tx,
-          h,
-          { supplierId, status: 'ACTIVE', expectedUpdateTime: '2026-01-01 09:59:59' },
-          moveBy('ACTIVE', 'SUSPEND'),
-          { adminId: ADMIN },
+    const code = await unchanged(h, () =>
+      codeOf(() =>
+        h.sql.begin((tx) =>
+          applyMove(
+            tx,
+            h,
+            { supplierId, status: 'ACTIVE', expectedUpdateTime: '2026-01-01 09:59:59' },
+            moveBy('ACTIVE', 'SUSPEND'),
+            { adminId: ADMIN },
+          ),
         ),
       ),
     )
     expect(code).toBe(395014)
-    expect(await fingerprint(supplierId)).toEqual(before)
   })
 
   it('error: a soft-deleted supplier is never moved (395014)', async () => {
@@ -229,19 +219,20 @@ describe('the transition table', () => {
         qualifications: [{ qualType: 'PERMIT_A', expiryDate: '2020-01-01' }],
         updateTime: '2026-01-01 10:00:00',
       })
-      const before = await fingerprint(s.supplierId)
       let error: AppError | undefined
-      await h.sql
-        .begin((tx) =>
-          applyMove(
-            tx,
-            h,
-            { supplierId: s.supplierId, status: from, expectedUpdateTime: '2026-01-01 10:00:00' },
-            moveBy(from, trigger),
-            { adminId: ADMIN },
-          ),
-        )
-        .catch((err) => (error = err))
+      await unchanged(h, () =>
+        h.sql
+          .begin((tx) =>
+            applyMove(
+              tx,
+              h,
+              { supplierId: s.supplierId, status: from, expectedUpdateTime: '2026-01-01 10:00:00' },
+              moveBy(from, trigger),
+              { adminId: ADMIN },
+            ),
+          )
+          .catch((err) => (error = err)),
+      )
       expect(error?.code).toBe(395008)
       expect(error?.data).toEqual({
         missing: [
@@ -249,26 +240,25 @@ describe('the transition table', () => {
           { typeCode: type, qualType: 'PERMIT_B', state: 'MISSING' },
         ],
       })
-      expect(await fingerprint(s.supplierId)).toEqual(before)
     }
   })
 
   it('error: archive without a confirmed clearance is refused (395032), rolled back', async () => {
     const supplierId = await supplierIn('SUSPENDED')
-    const before = await fingerprint(supplierId)
-    const code = await codeOf(() =>
-      h.sql.begin((tx) =>
-        applyMove(
-          tx,
-          h,
-          { supplierId, status: 'SUSPENDED', expectedUpdateTime: '2026-01-01 10:00:00' },
-          moveBy('SUSPENDED', 'ARCHIVE'),
-          { adminId: ADMIN },
+    const code = await unchanged(h, () =>
+      codeOf(() =>
+        h.sql.begin((tx) =>
+          applyMove(
+            tx,
+            h,
+            { supplierId, status: 'SUSPENDED', expectedUpdateTime: '2026-01-01 10:00:00' },
+            moveBy('SUSPENDED', 'ARCHIVE'),
+            { adminId: ADMIN },
+          ),
         ),
       ),
     )
     expect(code).toBe(395032)
-    expect(await fingerprint(supplierId)).toEqual(before)
   })
 
   it('concurrency: two claims on the same version, exactly one wins (the other 395014)', async () => {

@@ -5,10 +5,9 @@ import { createApp } from '../src/app'
 import { createLogger } from '../src/logger'
 import { sqlPermissionLookup } from '../src/ports/permission'
 import { useHarness } from './harness'
-import { draftBody, STORAGE } from './supplier-data'
+import { ITEMS, register } from './client'
 
 const TOKEN = 'metrics-token-0123456789'
-const ITEMS = '/admin/supplier/items'
 
 let providerDown = false
 let lookupBroken: string | undefined
@@ -44,17 +43,6 @@ const scrape = async (token: string | null = TOKEN) => {
 const value = (text: string, series: string) => {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `))
   return line === undefined ? undefined : Number(line.slice(series.length + 1))
-}
-
-async function register(admin: string) {
-  const body = draftBody({ licenseImageUrl: `${STORAGE}license.png` })
-  const created = await h.call('POST', ITEMS, { admin, body })
-  expect(created.body.code).toBe(200)
-  const { supplierId, updateTime } = created.body.data
-  return h.call('POST', `${ITEMS}/${supplierId}/submit`, {
-    admin,
-    body: { ...body, expectedUpdateTime: updateTime },
-  })
 }
 
 describe('GET /metrics', () => {
@@ -127,14 +115,14 @@ describe('GET /metrics', () => {
   it('counts approval outcomes, and reports approvals stuck longer than the configured age', async () => {
     const applied = 'supplier_approval_outcomes_total{biz_type="PROFILE_CREATE",outcome="APPLIED"}'
     const appliedBefore = value((await scrape()).body, applied) ?? 0
-    expect((await register(admin)).body.data.approvalStatus).toBe('APPLIED')
+    expect((await register(h, admin)).res.body.data.approvalStatus).toBe('APPLIED')
     expect(value((await scrape()).body, applied)).toBe(appliedBefore + 1)
 
     // The provider does not answer: the approval stays SUBMITTED. Stuck only once old enough.
     providerDown = true
     let approvalLogId: string
     try {
-      const submitted = await register(admin)
+      const submitted = (await register(h, admin)).res
       expect(submitted.body.data.approvalStatus).toBe('SUBMITTED')
       approvalLogId = submitted.body.data.approvalLogId
     } finally {

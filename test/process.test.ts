@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { execFile } from 'node:child_process'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
@@ -6,49 +6,15 @@ import { promisify } from 'node:util'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { sign } from 'hono/jwt'
 import { afterAll, describe, expect, it } from 'vitest'
-import { DEV_SECRETS } from '../src/config'
 import { MIGRATIONS_DIR } from '../src/db/migrate'
+import { devHeaders, freePort, startService } from './service'
 import { draftBody } from './supplier-data'
 
 /** The real entry point, `npm start`'s command, on the embedded database. */
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const srv = createServer()
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number }
-      srv.close(() => resolve(port))
-    })
-  })
-
-function start(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, DATABASE_URL: '', NODE_ENV: 'development', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  child.stdout!.on('data', (d) => (output += d))
-  child.stderr!.on('data', (d) => (output += d))
-  const ready = new Promise<void>((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (output.includes('supplier-admin serving')) {
-        clearInterval(timer)
-        resolve()
-      }
-    }, 50)
-    child.once('exit', (code) => {
-      clearInterval(timer)
-      reject(new Error(`exited ${code}: ${output}`))
-    })
-  })
-  // The exit code, or the signal's name when a signal ended the process.
-  const exited = new Promise<number | string | null>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? signal)),
-  )
-  return { child, ready, exited, output: () => output }
-}
+/** `npm start` as it is: the service's own defaults (demo data on the embedded database). */
+const start = (env: Record<string, string>) => startService({ DEMO_DATA: undefined, ...env })
 
 const run = promisify(execFile)
 
@@ -67,23 +33,10 @@ describe('the service process', () => {
     dirs.push(dataDir)
     const port = await freePort()
     const env = { DATA_DIR: dataDir, PORT: String(port) }
-    const token = await sign(
-      {
-        sub: '10001',
-        iat: Math.floor(Date.now() / 1000),
-        exp: Math.floor(Date.now() / 1000) + 600,
-      },
-      DEV_SECRETS.AUTH_JWT_SECRET,
-      'HS256',
-    )
-    const headers = {
-      authorization: `Bearer ${token}`,
-      'x-admin-id': '10001',
-      'content-type': 'application/json',
-    }
+    const headers = await devHeaders('10001')
     const base = `http://127.0.0.1:${port}`
 
-    const first = start(env)
+    const first = await start(env)
     running.push(first.child)
     await first.ready
     const types = await (await fetch(`${base}/admin/dict/data/supplier_type`, { headers })).json()
@@ -125,7 +78,7 @@ describe('the service process', () => {
     expect(await first.exited).toBe(0)
     expect(first.output()).toContain('stopped cleanly')
 
-    const second = start(env)
+    const second = await start(env)
     running.push(second.child)
     await second.ready
     const detail = await (
@@ -144,13 +97,12 @@ describe('the service process', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'supplier-main-'))
     dirs.push(dataDir)
     const port = await freePort()
-    const first = start({ DATA_DIR: dataDir, PORT: String(port) })
+    const first = await start({ DATA_DIR: dataDir, PORT: String(port) })
     running.push(first.child)
     await first.ready
 
-    const second = start({ DATA_DIR: dataDir, PORT: String(await freePort()) })
+    const second = await start({ DATA_DIR: dataDir, PORT: String(await freePort()) })
     running.push(second.child)
-    second.ready.catch(() => {})
     expect(await second.exited).not.toBe(0)
     expect(second.output()).toContain(
       `data directory ${join(dataDir, 'pgdata')} is in use by process ${first.child.pid}; ` +
@@ -166,7 +118,7 @@ describe('the service process', () => {
 
     // MIGRATE_ON_START=false starts without running dbmate (the schema is there already).
     // LOG_FORMAT=pretty: coloured lines with a readable time instead of JSON.
-    const third = start({
+    const third = await start({
       DATA_DIR: dataDir,
       PORT: String(port),
       MIGRATE_ON_START: 'false',
@@ -185,14 +137,13 @@ describe('the service process', () => {
   }, 120_000)
 
   it('a failed migration exits non-zero without ever printing the database password', async () => {
-    const failed = start({
+    const failed = await start({
       DATABASE_URL: 'postgres://app:S3cretPassw0rd@127.0.0.1:1/x?sslmode=disable',
       PORT: String(await freePort()),
       // dbmate waits up to a minute for a starting server by default; nothing listens on port 1.
       DBMATE_WAIT_TIMEOUT: '1s',
     })
     running.push(failed.child)
-    failed.ready.catch(() => {})
     expect(await failed.exited).not.toBe(0)
     expect(failed.output()).toContain('connection refused')
     expect(failed.output()).not.toContain('S3cretPassw0rd')
@@ -208,9 +159,8 @@ describe('the service process', () => {
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve))
     const port = (holder.address() as { port: number }).port
     try {
-      const busy = start({ DATA_DIR: dataDir, PORT: String(port) })
+      const busy = await start({ DATA_DIR: dataDir, PORT: String(port) })
       running.push(busy.child)
-      busy.ready.catch(() => {})
       expect(await busy.exited).toBe(1)
       expect(busy.output().trim()).toBe(
         `start-up failed: PORT ${port} is already in use on 127.0.0.1: stop the process holding it or set PORT to a free port`,
@@ -223,9 +173,8 @@ describe('the service process', () => {
   }, 60_000)
 
   it('an invalid configuration is one line naming the variable, exit 78', async () => {
-    const bad = start({ PORT: 'eighty' })
+    const bad = await start({ PORT: 'eighty' })
     running.push(bad.child)
-    bad.ready.catch(() => {})
     expect(await bad.exited).toBe(78)
     expect(bad.output().trim()).toMatch(/^start-up failed: invalid configuration: PORT: [^\n]+$/)
   }, 60_000)

@@ -29,7 +29,7 @@ describe('npm run build, then node dist/node/main.js in a directory with a .env'
       `# a comment\nPORT=${port}\nDATA_DIR=${join(dir, 'data')}\nDEMO_DATA=true\nLOG_LEVEL=error\n`,
     )
     service = await startService(
-      { PORT: '', DEMO_DATA: '', LOG_LEVEL: 'info' },
+      { PORT: undefined, DEMO_DATA: undefined, LOG_LEVEL: 'info' },
       { args: ['--enable-source-maps', join(ROOT, 'dist/node/main.js')], cwd: dir },
     )
     await service.ready

@@ -1,10 +1,8 @@
-import { spawn } from 'node:child_process'
-import { createServer } from 'node:net'
-import { sign } from 'hono/jwt'
+import type { ChildProcess } from 'node:child_process'
 import { afterAll, describe, expect, it } from 'vitest'
 import { grant } from '../sql/admin'
-import { DEV_SECRETS } from '../src/config'
 import { ALL_PERMISSIONS, createTestDatabase, type TestDatabase } from './harness'
+import { devHeaders, freePort, startService } from './service'
 import { draftBody, STORAGE } from './supplier-data'
 
 /*
@@ -12,38 +10,6 @@ import { draftBody, STORAGE } from './supplier-data'
  * while the decision is being recorded, and the next start reconciles the approval by itself.
  * Needs a real server: the embedded engine lives inside the process that is killed.
  */
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const srv = createServer()
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number }
-      srv.close(() => resolve(port))
-    })
-  })
-
-function start(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'info', DEMO_DATA: 'false', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  child.stdout!.on('data', (d) => (output += d))
-  child.stderr!.on('data', (d) => (output += d))
-  const ready = new Promise<void>((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (output.includes('supplier-admin serving')) {
-        clearInterval(timer)
-        resolve()
-      }
-    }, 50)
-    child.once('exit', (code) => {
-      clearInterval(timer)
-      reject(new Error(`exited ${code}: ${output}`))
-    })
-  })
-  return { child, ready, output: () => output }
-}
 
 const until = async (what: () => Promise<boolean>, ms: number) => {
   const end = Date.now() + ms
@@ -55,7 +21,7 @@ const until = async (what: () => Promise<boolean>, ms: number) => {
 }
 
 let db: TestDatabase | undefined
-const children: ReturnType<typeof start>['child'][] = []
+const children: ChildProcess[] = []
 afterAll(async () => {
   for (const c of children) c.kill('SIGKILL')
   if (!db) return
@@ -76,20 +42,11 @@ describe.skipIf(!process.env.DATABASE_URL)('stuck approvals after a crash (Postg
       APPROVAL_RECONCILE_AFTER_SECONDS: '3600',
       APPROVAL_RECONCILE_INTERVAL_SECONDS: '0',
     }
-    const first = start(env)
+    const first = await startService(env)
     children.push(first.child)
     await first.ready
-    const token = await sign(
-      { sub: admin, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 600 },
-      DEV_SECRETS.AUTH_JWT_SECRET,
-      'HS256',
-    )
-    const headers = {
-      authorization: `Bearer ${token}`,
-      'x-admin-id': admin,
-      'content-type': 'application/json',
-    }
-    const base = `http://127.0.0.1:${port}/admin/supplier/items`
+    const headers = await devHeaders(admin)
+    const base = `${first.base}/admin/supplier/items`
     const body = draftBody({ licenseImageUrl: `${STORAGE}license.png` })
     const created = await (
       await fetch(base, { method: 'POST', headers, body: JSON.stringify(body) })
@@ -131,7 +88,7 @@ describe.skipIf(!process.env.DATABASE_URL)('stuck approvals after a crash (Postg
       WHERE s.supplier_id = ${supplierId}`
     expect([...stuck]).toEqual([{ supplier: 'VETTING', approval: 'SUBMITTED' }])
 
-    const second = start({ ...env, APPROVAL_RECONCILE_AFTER_SECONDS: '0' })
+    const second = await startService({ ...env, APPROVAL_RECONCILE_AFTER_SECONDS: '0' })
     children.push(second.child)
     await second.ready
     const applied = await until(async () => {

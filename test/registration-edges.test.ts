@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { useHarness } from './harness'
+import { ITEMS, newDraft, retry, submit } from './client'
 import { STORAGE, draftBody, uniqueName } from './supplier-data'
 
 /*
@@ -8,8 +9,6 @@ import { STORAGE, draftBody, uniqueName } from './supplier-data'
  * UTF-16 get wrong.
  */
 
-const ITEMS = '/admin/supplier/items'
-const LICENSE = `${STORAGE}license.png`
 let accountSeq = 0
 const accountNo = () =>
   `62220299${String(Date.now()).slice(-7)}${String(++accountSeq).padStart(4, '0')}`
@@ -28,23 +27,6 @@ const h = useHarness({
   }),
 })
 
-const retry = (approvalLogId: string) =>
-  h.call('POST', `/internal/supplier/approvals/${approvalLogId}/apply`, {
-    admin: null,
-    token: null,
-    headers: { 'x-internal-token': h.config.internalToken },
-  })
-
-async function draft(admin: string, overrides: Record<string, unknown> = {}) {
-  const body = draftBody({ licenseImageUrl: LICENSE, ...overrides })
-  const res = await h.call('POST', ITEMS, { admin, body })
-  expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200 })
-  return { body, data: res.body.data }
-}
-
-const submit = (admin: string, id: string, body: Record<string, unknown>) =>
-  h.call('POST', `${ITEMS}/${id}/submit`, { admin, body })
-
 const supplier = async (id: string) =>
   (
     await h.sql`SELECT status, supplier_no AS "supplierNo" FROM supplier WHERE supplier_id = ${id}`
@@ -58,7 +40,7 @@ const approval = async (id: string) =>
 describe('the approval applier', () => {
   it('keeps the decision when applying fails for a non-business reason, and the retry applies it', async () => {
     const admin = await h.admin()
-    const { body, data } = await draft(admin)
+    const { body, data } = await newDraft(h, admin)
     // A fault the applier cannot classify (as a lost connection would be) when it activates.
     await h.sql.unsafe(`
       CREATE FUNCTION boom() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk on fire'; END $$;
@@ -67,7 +49,12 @@ describe('the approval applier', () => {
     `)
     let res
     try {
-      res = await submit(admin, data.supplierId, { ...body, expectedUpdateTime: data.updateTime })
+      res = await submit(
+        h,
+        data.supplierId,
+        { ...body, expectedUpdateTime: data.updateTime },
+        { admin },
+      )
     } finally {
       await h.sql.unsafe('DROP TRIGGER boom ON supplier; DROP FUNCTION boom();')
     }
@@ -75,16 +62,16 @@ describe('the approval applier', () => {
     expect(res.body).toMatchObject({ code: 200, data: { approvalStatus: 'APPROVED' } })
     expect(await supplier(data.supplierId)).toMatchObject({ status: 'VETTING', supplierNo: null })
 
-    const retried = await retry(res.body.data.approvalLogId)
+    const retried = await retry(h, res.body.data.approvalLogId)
     expect(retried.body).toMatchObject({ code: 200, data: { approvalStatus: 'APPLIED' } })
     expect((await supplier(data.supplierId)).status).toBe('ACTIVE')
   })
 
   it('never lets an older approval decide a newer submission of the same supplier', async () => {
     const admin = await h.admin()
-    const holder = await draft(admin)
+    const holder = await newDraft(h, admin)
     const shared = accountNo()
-    const { body, data } = await draft(admin, {
+    const { body, data } = await newDraft(h, admin, {
       initialAccounts: [{ accountType: 'CORPORATE', bankName: 'BOC', accountNo: shared }],
     })
     // The number becomes a valid account of another supplier between submit and apply: A fails.
@@ -98,11 +85,12 @@ describe('the approval applier', () => {
         RETURNING account_id::text AS id`
       planted = row.id
     }
-    const a = await submit(admin, data.supplierId, {
-      ...body,
-      initialAccounts: undefined,
-      expectedUpdateTime: data.updateTime,
-    })
+    const a = await submit(
+      h,
+      data.supplierId,
+      { ...body, initialAccounts: undefined, expectedUpdateTime: data.updateTime },
+      { admin },
+    )
     meanwhile = undefined
     expect(a.body).toMatchObject({ code: 200, data: { approvalStatus: 'APPLY_FAILED' } })
     await h.sql`UPDATE supplier_bank_account SET deleted_at = now() WHERE account_id = ${planted}`
@@ -128,35 +116,37 @@ describe('the approval applier', () => {
     // A new submission B is pending (provider down) when someone retries the old A.
     const current = await h.call('GET', `${ITEMS}/${data.supplierId}`, { admin })
     providerDown = true
-    const b = await submit(admin, data.supplierId, {
-      ...body,
-      initialAccounts: undefined,
-      expectedUpdateTime: current.body.data.updateTime,
-    })
+    const b = await submit(
+      h,
+      data.supplierId,
+      { ...body, initialAccounts: undefined, expectedUpdateTime: current.body.data.updateTime },
+      { admin },
+    )
     providerDown = false
     expect(b.body).toMatchObject({ code: 200, data: { approvalStatus: 'SUBMITTED' } })
     expect((await supplier(data.supplierId)).status).toBe('VETTING')
 
-    const old = await retry(a.body.data.approvalLogId)
+    const old = await retry(h, a.body.data.approvalLogId)
     expect(old.body).toMatchObject({ code: 200, data: { approvalStatus: 'WITHDRAWN' } })
     // B's submission is untouched: still VETTING, and B still decides it.
     expect(await supplier(data.supplierId)).toMatchObject({ status: 'VETTING', supplierNo: null })
-    const current2 = await retry(b.body.data.approvalLogId)
+    const current2 = await retry(h, b.body.data.approvalLogId)
     expect(current2.body).toMatchObject({ code: 200, data: { approvalStatus: 'APPLIED' } })
     expect((await supplier(data.supplierId)).status).toBe('ACTIVE')
   })
 
   it('names initial accounts after the full name the registration was approved with', async () => {
     const admin = await h.admin()
-    const { body, data } = await draft(admin, {
+    const { body, data } = await newDraft(h, admin, {
       initialAccounts: [{ accountType: 'CORPORATE', bankName: 'BOC', accountNo: accountNo() }],
     })
     const renamed = uniqueName('Renamed')
-    const res = await submit(admin, data.supplierId, {
-      ...body,
-      fullName: renamed,
-      expectedUpdateTime: data.updateTime,
-    })
+    const res = await submit(
+      h,
+      data.supplierId,
+      { ...body, fullName: renamed, expectedUpdateTime: data.updateTime },
+      { admin },
+    )
     expect(res.body).toMatchObject({ code: 200, data: { approvalStatus: 'APPLIED' } })
     const info = await h.call('GET', `${ITEMS}/${data.supplierId}/account-info`, { admin })
     expect(info.body.data.bankAccounts.map((a: { accountName: string }) => a.accountName)).toEqual([
@@ -217,12 +207,16 @@ describe('bounds that floats and UTF-16 get wrong', () => {
 describe('a vetting supplier', () => {
   it('accepts its unchanged types without isPrimary (the flag is kept, not reset)', async () => {
     const admin = await h.admin()
-    const { body, data } = await draft(admin, { types: [{ typeCode: 'OTHER', isPrimary: true }] })
-    providerDown = true
-    const submitted = await submit(admin, data.supplierId, {
-      ...body,
-      expectedUpdateTime: data.updateTime,
+    const { body, data } = await newDraft(h, admin, {
+      types: [{ typeCode: 'OTHER', isPrimary: true }],
     })
+    providerDown = true
+    const submitted = await submit(
+      h,
+      data.supplierId,
+      { ...body, expectedUpdateTime: data.updateTime },
+      { admin },
+    )
     providerDown = false
     expect(submitted.body).toMatchObject({ code: 200, data: { approvalStatus: 'SUBMITTED' } })
     const detail = await h.call('GET', `${ITEMS}/${data.supplierId}`, { admin })
@@ -247,7 +241,7 @@ describe('changes that look the same once masked', () => {
   it('saves a new phone or image URL even when the logged (masked or cut) values are equal', async () => {
     const admin = await h.admin()
     const long = (tail: string) => `${STORAGE}${'p'.repeat(250)}/${tail}.png`
-    const { data } = await draft(admin, {
+    const { data } = await newDraft(h, admin, {
       contacts: [{ contactName: 'Li', contactPhone: '13812345678' }],
       qualifications: [{ qualType: 'BUSINESS_LICENSE', imageUrl: long('a') }],
     })

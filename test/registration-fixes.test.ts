@@ -1,6 +1,20 @@
 import { describe, expect, it } from 'vitest'
-import { useHarness, type Harness } from './harness'
+import { useHarness } from './harness'
+import {
+  LICENSE,
+  create,
+  createDraft,
+  detail,
+  ok,
+  refused,
+  registerActive,
+  submit,
+  submitBodyFrom,
+  update,
+  type Body,
+} from './client'
 import { CONTACT_PHONE, STORAGE, draftBody, uniqueTaxNo } from './supplier-data'
+import { unchanged } from './unchanged'
 
 /*
  * Findings of the registration review (issue 6, item 4), through the HTTP API on a real
@@ -8,85 +22,7 @@ import { CONTACT_PHONE, STORAGE, draftBody, uniqueTaxNo } from './supplier-data'
  * most one primary type, and the change-log rows of added items name the new item.
  */
 
-const ITEMS = '/admin/supplier/items'
-const LICENSE = `${STORAGE}license.png`
-
-type Body = Record<string, any>
-type Res = { status: number; body: any }
-
 const h = useHarness()
-
-const ok = (res: Res) => {
-  expect(res.status, JSON.stringify(res.body)).toBe(200)
-  expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200, success: true })
-  return res.body.data
-}
-
-const refused = (res: Res, code: number, field?: string) => {
-  expect(res.status, JSON.stringify(res.body)).toBe(200)
-  expect(res.body, JSON.stringify(res.body)).toMatchObject({ code, success: false, data: null })
-  if (field) expect(res.body.message).toContain(field)
-}
-
-const create = async (body: Body) => {
-  const data = ok(await h.call('POST', ITEMS, { body }))
-  return { id: data.supplierId as string, version: data.updateTime as string }
-}
-const update = (id: string, body: Body) => h.call('PUT', `${ITEMS}/${id}`, { body })
-const submit = (id: string, body: Body) => h.call('POST', `${ITEMS}/${id}/submit`, { body })
-const detail = async (id: string) => ok(await h.call('GET', `${ITEMS}/${id}`))
-
-/** The submit body that finalizes a draft made from `draft` (its children kept as they are). */
-const submitBody = (draft: Body, expectedUpdateTime: string, overrides: Body = {}): Body => {
-  const { contacts: _c, qualifications: _q, initialAccounts: _a, ...subject } = draft
-  return { ...subject, expectedUpdateTime, ...overrides }
-}
-
-/** An ACTIVE supplier, registered through the API (LOCAL_AUTO approves and applies). */
-async function activeSupplier(overrides: Body = {}) {
-  const body = draftBody({ licenseImageUrl: LICENSE, ...overrides })
-  const draft = await create(body)
-  const res = ok(await submit(draft.id, submitBody(body, draft.version)))
-  expect(res.approvalStatus).toBe('APPLIED')
-  const view = await detail(draft.id)
-  expect(view.status).toBe('ACTIVE')
-  return { id: draft.id, version: view.updateTime as string }
-}
-
-const TABLES = [
-  'supplier',
-  'supplier_type',
-  'supplier_contact',
-  'supplier_qualification',
-  'supplier_contract',
-  'supplier_evaluation',
-  'supplier_bank_account',
-  'change_log',
-  'domain_event',
-  'approval_log',
-  'submit_guard',
-  'idempotency_record',
-]
-
-/** Row count and digest of every table a write may touch. */
-async function digest(h: Harness) {
-  const out: Record<string, string> = {}
-  for (const table of TABLES) {
-    const [row] = await h.sql`
-      SELECT count(*)::text || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS d
-      FROM ${h.sql(table)} t
-    `
-    out[table] = row.d
-  }
-  return out
-}
-
-/** Runs refused requests and proves that they wrote nothing at all. */
-async function writesNothing(work: () => Promise<void>) {
-  const before = await digest(h)
-  await work()
-  expect(await digest(h)).toEqual(before)
-}
 
 async function changeLogs(supplierId: string) {
   return (await h.sql`
@@ -106,46 +42,53 @@ async function typeRows(supplierId: string) {
 describe('C-06 at submit: the licence image answers 395007, not 400', () => {
   it('error: a submit without licenseImageUrl is 395007 even when the draft holds one, and writes nothing', async () => {
     const body = draftBody({ licenseImageUrl: LICENSE })
-    const draft = await create(body)
-    const full = submitBody(body, draft.version)
+    const draft = await createDraft(h, body)
+    const full = submitBodyFrom(body, draft.version)
     delete full.licenseImageUrl
-    await writesNothing(async () => {
-      refused(await submit(draft.id, full), 395007)
-      refused(await submit(draft.id, { ...full, licenseImageUrl: null }), 395007)
-      refused(await submit(draft.id, { ...full, licenseImageUrl: '' }), 395007)
+    await unchanged(h, async () => {
+      refused(await submit(h, draft.supplierId, full), 395007)
+      refused(await submit(h, draft.supplierId, { ...full, licenseImageUrl: null }), 395007)
+      refused(await submit(h, draft.supplierId, { ...full, licenseImageUrl: '' }), 395007)
     })
-    const view = await detail(draft.id)
+    const view = ok(await detail(h, draft.supplierId))
     expect(view).toMatchObject({ status: 'DRAFT', licenseImageUrl: LICENSE, supplierNo: null })
     // The same form with the image registers: nothing else in it was wrong.
-    expect(ok(await submit(draft.id, { ...full, licenseImageUrl: LICENSE }))).toMatchObject({
+    expect(
+      ok(await submit(h, draft.supplierId, { ...full, licenseImageUrl: LICENSE })),
+    ).toMatchObject({
       approvalStatus: 'APPLIED',
     })
   })
 
   it('error: a draft that never had a licence image is 395007 at submit', async () => {
     const body = draftBody()
-    const draft = await create(body)
-    await writesNothing(async () => {
-      refused(await submit(draft.id, submitBody(body, draft.version)), 395007)
+    const draft = await createDraft(h, body)
+    await unchanged(h, async () => {
+      const noLicence = submitBodyFrom(body, draft.version, { licenseImageUrl: undefined })
+      refused(await submit(h, draft.supplierId, noLicence), 395007)
     })
-    expect((await detail(draft.id)).status).toBe('DRAFT')
+    expect(ok(await detail(h, draft.supplierId)).status).toBe('DRAFT')
   })
 
   it('error: a licence image URL off the storage prefixes is still 395018; over 500 characters 400', async () => {
     const body = draftBody({ licenseImageUrl: LICENSE })
-    const draft = await create(body)
-    await writesNothing(async () => {
+    const draft = await createDraft(h, body)
+    await unchanged(h, async () => {
       refused(
         await submit(
-          draft.id,
-          submitBody(body, draft.version, { licenseImageUrl: 'https://evil.example.org/l.png' }),
+          h,
+          draft.supplierId,
+          submitBodyFrom(body, draft.version, {
+            licenseImageUrl: 'https://evil.example.org/l.png',
+          }),
         ),
         395018,
       )
       refused(
         await submit(
-          draft.id,
-          submitBody(body, draft.version, { licenseImageUrl: `${STORAGE}${'x'.repeat(500)}` }),
+          h,
+          draft.supplierId,
+          submitBodyFrom(body, draft.version, { licenseImageUrl: `${STORAGE}${'x'.repeat(500)}` }),
         ),
         400,
         'licenseImageUrl',
@@ -156,17 +99,25 @@ describe('C-06 at submit: the licence image answers 395007, not 400', () => {
 
 describe('changeReason is required on SupplierUpdateRequest', () => {
   it('error: an update without changeReason is 400 naming it, for a DRAFT and an ACTIVE supplier', async () => {
-    const draft = await create(draftBody())
-    const active = await activeSupplier()
-    await writesNothing(async () => {
+    const draft = await createDraft(h, draftBody())
+    const active = await registerActive(h)
+    await unchanged(h, async () => {
       for (const s of [draft, active]) {
         const patch = { shortName: 'Lakeside', expectedUpdateTime: s.version }
-        refused(await update(s.id, patch), 400, 'changeReason')
-        refused(await update(s.id, { ...patch, changeReason: null }), 400, 'changeReason')
-        refused(await update(s.id, { ...patch, changeReason: '' }), 400, 'changeReason')
-        refused(await update(s.id, { ...patch, changeReason: '   ' }), 400, 'changeReason')
+        refused(await update(h, s.supplierId, patch), 400, 'changeReason')
         refused(
-          await update(s.id, { ...patch, changeReason: 'x'.repeat(501) }),
+          await update(h, s.supplierId, { ...patch, changeReason: null }),
+          400,
+          'changeReason',
+        )
+        refused(await update(h, s.supplierId, { ...patch, changeReason: '' }), 400, 'changeReason')
+        refused(
+          await update(h, s.supplierId, { ...patch, changeReason: '   ' }),
+          400,
+          'changeReason',
+        )
+        refused(
+          await update(h, s.supplierId, { ...patch, changeReason: 'x'.repeat(501) }),
           400,
           'changeReason',
         )
@@ -175,10 +126,10 @@ describe('changeReason is required on SupplierUpdateRequest', () => {
   })
 
   it('happy: the reason (trimmed) is recorded on every change-log row of the update; 500 characters fit', async () => {
-    const draft = await create(draftBody())
+    const draft = await createDraft(h, draftBody())
     const reason = `${'r'.repeat(498)}ok`
     const data = ok(
-      await update(draft.id, {
+      await update(h, draft.supplierId, {
         shortName: 'Lakeside',
         remark: 'seen at the fair',
         changeReason: ` ${reason} `,
@@ -186,19 +137,23 @@ describe('changeReason is required on SupplierUpdateRequest', () => {
       }),
     )
     expect(data.status).toBe('DRAFT')
-    const rows = (await changeLogs(draft.id)).filter((r) => r.operation_type === 'DRAFT_UPDATE')
+    const rows = (await changeLogs(draft.supplierId)).filter(
+      (r) => r.operation_type === 'DRAFT_UPDATE',
+    )
     expect(rows.map((r) => r.field_name).sort()).toEqual(['remark', 'shortName'])
     for (const r of rows) expect(r.change_reason).toBe(reason)
 
-    const active = await activeSupplier()
+    const active = await registerActive(h)
     ok(
-      await update(active.id, {
+      await update(h, active.supplierId, {
         address: 'Hangzhou',
         changeReason: 'moved office',
         expectedUpdateTime: active.version,
       }),
     )
-    const [row] = (await changeLogs(active.id)).filter((r) => r.operation_type === 'PROFILE_UPDATE')
+    const [row] = (await changeLogs(active.supplierId)).filter(
+      (r) => r.operation_type === 'PROFILE_UPDATE',
+    )
     expect(row).toMatchObject({ field_name: 'address', change_reason: 'moved office' })
   })
 })
@@ -211,15 +166,11 @@ describe('at most one primary type', () => {
 
   it('error: two types with isPrimary true are 400 on create, update and submit, and nothing is written', async () => {
     const body = draftBody({ licenseImageUrl: LICENSE })
-    const draft = await create(body)
-    await writesNothing(async () => {
+    const draft = await createDraft(h, body)
+    await unchanged(h, async () => {
+      refused(await create(h, draftBody({ types: twoPrimaries })), 400, 'types')
       refused(
-        await h.call('POST', ITEMS, { body: draftBody({ types: twoPrimaries }) }),
-        400,
-        'types',
-      )
-      refused(
-        await update(draft.id, {
+        await update(h, draft.supplierId, {
           types: twoPrimaries,
           changeReason: 'types',
           expectedUpdateTime: draft.version,
@@ -228,42 +179,48 @@ describe('at most one primary type', () => {
         'types',
       )
       refused(
-        await submit(draft.id, submitBody(body, draft.version, { types: twoPrimaries })),
+        await submit(
+          h,
+          draft.supplierId,
+          submitBodyFrom(body, draft.version, { types: twoPrimaries }),
+        ),
         400,
         'types',
       )
     })
     // One primary among several types is fine.
-    const one = await create(
+    const one = await createDraft(
+      h,
       draftBody({ types: [{ typeCode: 'SCENIC', isPrimary: true }, { typeCode: 'OTHER' }] }),
     )
-    expect(await typeRows(one.id)).toMatchObject([
+    expect(await typeRows(one.supplierId)).toMatchObject([
       { type_code: 'OTHER', is_primary: false },
       { type_code: 'SCENIC', is_primary: true },
     ])
   })
 
   it('happy: naming another primary type makes it the only one (the old one, sent without isPrimary, loses it)', async () => {
-    const draft = await create(
+    const draft = await createDraft(
+      h,
       draftBody({ types: [{ typeCode: 'SCENIC', isPrimary: true }, { typeCode: 'OTHER' }] }),
     )
     ok(
-      await update(draft.id, {
+      await update(h, draft.supplierId, {
         types: [{ typeCode: 'SCENIC' }, { typeCode: 'OTHER', isPrimary: true }],
         changeReason: 'main business changed',
         expectedUpdateTime: draft.version,
       }),
     )
-    const rows = await typeRows(draft.id)
+    const rows = await typeRows(draft.supplierId)
     expect(rows).toMatchObject([
       { type_code: 'OTHER', is_primary: true },
       { type_code: 'SCENIC', is_primary: false },
     ])
-    const view = await detail(draft.id)
+    const view = ok(await detail(h, draft.supplierId))
     expect(view.types.filter((t: Body) => t.isPrimary).map((t: Body) => t.typeCode)).toEqual([
       'OTHER',
     ])
-    const logged = (await changeLogs(draft.id))
+    const logged = (await changeLogs(draft.supplierId))
       .filter((r) => r.operation_type === 'DRAFT_UPDATE')
       .map((r) => [r.target_id, r.field_name, r.old_value_masked, r.new_value_masked])
     const id = Object.fromEntries(rows.map((r) => [r.type_code, r.id]))
@@ -276,13 +233,14 @@ describe('at most one primary type', () => {
   })
 
   it('error: a supplier stored with two primaries (before the rule) must choose one; choosing fixes it', async () => {
-    const draft = await create(
+    const draft = await createDraft(
+      h,
       draftBody({ types: [{ typeCode: 'SCENIC' }, { typeCode: 'OTHER' }] }),
     )
-    await h.sql`UPDATE supplier_type SET is_primary = true WHERE supplier_id = ${draft.id}`
-    await writesNothing(async () => {
+    await h.sql`UPDATE supplier_type SET is_primary = true WHERE supplier_id = ${draft.supplierId}`
+    await unchanged(h, async () => {
       refused(
-        await update(draft.id, {
+        await update(h, draft.supplierId, {
           types: [{ typeCode: 'SCENIC' }, { typeCode: 'OTHER' }, { typeCode: 'HOTEL' }],
           changeReason: 'hotel too',
           expectedUpdateTime: draft.version,
@@ -292,21 +250,22 @@ describe('at most one primary type', () => {
       )
     })
     ok(
-      await update(draft.id, {
+      await update(h, draft.supplierId, {
         types: [{ typeCode: 'SCENIC', isPrimary: true }, { typeCode: 'OTHER' }],
         changeReason: 'one primary',
         expectedUpdateTime: draft.version,
       }),
     )
-    expect((await typeRows(draft.id)).filter((r) => r.is_primary).map((r) => r.type_code)).toEqual([
-      'SCENIC',
-    ])
+    expect(
+      (await typeRows(draft.supplierId)).filter((r) => r.is_primary).map((r) => r.type_code),
+    ).toEqual(['SCENIC'])
   })
 })
 
 describe('change-log rows of added items name the new item (targetId)', () => {
   it('happy: a new draft logs its types, contacts and qualifications with their new ids', async () => {
-    const draft = await create(
+    const draft = await createDraft(
+      h,
       draftBody({
         types: [{ typeCode: 'SCENIC', isPrimary: true }, { typeCode: 'OTHER' }],
         contacts: [
@@ -316,9 +275,9 @@ describe('change-log rows of added items name the new item (targetId)', () => {
         qualifications: [{ qualType: 'BUSINESS_LICENSE' }, { qualType: 'TRAVEL_PERMIT' }],
       }),
     )
-    const view = await detail(draft.id)
-    const types = await typeRows(draft.id)
-    const added = (await changeLogs(draft.id)).filter((r) => r.target_type !== 'SUPPLIER')
+    const view = ok(await detail(h, draft.supplierId))
+    const types = await typeRows(draft.supplierId)
+    const added = (await changeLogs(draft.supplierId)).filter((r) => r.target_type !== 'SUPPLIER')
     const ids = (targetType: string) =>
       added
         .filter((r) => r.target_type === targetType)
@@ -335,9 +294,9 @@ describe('change-log rows of added items name the new item (targetId)', () => {
   })
 
   it('happy: an update logs added contacts, qualifications, types, contracts and evaluations with their new ids; the approval records show them', async () => {
-    const draft = await create(draftBody())
+    const draft = await createDraft(h, draftBody())
     ok(
-      await update(draft.id, {
+      await update(h, draft.supplierId, {
         types: [{ typeCode: 'OTHER' }, { typeCode: 'HOTEL' }],
         contacts: [{ contactName: 'Zhao Liu', contactPhone: '13600002222' }],
         qualifications: [{ qualType: 'BUSINESS_LICENSE', expiryDate: '2099-12-31' }],
@@ -351,11 +310,13 @@ describe('change-log rows of added items name the new item (targetId)', () => {
       (
         await h.sql`
           SELECT ${h.sql(id)}::text AS id FROM ${h.sql(table)}
-          WHERE supplier_id = ${draft.id} AND deleted_at IS NULL ORDER BY 1
+          WHERE supplier_id = ${draft.supplierId} AND deleted_at IS NULL ORDER BY 1
         `
       ).map((r) => r.id as string)
     const expected: Record<string, string[]> = {
-      TYPE: (await typeRows(draft.id)).filter((t) => t.type_code === 'HOTEL').map((t) => t.id),
+      TYPE: (await typeRows(draft.supplierId))
+        .filter((t) => t.type_code === 'HOTEL')
+        .map((t) => t.id),
       CONTACT: await live('supplier_contact', 'contact_id'),
       QUALIFICATION: await live('supplier_qualification', 'qualification_id'),
       CONTRACT: await live('supplier_contract', 'contract_id'),
@@ -366,7 +327,7 @@ describe('change-log rows of added items name the new item (targetId)', () => {
     const records = ok(
       await h.call(
         'GET',
-        `/admin/supplier/approval-records?supplierId=${draft.id}&operationType=DRAFT_UPDATE&pageSize=100`,
+        `/admin/supplier/approval-records?supplierId=${draft.supplierId}&operationType=DRAFT_UPDATE&pageSize=100`,
       ),
     ).records as Body[]
     for (const [targetType, ids] of Object.entries(expected)) {
@@ -379,18 +340,19 @@ describe('change-log rows of added items name the new item (targetId)', () => {
   })
 
   it('happy: removed and edited items keep naming their ids (unchanged behaviour)', async () => {
-    const draft = await create(
+    const draft = await createDraft(
+      h,
       draftBody({ contacts: [{ contactName: 'Li Si', contactPhone: CONTACT_PHONE }] }),
     )
-    const [contact] = (await detail(draft.id)).contacts
+    const [contact] = ok(await detail(h, draft.supplierId)).contacts
     ok(
-      await update(draft.id, {
+      await update(h, draft.supplierId, {
         contacts: [],
         changeReason: 'left the company',
         expectedUpdateTime: draft.version,
       }),
     )
-    const [removed] = (await changeLogs(draft.id)).filter(
+    const [removed] = (await changeLogs(draft.supplierId)).filter(
       (r) => r.operation_type === 'DRAFT_UPDATE' && r.target_type === 'CONTACT',
     )
     expect(removed).toMatchObject({ target_id: contact.contactId, new_value_masked: null })
@@ -400,8 +362,8 @@ describe('change-log rows of added items name the new item (targetId)', () => {
 describe('refusals echo nothing sensitive', () => {
   it('security: a refused update echoes no sensitive value', async () => {
     const taxNo = uniqueTaxNo()
-    const draft = await create(draftBody({ taxNo, contactPhone: '13812340000' }))
-    const res = await update(draft.id, {
+    const draft = await createDraft(h, draftBody({ taxNo, contactPhone: '13812340000' }))
+    const res = await update(h, draft.supplierId, {
       taxNo,
       contactPhone: '13812340000',
       expectedUpdateTime: draft.version,

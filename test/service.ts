@@ -33,11 +33,15 @@ export interface Service {
 /** `npm start`'s arguments to node, run in the repository. */
 const TSX_START = { args: ['--import', 'tsx', 'src/main.ts'], cwd: ROOT }
 
+/**
+ * Starts `src/main.ts` on the embedded database without demo data, unless `env` says otherwise;
+ * a variable given as `undefined` is left unset (the service's own default, or a `.env` in `cwd`).
+ */
 export async function startService(
-  env: Record<string, string>,
+  env: Record<string, string | undefined>,
   { args, cwd } = TSX_START,
 ): Promise<Service> {
-  const port = env.PORT ?? String(await freePort())
+  const port = 'PORT' in env ? env.PORT : String(await freePort())
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: '',
@@ -47,8 +51,6 @@ export async function startService(
     ...env,
     PORT: port,
   }
-  // PORT '' leaves the port to a .env file in `cwd`.
-  if (port === '') delete childEnv.PORT
   const child = spawn(process.execPath, args, {
     cwd,
     env: childEnv,

@@ -5,6 +5,8 @@ export const CONTACT_PHONE = '13987654321'
 export const ACCOUNT_NO = '6222021234567890123'
 export const CERT_NO = 'JY23301060012345'
 export const STORAGE = 'https://storage.example.com/supplier/'
+/** A date-time as the API writes it (`yyyy-MM-dd HH:mm:ss`, service time zone). */
+export const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/
 
 let n = 0
 /** A tax number nobody else in this file uses. */
@@ -58,3 +60,18 @@ export function fullDraftBody(overrides: Record<string, unknown> = {}): Record<s
     ...overrides,
   })
 }
+
+const ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789'
+/** Random letters and digits: two of these share almost no trigram, so names stay dissimilar. */
+export const randomText = (n: number) =>
+  Array.from({ length: n }, () => ALNUM[Math.floor(Math.random() * ALNUM.length)]).join('')
+/** Random digits, the first one never 0. */
+export const randomDigits = (n: number) =>
+  Array.from({ length: n }, (_, i) => String(Math.floor(Math.random() * 10) || (i ? 0 : 6))).join(
+    '',
+  )
+/** Full-width form of printable ASCII (U+FF01..U+FF5E; space → U+3000). */
+export const fullWidth = (s: string) =>
+  s.replace(/[!-~ ]/g, (ch) =>
+    ch === ' ' ? '\u3000' : String.fromCharCode(ch.charCodeAt(0) + 0xfee0),
+  )

@@ -4,7 +4,9 @@ import { sweepStuckApprovals } from '../src/domain/approval/reconcile'
 import { CONSTRAINT_ERRORS } from '../src/domain/write/constraints'
 import { ERRORS } from '../src/errors'
 import { useHarness, type Harness } from './harness'
-import { draftBody, STORAGE } from './supplier-data'
+import { ITEMS, newDraft, submit, submitBodyFrom } from './client'
+import { draftBody } from './supplier-data'
+import { unchanged } from './unchanged'
 
 /*
  * The one write pipeline: the Idempotency-Key record commits with the write it answers, a
@@ -12,8 +14,6 @@ import { draftBody, STORAGE } from './supplier-data'
  * service reconciles approvals left between a command's two transactions.
  */
 
-const ITEMS = '/admin/supplier/items'
-const LICENSE = `${STORAGE}license.png`
 let providerDown = false
 
 const h: Harness = useHarness({
@@ -29,24 +29,6 @@ const h: Harness = useHarness({
 
 const count = async (table: string) =>
   (await h.sql`SELECT count(*)::int AS n FROM ${h.sql(table)}`)[0].n as number
-
-const totals = async () => ({
-  supplier: await count('supplier'),
-  change_log: await count('change_log'),
-  domain_event: await count('domain_event'),
-  idempotency_record: await count('idempotency_record'),
-  approval_log: await count('approval_log'),
-})
-
-async function draftFor(admin: string) {
-  const body = draftBody({ licenseImageUrl: LICENSE })
-  const res = await h.call('POST', ITEMS, { admin, body })
-  expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200 })
-  return { body, data: res.body.data }
-}
-
-const submit = (admin: string, supplierId: string, body: Record<string, unknown>) =>
-  h.call('POST', `${ITEMS}/${supplierId}/submit`, { admin, body })
 
 const statusOf = async (supplierId: string) =>
   (await h.sql`SELECT status FROM supplier WHERE supplier_id = ${supplierId}`)[0].status
@@ -66,16 +48,16 @@ describe('Idempotency-Key: the kept answer commits with the write', () => {
       CREATE TRIGGER refuse_keep BEFORE UPDATE ON idempotency_record
         FOR EACH ROW EXECUTE FUNCTION refuse_keep();
     `)
-    const before = await totals()
     try {
-      const failed = await h.call('POST', ITEMS, {
-        admin,
-        body,
-        headers: { 'idempotency-key': key },
-      })
-      expect(failed.body).toMatchObject({ success: false })
       // Not committed, so nothing to learn: no draft, no log, no event, no key held.
-      expect(await totals()).toEqual(before)
+      const failed = await unchanged(h, () =>
+        h.call('POST', ITEMS, {
+          admin,
+          body,
+          headers: { 'idempotency-key': key },
+        }),
+      )
+      expect(failed.body).toMatchObject({ success: false })
     } finally {
       await h.sql.unsafe(
         `DROP TRIGGER refuse_keep ON idempotency_record; DROP FUNCTION refuse_keep();`,
@@ -106,7 +88,7 @@ describe('Idempotency-Key: the kept answer commits with the write', () => {
 
   it('a replayed submit reports the approval as it is now, not as it was kept', async () => {
     const admin = await h.admin()
-    const { body, data } = await draftFor(admin)
+    const { body, data } = await newDraft(h, admin)
     const key = `submit-${Date.now()}`
     const request = { ...body, expectedUpdateTime: data.updateTime }
     const headers = { 'idempotency-key': key }
@@ -138,12 +120,9 @@ describe('Idempotency-Key: the kept answer commits with the write', () => {
 describe('a committed write never answers a failure', () => {
   it('the provider failing after commit answers success with the recorded state, and pending', async () => {
     const admin = await h.admin()
-    const { body, data } = await draftFor(admin)
+    const { body, data } = await newDraft(h, admin)
     providerDown = true
-    const res = await submit(admin, data.supplierId, {
-      ...body,
-      expectedUpdateTime: data.updateTime,
-    })
+    const res = await submit(h, data.supplierId, submitBodyFrom(body, data.updateTime), { admin })
     providerDown = false
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({
@@ -158,17 +137,21 @@ describe('a committed write never answers a failure', () => {
 describe('the stuck-approval sweep', () => {
   it('applies approvals left SUBMITTED or APPROVED, older than the configured age, once', async () => {
     const admin = await h.admin()
-    const a = await draftFor(admin)
-    const b = await draftFor(admin)
+    const a = await newDraft(h, admin)
+    const b = await newDraft(h, admin)
     providerDown = true
-    const submittedA = await submit(admin, a.data.supplierId, {
-      ...a.body,
-      expectedUpdateTime: a.data.updateTime,
-    })
-    const submittedB = await submit(admin, b.data.supplierId, {
-      ...b.body,
-      expectedUpdateTime: b.data.updateTime,
-    })
+    const submittedA = await submit(
+      h,
+      a.data.supplierId,
+      submitBodyFrom(a.body, a.data.updateTime),
+      { admin },
+    )
+    const submittedB = await submit(
+      h,
+      b.data.supplierId,
+      submitBodyFrom(b.body, b.data.updateTime),
+      { admin },
+    )
     providerDown = false
     const idA = submittedA.body.data.approvalLogId
     const idB = submittedB.body.data.approvalLogId
@@ -190,10 +173,8 @@ describe('the stuck-approval sweep', () => {
     expect(await statusOf(b.data.supplierId)).toBe('ACTIVE')
 
     // A second sweep finds nothing and changes nothing.
-    const before = await totals()
-    const again = await sweepStuckApprovals(deps, { olderThanSeconds: 0 })
+    const again = await unchanged(h, () => sweepStuckApprovals(deps, { olderThanSeconds: 0 }))
     expect(again.examined).toBe(0)
-    expect(await totals()).toEqual(before)
   })
 
   // The embedded engine serves one process (its data directory is locked) over one connection.
@@ -201,12 +182,9 @@ describe('the stuck-approval sweep', () => {
     'one replica at a time: while another holds the sweep lock, a sweep does nothing (PostgreSQL)',
     async () => {
       const admin = await h.admin()
-      const { body, data } = await draftFor(admin)
+      const { body, data } = await newDraft(h, admin)
       providerDown = true
-      const res = await submit(admin, data.supplierId, {
-        ...body,
-        expectedUpdateTime: data.updateTime,
-      })
+      const res = await submit(h, data.supplierId, submitBodyFrom(body, data.updateTime), { admin })
       providerDown = false
       const other = await h.sql.reserve()
       try {
@@ -228,26 +206,23 @@ describe('the stuck-approval sweep', () => {
 describe('withdrawing an approval', () => {
   it('only an APPLY_FAILED approval can be withdrawn, with supplier:approval:submit', async () => {
     const admin = await h.admin()
-    const { body, data } = await draftFor(admin)
-    const res = await submit(admin, data.supplierId, {
-      ...body,
-      expectedUpdateTime: data.updateTime,
-    })
+    const { body, data } = await newDraft(h, admin)
+    const res = await submit(h, data.supplierId, submitBodyFrom(body, data.updateTime), { admin })
     const id = res.body.data.approvalLogId
     expect(res.body.data.approvalStatus).toBe('APPLIED')
-    const before = await totals()
-    const applied = await h.call('POST', `/admin/supplier/approvals/${id}/withdraw`, { admin })
-    expect(applied.body).toMatchObject({ code: ERRORS.OPERATION_NOT_ALLOWED_IN_STATUS.code })
-    const unknown = await h.call('POST', `/admin/supplier/approvals/9007199254000777/withdraw`, {
-      admin,
-    })
-    expect(unknown.body).toMatchObject({ code: ERRORS.APPROVAL_NOT_FOUND.code })
     const viewer = await h.admin(['supplier:view'])
-    const denied = await h.call('POST', `/admin/supplier/approvals/${id}/withdraw`, {
-      admin: viewer,
+    await unchanged(h, async () => {
+      const applied = await h.call('POST', `/admin/supplier/approvals/${id}/withdraw`, { admin })
+      expect(applied.body).toMatchObject({ code: ERRORS.OPERATION_NOT_ALLOWED_IN_STATUS.code })
+      const unknown = await h.call('POST', `/admin/supplier/approvals/9007199254000777/withdraw`, {
+        admin,
+      })
+      expect(unknown.body).toMatchObject({ code: ERRORS.APPROVAL_NOT_FOUND.code })
+      const denied = await h.call('POST', `/admin/supplier/approvals/${id}/withdraw`, {
+        admin: viewer,
+      })
+      expect(denied.body).toMatchObject({ code: ERRORS.PERMISSION_DENIED.code })
     })
-    expect(denied.body).toMatchObject({ code: ERRORS.PERMISSION_DENIED.code })
-    expect(await totals()).toEqual(before)
   })
 })
 
