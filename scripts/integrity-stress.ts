@@ -7,7 +7,7 @@ import { formatCounts, runIntegrityStress, wrongAnswers } from '../test/integrit
  * answer (a connection error is not one). The last line is the report as JSON.
  *
  *   DATABASE_URL='postgres://postgres@127.0.0.1:5432/test?sslmode=disable' \
- *     node --import tsx scripts/integrity-stress.ts --seconds 600 --checked 500000
+ *     npm run integrity:stress -- --seconds 600 --checked 500000
  *
  * It stops after --seconds (30), or once --checked answers have been checked. --workers (24)
  * and --pool (10) size the load; --failing (0.02) is the share of reads made to fail on a later
