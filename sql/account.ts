@@ -1,19 +1,17 @@
 import { z } from 'zod'
 import { many, maybeOne, type Sql, DATE_TIME } from './db'
+import {
+  ACCOUNT_STATUSES,
+  RISK_FLAG_CODES,
+  type AccountStatus,
+  type RiskFlagCode,
+} from '../src/vocabulary'
 
 /*
  * The bank-account aggregate after registration (SUP-ADM-034/035/036/041). Reads select masks
  * only: no `account_no_enc` or `account_no_bidx` leaves a read query, and proof file URLs only
  * leave the single-account query. Every table a query touches is filtered on deleted_at.
  */
-
-/** Account statuses as the supplier_bank_account_status_check constraint has them. */
-export const ACCOUNT_STATUSES = ['DRAFT', 'PENDING', 'ACTIVE', 'APPLY_FAILED', 'REJECTED'] as const
-export type AccountStatus = (typeof ACCOUNT_STATUSES)[number]
-
-/** Codes of the named risk flags an account can carry (see src/domain/account/risk.ts). */
-export const RISK_FLAG_CODES = ['ACCOUNT_NO_HELD_ELSEWHERE', 'PERSONAL_HOLDER_MISMATCH'] as const
-export type RiskFlagCode = (typeof RISK_FLAG_CODES)[number]
 
 const AccountViewFields = {
   accountId: z.string(),

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ACCOUNT_STATUSES, type AccountStatus } from './account'
+import { ACCOUNT_STATUSES, type AccountStatus } from '../src/vocabulary'
 import { many, maybeOne, none, one, type Sql, DATE_TIME } from './db'
 
 // Types ------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 import type postgres from 'postgres'
 import { z } from 'zod'
 import { formatDateTime, many, maybeOne, one, type Sql } from './db'
-import { SUPPLIER_STATUSES, SupplierSubjectFields } from './supplier'
+import { SupplierSubjectFields } from './supplier'
+import { SUPPLIER_STATUSES } from '../src/vocabulary'
 import { complianceOf, TypeComplianceJson } from './compliance'
 
 /*

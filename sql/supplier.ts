@@ -1,16 +1,6 @@
 import { z } from 'zod'
 import { many, maybeOne, none, one, type Sql, DATE_TIME } from './db'
-
-/** The seven lifecycle codes, as the supplier_status_check constraint has them. */
-export const SUPPLIER_STATUSES = [
-  'DRAFT',
-  'VETTING',
-  'ACTIVE',
-  'SUSPENDED',
-  'FROZEN',
-  'BLACKLIST',
-  'ARCHIVED',
-] as const
+import { SUPPLIER_STATUSES } from '../src/vocabulary'
 
 /** The public subject fields of a supplier, as the write and the read rows both carry them. */
 export const SupplierSubjectFields = {

@@ -1,9 +1,10 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { enabledItems } from '../../sql/dict'
+import { dictionaryItems } from '../domain/dictionary'
 import { ok, resultSchema } from '../http/envelope'
 import { doc } from '../http/openapi'
-import type { AppEnv, Deps } from '../http/types'
+import type { AppEnv } from '../http/types'
+import type { Deps } from '../domain/deps'
 import { NoQuery, validate } from '../http/validate'
 
 /** Dictionaries the supplier pages read; labels are display only, clients submit dictValue. */
@@ -33,7 +34,7 @@ export const dictRoutes = ({ sql }: Pick<Deps, 'sql'>) => {
       }),
       validate('query', NoQuery),
       async (c) => {
-        const items = await enabledItems(sql, dictType)
+        const items = await dictionaryItems({ sql }, dictType)
         return ok(
           c,
           items.map(({ dictType, dictLabel, dictValue, sortOrder, status }) => ({

@@ -9,7 +9,8 @@ import {
 import { authorize } from '../http/auth'
 import { answerWrite } from '../http/write'
 import { ok, resultSchema } from '../http/envelope'
-import type { AppEnv, Deps } from '../http/types'
+import type { AppEnv } from '../http/types'
+import type { Deps } from '../domain/deps'
 import { NoQuery, validate } from '../http/validate'
 
 const INT4_MAX = 2_147_483_647

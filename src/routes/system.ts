@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import type { Deps, AppEnv } from '../http/types'
+import type { AppEnv } from '../http/types'
+import type { Deps } from '../domain/deps'
 import { buildOpenApi, doc } from '../http/openapi'
 import {
   DOCS_ASSET_FILES,
@@ -11,7 +12,7 @@ import {
 } from '../http/docs-page'
 import { ok, failure, resultSchema } from '../http/envelope'
 import { ERRORS } from '../errors'
-import { withinDeadline } from '../../sql/db'
+import { databaseReady } from '../domain/system'
 import { NoQuery, validate } from '../http/validate'
 
 /** /readyz answers within this bound, also while the database host does not answer at all. */
@@ -68,14 +69,10 @@ export const systemRoutes = (
       },
     }),
     validate('query', NoQuery),
-    async (c) => {
-      try {
-        await withinDeadline(sql`SELECT 1`, READINESS_TIMEOUT_MS, 'readiness')
-        return ok(c, { status: 'UP' as const })
-      } catch {
-        return failure(c, ERRORS.DATABASE_UNAVAILABLE, 'database unreachable', null, 503)
-      }
-    },
+    async (c) =>
+      (await databaseReady(sql, READINESS_TIMEOUT_MS))
+        ? ok(c, { status: 'UP' as const })
+        : failure(c, ERRORS.DATABASE_UNAVAILABLE, 'database unreachable', null, 503),
   )
   app.get(
     '/openapi.json',

@@ -1,16 +1,10 @@
 import { z } from 'zod'
-import { RISK_FLAG_CODES } from '../../sql/account'
-import { ACCOUNT_STATUSES } from '../domain/account/statuses'
-import { idString } from '../http/validate'
+import { RISK_FLAG_CODES } from '../vocabulary'
+import { ACCOUNT_STATUSES } from '../vocabulary'
+import { idString } from './id'
 import { utf8Bytes } from '../crypto/sensitive'
-import {
-  ApprovalCommandResult,
-  BankAccountInput,
-  dateTimeString,
-  INVOICE_TYPES,
-  LIMITS,
-  SETTLE_MODES,
-} from './supplier'
+import { ApprovalCommandResult, BankAccountInput, dateTimeString } from './supplier'
+import { INVOICE_TYPES, LIMITS, SETTLE_MODES } from '../vocabulary'
 
 /** Accounts per SUP-ADM-035 request (the spec's bound). */
 export const BATCH_ACCOUNTS = 50

@@ -6,13 +6,9 @@ import { lockSupplier } from '../../../sql/supplier'
 import { fail, type AppError } from '../../errors'
 import { approvalHandler, type ApplierCtx, type ApplierDeps } from '../approval/handler'
 import { maskForLog } from '../masking'
-import {
-  checkAccountNo,
-  checkSettlementTerms,
-  checkStorageUrls,
-  type FieldChange,
-} from '../supplier/form'
-import { logChanges } from '../supplier/profile'
+import { checkAccountNo, checkSettlementTerms, checkStorageUrls } from '../supplier/form'
+import { type FieldChange } from '../write/change-log'
+import { logChanges } from '../write/change-log'
 import { assertAllowed } from '../lifecycle/policy'
 import { flagCodes, mergedTerms, screenNumbers } from './rules'
 import {
@@ -22,13 +18,8 @@ import {
   openCandidate,
   type Candidate,
 } from './snapshot'
-import {
-  accountMove,
-  CHANGEABLE,
-  nextAccountStatus,
-  type AccountStatus,
-  type AccountTrigger,
-} from './statuses'
+import { accountMove, CHANGEABLE, nextAccountStatus, type AccountTrigger } from './statuses'
+import { type AccountStatus } from '../../vocabulary'
 
 /*
  * The approval handlers of bank accounts. Each applies from its snapshot only: it locks the

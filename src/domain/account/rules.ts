@@ -1,16 +1,12 @@
 import type { z } from 'zod'
-import {
-  numberHolders,
-  type AccountWriteRow,
-  type NumberHolderRow,
-  type RiskFlagCode,
-} from '../../../sql/account'
+import { numberHolders, type AccountWriteRow, type NumberHolderRow } from '../../../sql/account'
+import { type RiskFlagCode } from '../../vocabulary'
 import type { Sql } from '../../../sql/db'
 import { fail } from '../../errors'
 import type { BankAccountInput } from '../../schemas/supplier'
 import type { BankAccountChangeRequest } from '../../schemas/account'
 import type { DomainDeps } from '../context'
-import { normalizeName } from '../identity'
+import { normalizeName } from '../../identity'
 import {
   checkAccountNo,
   checkAccounts,

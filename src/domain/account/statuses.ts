@@ -1,4 +1,4 @@
-import { ACCOUNT_STATUSES, type AccountStatus } from '../../../sql/account'
+import type { AccountStatus } from '../../vocabulary'
 import { fail } from '../../errors'
 
 /**
@@ -15,8 +15,6 @@ import { fail } from '../../errors'
  * A change (ACCOUNT_CHANGE) does not move the status: the account stays ACTIVE with its current
  * values until the approved candidate is applied.
  */
-export { ACCOUNT_STATUSES, type AccountStatus }
-
 export const ACCOUNT_MOVES = [
   { from: 'DRAFT', trigger: 'REGISTRATION_SUBMITTED', to: 'PENDING' },
   { from: 'PENDING', trigger: 'REGISTRATION_RETURNED', to: 'DRAFT' },

@@ -12,7 +12,12 @@ import { AppError, fail } from '../../errors'
 import type { ApprovalResult } from '../../ports/approval-provider'
 import { mapConstraintViolation } from '../write/constraints'
 import type { ApplierCtx, ApplierDeps, ApprovalHandler, ApprovalHandlers } from './handler'
-import { APPROVAL_APPLICABLE, approvalSources, approvalTarget, DECISION_EVENT } from './statuses'
+import {
+  APPROVAL_APPLICABLE,
+  approvalSources,
+  approvalTarget,
+  DECISION_EVENT,
+} from '../../vocabulary'
 
 export type CoreDeps = ApplierDeps & { approvalHandlers: ApprovalHandlers }
 

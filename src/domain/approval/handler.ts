@@ -2,12 +2,15 @@ import type { z } from 'zod'
 import type { ApprovalRow } from '../../../sql/approval'
 import type { Sql } from '../../../sql/db'
 import type { AppError } from '../../errors'
-import type { DomainDeps, WriteContext } from '../context'
+import type { Deps } from '../deps'
 
 export type BizType = ApprovalRow['bizType']
-export type ApplierDeps = Pick<DomainDeps, 'sql' | 'config' | 'logger' | 'cipher' | 'observer'>
+export type ApplierDeps = Pick<Deps, 'sql' | 'config' | 'logger' | 'cipher' | 'observer'>
 /** Who the applied change is attributed to, and the request it runs in. */
-export type ApplierCtx = Pick<WriteContext, 'adminId' | 'requestId'>
+export interface ApplierCtx {
+  adminId: string
+  requestId: string
+}
 
 /**
  * One approval business type: what its snapshot holds and what approving, rejecting or failing

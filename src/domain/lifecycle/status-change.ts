@@ -13,18 +13,14 @@ import type { ApprovalCommandResult, SupplierStatusRequest } from '../../schemas
 import { approvalHandler, type ApplierCtx } from '../approval/handler'
 import { commandResult, currentCommandResult, decideApproval } from '../approval/submit'
 import type { DomainDeps, WriteContext } from '../context'
-import { assertQualificationsValid } from '../supplier/compliance'
-import { logChanges } from '../supplier/profile'
+import { assertQualificationsValid } from './guards'
+import { logChanges } from '../write/change-log'
 import { runWrite } from '../write/pipeline'
 import { assertAllowed } from './policy'
-import {
-  applyMove,
-  approvalOf,
-  checkGuard,
-  claimVersion,
-  moveTo,
-  SUPPLIER_STATUSES,
-} from './transitions'
+import { approvalOf, moveTo } from './transitions'
+import { checkGuard } from './guards'
+import { applyMove, claimVersion } from './move'
+import { SUPPLIER_STATUSES } from '../../vocabulary'
 
 /*
  * SUP-ADM-043, the status command, and its STATUS_CHANGE approval. The command checks

@@ -9,9 +9,9 @@ import {
   updateRelation,
   type RelationVersionRow,
 } from '../../../sql/resource'
-import { SUPPLIER_STATUSES } from '../../../sql/supplier'
+import { SUPPLIER_STATUSES } from '../../vocabulary'
 import { fail } from '../../errors'
-import type { Deps } from '../../http/types'
+import type { Deps } from '../deps'
 import { fleetResourcesFor, vehiclesById } from '../../ports/fleet'
 import type {
   SupplierResourceReassignRequest,
@@ -20,7 +20,7 @@ import type {
 import type { DomainDeps, WriteContext } from '../context'
 import { runWrite, type WriteCommand } from '../write/pipeline'
 import { maskForLog } from '../masking'
-import type { SupplierStatus } from '../lifecycle/transitions'
+import type { SupplierStatus } from '../../vocabulary'
 import { NEW_RELATION_ALLOWED } from './eligibility'
 import { FLEET_MODULE, resourceModule, type ResourceModule } from './modules'
 import { relationView, type SupplierResourceRelationVO } from './relations'

@@ -1,31 +1,14 @@
 import { enabledTypeCodes, type SupplierColumns, type SupplierRow } from '../../../sql/supplier'
 import type { Sql } from '../../../sql/db'
 import { maskAccountNo, maskTaxNo, maskPhone, utf8Bytes } from '../../crypto/sensitive'
-import { normalizeAccountNo, normalizeName, normalizePhone, normalizeTaxNo } from '../identity'
+import { normalizeAccountNo, normalizeName, normalizePhone, normalizeTaxNo } from '../../identity'
 import { fail, type ErrorName } from '../../errors'
-import { LIMITS } from '../../schemas/supplier'
+import { LIMITS } from '../../vocabulary'
 import type { z } from 'zod'
 import type { BankAccountInput } from '../../schemas/supplier'
 import { today, type DomainDeps } from '../context'
 import { maskForLog } from '../masking'
-
-/** A field-level change, values already masked for the change log. */
-export interface FieldChange {
-  targetType:
-    | 'SUPPLIER'
-    | 'TYPE'
-    | 'CONTACT'
-    | 'QUALIFICATION'
-    | 'CONTRACT'
-    | 'EVALUATION'
-    | 'ACCOUNT'
-    | 'RELATION'
-    | 'QUALIFICATION_RULE'
-  targetId: string | null
-  fieldName: string
-  oldValueMasked: string | null
-  newValueMasked: string | null
-}
+import type { FieldChange } from '../write/change-log'
 
 /**
  * What checking and writing a supplier form can answer (identityOf, checkFieldRules,

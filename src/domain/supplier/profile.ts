@@ -1,4 +1,4 @@
-import { insertChangeLogs, insertEvent } from '../../../sql/audit'
+import { insertEvent } from '../../../sql/audit'
 import type { Sql } from '../../../sql/db'
 import {
   findSupplier,
@@ -29,18 +29,13 @@ import {
   mergeTypes,
   replaceDraftAccounts,
 } from './children'
-import type { SupplierStatus } from '../lifecycle/transitions'
+import type { SupplierStatus } from '../../vocabulary'
 import { assertAllowed } from '../lifecycle/policy'
 import { confirmNoNearDuplicates } from './near-duplicate'
-import {
-  checkFieldRules,
-  diffSubject,
-  identityOf,
-  type Identity,
-  type FieldChange,
-  type SubjectInput,
-} from './form'
+import { checkFieldRules, diffSubject, identityOf, type Identity, type SubjectInput } from './form'
+import { type FieldChange } from '../write/change-log'
 import { runWrite } from '../write/pipeline'
+import { logChanges } from '../write/change-log'
 
 const ONBOARDING_STAGE: Record<SupplierStatus, string> = {
   DRAFT: 'PROFILE_DRAFT',
@@ -69,33 +64,6 @@ export async function writeResult(sql: Sql, supplierId: string): Promise<Supplie
     })),
     updateTime: supplier.updateTime,
   }
-}
-
-/** Writes the change-log rows of one command; nothing sensitive reaches here unmasked. */
-export function logChanges(
-  tx: Sql,
-  ctx: Pick<WriteContext, 'adminId' | 'requestId'>,
-  supplierId: string,
-  operationType: string,
-  changes: FieldChange[],
-  extra: {
-    changeReason?: string | null
-    approvalLogId?: string | null
-    status?: string | null
-  } = {},
-) {
-  return insertChangeLogs(
-    tx,
-    changes.map((c) => ({
-      ...c,
-      targetId: c.targetId ?? (c.targetType === 'SUPPLIER' ? supplierId : null),
-      supplierId,
-      operationType,
-      operatorId: ctx.adminId,
-      requestId: ctx.requestId,
-      ...extra,
-    })),
-  )
 }
 
 /** SUP-ADM-003: a new DRAFT with its types, contacts, qualifications and initial accounts. */

@@ -5,9 +5,9 @@ import { lockSupplier, nextSupplierNo, type SupplierRow } from '../../../sql/sup
 import { liveAccounts, liveTypes, setAccountsStatus } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
 import { approvalHandler, type ApplierCtx, type ApplierDeps } from '../approval/handler'
-import { moveStatus } from '../lifecycle/transitions'
-import type { FieldChange } from './form'
-import { logChanges } from './profile'
+import { moveStatus } from '../lifecycle/move'
+import type { FieldChange } from '../write/change-log'
+import { logChanges } from '../write/change-log'
 import { RegistrationSnapshot } from './registration'
 
 /**

@@ -7,13 +7,13 @@ import { fail } from '../../errors'
 import type { ApprovalCommandResult, SupplierSubmitRequest } from '../../schemas/supplier'
 import { commandResult, currentCommandResult, decideApproval } from '../approval/submit'
 import type { DomainDeps, WriteContext } from '../context'
-import { approvalOf, moveBy, moveStatus } from '../lifecycle/transitions'
+import { approvalOf, moveBy } from '../lifecycle/transitions'
+import { moveStatus } from '../lifecycle/move'
 import { confirmNoNearDuplicates } from './near-duplicate'
 import { checkFieldRules, identityOf } from './form'
 import { runWrite } from '../write/pipeline'
-import { applyForm, findSupplierForSubmit, logChanges, relock } from './profile'
-
-export { checkRegistration } from './registration-rules'
+import { applyForm, findSupplierForSubmit, relock } from './profile'
+import { logChanges } from '../write/change-log'
 
 /** The registration's approval (PROFILE_CREATE, 4 levels), as the transition table declares it. */
 const REGISTRATION_APPROVAL = approvalOf(moveBy('DRAFT', 'SUBMIT_REGISTRATION'))
