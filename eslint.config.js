@@ -18,8 +18,19 @@ const UP = {
   sql: '(^|/)sql/',
 }
 
+/**
+ * A supplier's status changes only through a move the transition table declares: the one write
+ * that sets it (`moveSupplier`) is imported by `applyMove` (src/domain/lifecycle/move.ts) alone.
+ */
+const STATUS_RULE = {
+  regex: '(^|/)sql/supplier$',
+  importNames: ['moveSupplier'],
+  message:
+    'status rule: a status changes only through the transition table (applyMove in src/domain/lifecycle/move.ts).',
+}
+
 /** `no-restricted-imports` for a layer: `name` may not import from any of `forbidden`. */
-const layer = (name, files, forbidden) => ({
+const layer = (name, files, forbidden, { statusWrites = false } = {}) => ({
   files,
   rules: {
     'no-restricted-imports': [
@@ -30,6 +41,7 @@ const layer = (name, files, forbidden) => ({
             regex: UP[key] ?? key,
             message: `layer rule: ${name} may not import ${what} (README, "Architecture": which layer may import which).`,
           })),
+          ...(statusWrites ? [] : [STATUS_RULE]),
         ],
       },
     ],
@@ -55,15 +67,31 @@ const layers = [
   layer('schemas/', ['src/schemas/**'], [...ABOVE_DOMAIN, ['domain'], ['ports']]),
   layer('ports/', ['src/ports/**'], [...ABOVE_DOMAIN, ['domain']]),
   layer('domain/', ['src/domain/**'], ABOVE_DOMAIN),
+  layer('domain/lifecycle', ['src/domain/lifecycle/**'], [...ABOVE_DOMAIN, COMMAND_FOLDERS]),
+  layer('domain/lifecycle', ['src/domain/lifecycle/move.ts'], [...ABOVE_DOMAIN, COMMAND_FOLDERS], {
+    statusWrites: true,
+  }),
+  // The write path's shared pieces read the lifecycle's tables (which status allows what), no verb.
   layer(
-    'domain/write, domain/approval, domain/lifecycle',
-    ['src/domain/write/**', 'src/domain/approval/**', 'src/domain/lifecycle/**'],
-    [...ABOVE_DOMAIN, COMMAND_FOLDERS],
+    'domain/write',
+    ['src/domain/write/**'],
+    [
+      ...ABOVE_DOMAIN,
+      COMMAND_FOLDERS,
+      ['(^|/)lifecycle/(?!(policy|transitions)$)', 'lifecycle beyond its tables'],
+    ],
   ),
   layer(
-    'domain/write, domain/approval',
-    ['src/domain/write/**', 'src/domain/approval/**'],
-    [...ABOVE_DOMAIN, COMMAND_FOLDERS, ['(^|/)lifecycle/', 'lifecycle']],
+    'domain/approval',
+    ['src/domain/approval/**'],
+    [
+      ...ABOVE_DOMAIN,
+      COMMAND_FOLDERS,
+      [
+        '(^|/)(lifecycle|write)/(?!(pipeline|constraints)$)',
+        'lifecycle, or write beyond its pipeline',
+      ],
+    ],
   ),
   // The frame may classify a database fault (sql/db); queries are the domain's.
   layer(

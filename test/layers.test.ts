@@ -35,7 +35,8 @@ const UPWARD: [file: string, specifier: string][] = [
   ['src/domain/supplier/probe.ts', '../../app'],
   ['src/domain/lifecycle/probe.ts', '../supplier/profile'],
   ['src/domain/write/probe.ts', '../account/rules'],
-  ['src/domain/write/probe.ts', '../lifecycle/transitions'],
+  ['src/domain/write/probe.ts', '../lifecycle/status-change'],
+  ['src/domain/approval/probe.ts', '../write/approval-command'],
   ['src/domain/approval/probe.ts', '../lifecycle/move'],
   ['src/http/probe.ts', '../routes/system'],
   ['src/http/probe.ts', '../../sql/supplier'],
@@ -52,6 +53,8 @@ const DOWNWARD: [file: string, specifier: string][] = [
   ['src/domain/supplier/probe.ts', '../../schemas/supplier'],
   ['src/domain/supplier/probe.ts', '../lifecycle/move'],
   ['src/domain/lifecycle/probe.ts', '../write/change-log'],
+  ['src/domain/write/probe.ts', '../lifecycle/policy'],
+  ['src/domain/approval/probe.ts', '../write/pipeline'],
   ['src/http/probe.ts', '../domain/context'],
   ['src/http/probe.ts', '../../sql/db'],
   ['src/routes/probe.ts', '../domain/dictionary'],
@@ -64,6 +67,25 @@ describe('layers: an upward import fails the lint with the layer rule', () => {
     expect(errors).toHaveLength(1)
     expect(errors[0].severity).toBe(2)
     expect(errors[0].message).toMatch(/layer rule: .* may not import /)
+  })
+
+  it.each([
+    'src/domain/supplier/probe.ts',
+    'src/domain/lifecycle/status-change.ts',
+    'src/domain/write/probe.ts',
+    'src/ports/probe.ts',
+  ])('status rule: %s may not import moveSupplier', async (file) => {
+    const depth = file.split('/').length - 1
+    const code = `import { moveSupplier } from '${'../'.repeat(depth)}sql/supplier'\nexport { moveSupplier }\n`
+    const [result] = await eslint.lintText(code, { filePath: file })
+    const errors = result.messages.filter((m) => m.ruleId === 'no-restricted-imports')
+    expect(errors.map((e) => e.message)).toEqual([expect.stringMatching(/^.*status rule: /)])
+  })
+
+  it('status rule: applyMove (lifecycle/move.ts) is the one importer of moveSupplier', async () => {
+    const code = `import { moveSupplier } from '../../../sql/supplier'\nexport { moveSupplier }\n`
+    const [result] = await eslint.lintText(code, { filePath: 'src/domain/lifecycle/move.ts' })
+    expect(result.messages.filter((m) => m.ruleId === 'no-restricted-imports')).toEqual([])
   })
 
   it.each(DOWNWARD)('%s may import %s', async (file, specifier) => {

@@ -6,7 +6,7 @@ import { ACCOUNT_TYPES, INVOICE_TYPES, SETTLE_MODES } from '../../vocabulary'
 import type { DomainDeps } from '../context'
 import { canonicalJson } from '../context'
 import { normalizeAccountNo } from '../../identity'
-import { emptyToNull } from '../supplier/form'
+import { emptyToNull } from '../write/fields'
 import { CANDIDATE_FIELDS, type RiskFlag } from './rules'
 
 /*

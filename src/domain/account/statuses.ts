@@ -1,4 +1,6 @@
 import type { AccountStatus } from '../../vocabulary'
+import type { Sql } from '../../../sql/db'
+import { setAccountsStatus } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
 
 /**
@@ -47,3 +49,16 @@ export const HOLDS_NUMBER: readonly AccountStatus[] = ['DRAFT', 'PENDING', 'ACTI
 
 /** Only an ACTIVE account may be changed or become the default. */
 export const CHANGEABLE: readonly AccountStatus[] = ['ACTIVE']
+
+/**
+ * Moves every live account of the supplier that is in `from` by `trigger`, to the status the
+ * table declares (the registration moves its initial accounts together).
+ */
+export function moveSupplierAccounts(
+  tx: Sql,
+  supplierId: string,
+  from: AccountStatus,
+  trigger: AccountTrigger,
+) {
+  return setAccountsStatus(tx, supplierId, from, nextAccountStatus(from, trigger))
+}

@@ -1,5 +1,5 @@
 import type { Sql } from '../../../sql/db'
-import { updateSupplier, type SupplierColumns } from '../../../sql/supplier'
+import { moveSupplier, updateSupplier, type SupplierColumns } from '../../../sql/supplier'
 import { fail } from '../../errors'
 import type { SupplierStatus } from '../../vocabulary'
 import { checkGuard, type GuardDeps, type GuardEvidence } from './guards'
@@ -39,7 +39,7 @@ export async function applyMove(
       `${move.trigger} is not allowed from ${supplier.status}`,
     )
   }
-  const row = await updateSupplier(
+  const row = await moveSupplier(
     tx,
     {
       supplierId: supplier.supplierId,
@@ -47,7 +47,8 @@ export async function applyMove(
       expectedUpdateTime: supplier.expectedUpdateTime,
       adminId: options.adminId,
     },
-    { ...options.columns, status: move.to },
+    move.to,
+    options.columns ?? {},
   )
   if (!row) fail('CONCURRENT_MODIFICATION')
   await checkGuard(tx, deps, move, supplier.supplierId, options.evidence)

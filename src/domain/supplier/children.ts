@@ -24,7 +24,8 @@ import type { BankAccountInput } from '../../schemas/supplier'
 import type { DomainDeps } from '../context'
 import { maskForLog } from '../masking'
 import { planMerge } from './merge'
-import { accountColumns, emptyToNull } from './form'
+import { accountColumns } from '../account/rules'
+import { emptyToNull } from '../write/fields'
 import { type FieldChange } from '../write/change-log'
 
 type Cipher = Pick<DomainDeps, 'cipher'>

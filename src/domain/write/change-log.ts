@@ -51,3 +51,17 @@ export function logChanges(
     })),
   )
 }
+
+/** The change-log row of a status move (of a supplier, or of an account). */
+export const statusChange = (
+  targetType: 'SUPPLIER' | 'ACCOUNT',
+  targetId: string,
+  from: string,
+  to: string,
+): FieldChange => ({
+  targetType,
+  targetId,
+  fieldName: 'status',
+  oldValueMasked: from,
+  newValueMasked: to,
+})
