@@ -500,6 +500,24 @@ ALTER TABLE public.idempotency_record ALTER COLUMN id ADD GENERATED ALWAYS AS ID
 
 
 --
+-- Name: job_lease; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.job_lease (
+    job text NOT NULL,
+    holder text NOT NULL,
+    expires_at timestamp with time zone NOT NULL
+);
+
+
+--
+-- Name: TABLE job_lease; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.job_lease IS 'One row per background job that must run on one replica at a time: who holds it, until when.';
+
+
+--
 -- Name: qualification_rule; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -2137,6 +2155,14 @@ ALTER TABLE ONLY public.idempotency_record
 
 
 --
+-- Name: job_lease job_lease_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.job_lease
+    ADD CONSTRAINT job_lease_pkey PRIMARY KEY (job);
+
+
+--
 -- Name: qualification_rule qualification_rule_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2981,4 +3007,5 @@ INSERT INTO public.schema_migrations (version) VALUES
     ('20261123040000'),
     ('20261123050000'),
     ('20261123060100'),
-    ('20261124000000');
+    ('20261124000000'),
+    ('20261124120000');

@@ -15,6 +15,7 @@ const NO_SOFT_DELETE = new Set([
   'domain_event',
   'submit_guard',
   'idempotency_record',
+  'job_lease',
   'resource_settle_type',
   'resource_status',
   'resource_season',

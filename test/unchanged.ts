@@ -12,8 +12,8 @@ import type { Harness } from './harness'
  * than any other.
  */
 
-/** Tables that are not data: the migration and seed bookkeeping. */
-const BOOKKEEPING = ['schema_migrations', 'seed_run']
+/** Tables that are not data: the migration and seed bookkeeping, the background jobs' leases. */
+const BOOKKEEPING = ['schema_migrations', 'seed_run', 'job_lease']
 /** The administrators' grants: `h.call` makes a caller holding every permission when none is named. */
 const GRANTS = ['admin_permission', 'admin_role']
 

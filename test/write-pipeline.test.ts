@@ -177,30 +177,35 @@ describe('the stuck-approval sweep', () => {
     expect(again.examined).toBe(0)
   })
 
-  // The embedded engine serves one process (its data directory is locked) over one connection.
-  it.skipIf(!process.env.DATABASE_URL)(
-    'one replica at a time: while another holds the sweep lock, a sweep does nothing (PostgreSQL)',
-    async () => {
-      const admin = await h.admin()
-      const { body, data } = await newDraft(h, admin)
-      providerDown = true
-      const res = await submit(h, data.supplierId, submitBodyFrom(body, data.updateTime), { admin })
-      providerDown = false
-      const other = await h.sql.reserve()
-      try {
-        await other`SELECT pg_advisory_lock(395000001)`
-        const blocked = await sweepStuckApprovals(domainDeps(h.deps), { olderThanSeconds: 0 })
-        expect(blocked).toMatchObject({ ran: false, examined: 0 })
-        expect(await approvalStatus(res.body.data.approvalLogId)).toBe('SUBMITTED')
-        await other`SELECT pg_advisory_unlock(395000001)`
-      } finally {
-        other.release()
-      }
-      const ran = await sweepStuckApprovals(domainDeps(h.deps), { olderThanSeconds: 0 })
-      expect(ran.ran).toBe(true)
-      expect(await approvalStatus(res.body.data.approvalLogId)).toBe('APPLIED')
-    },
-  )
+  it('one replica at a time: while another holds the sweep lease, a sweep does nothing; an expired lease is taken over', async () => {
+    const admin = await h.admin()
+    const { body, data } = await newDraft(h, admin)
+    providerDown = true
+    const res = await submit(h, data.supplierId, submitBodyFrom(body, data.updateTime), { admin })
+    providerDown = false
+    const approvalLogId = res.body.data.approvalLogId
+    // Another replica's lease, running for another minute.
+    await h.sql`
+      INSERT INTO job_lease (job, holder, expires_at)
+      VALUES ('approval-sweep', 'another replica', now() + interval '1 minute')
+      ON CONFLICT (job) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at`
+    const blocked = await sweepStuckApprovals(domainDeps(h.deps), { olderThanSeconds: 0 })
+    expect(blocked).toMatchObject({ ran: false, examined: 0 })
+    expect(await approvalStatus(approvalLogId)).toBe('SUBMITTED')
+    expect(await h.sql`SELECT holder FROM job_lease WHERE job = 'approval-sweep'`).toEqual([
+      { holder: 'another replica' },
+    ])
+
+    // That replica died: once its lease has run out, this one sweeps, and lets go after.
+    await h.sql`UPDATE job_lease SET expires_at = now() - interval '1 second'`
+    const ran = await sweepStuckApprovals(domainDeps(h.deps), { olderThanSeconds: 0 })
+    expect(ran.ran).toBe(true)
+    expect(await approvalStatus(approvalLogId)).toBe('APPLIED')
+    const [lease] = await h.sql`
+      SELECT holder <> 'another replica' AS "taken", expires_at <= now() AS "released"
+      FROM job_lease WHERE job = 'approval-sweep'`
+    expect(lease).toEqual({ taken: true, released: true })
+  })
 })
 
 describe('withdrawing an approval', () => {

@@ -1,4 +1,5 @@
 import { findApproval, stuckApprovals, type ApprovalRow } from '../../../sql/approval'
+import { releaseLease, takeLease } from '../../../sql/lease'
 import { fail } from '../../errors'
 import type { ApprovalResult } from '../../ports/approval-provider'
 import type { DomainDeps } from '../context'
@@ -31,11 +32,16 @@ export async function reconcileApproval(
   return applyApprovalResult(deps, { adminId: approval.applicantAdminId, requestId }, result)
 }
 
-/** Any fixed number: the advisory lock that lets one replica at a time sweep. */
-const SWEEP_LOCK = 395_000_001
+/** The lease (sql/lease.ts) that lets one replica at a time sweep. */
+const SWEEP_JOB = 'approval-sweep'
+/**
+ * Longer than a sweep of one batch takes, so that a live holder never loses it; a holder that
+ * died mid-sweep holds up the others this long at most.
+ */
+const SWEEP_LEASE_SECONDS = 300
 
 export interface SweepOutcome {
-  /** False when another replica held the sweep lock. */
+  /** False when another replica held the sweep lease. */
   ran: boolean
   examined: number
   applied: number
@@ -45,8 +51,8 @@ export interface SweepOutcome {
 /**
  * The service's own reconciliation of approvals stuck SUBMITTED or APPROVED for longer than
  * `olderThanSeconds` (a crash or a lost connection between a command's two transactions).
- * One replica at a time: a session advisory lock on a reserved connection. The embedded engine
- * (one connection, one process per data directory) needs no lock.
+ * One replica at a time: a lease row rather than a session advisory lock, which a transaction
+ * pooler would leak (see the migration that made job_lease).
  */
 export async function sweepStuckApprovals(
   deps: DomainDeps,
@@ -68,26 +74,18 @@ export async function sweepStuckApprovals(
       }
     }
   }
-  if ((deps.sql.options.max ?? 1) <= 1) await sweep()
-  else await underSweepLock(deps, sweep)
+  await underSweepLease(deps, sweep)
   if (outcome.examined) deps.logger.info(outcome, 'stuck approvals reconciled')
   return outcome
 }
 
-async function underSweepLock(deps: DomainDeps, sweep: () => Promise<void>) {
-  const lockHolder = await deps.sql.reserve()
+async function underSweepLease(deps: DomainDeps, sweep: () => Promise<void>) {
+  const holder = crypto.randomUUID()
+  if (!(await takeLease(deps.sql, SWEEP_JOB, holder, SWEEP_LEASE_SECONDS))) return
   try {
-    const [{ locked }] = await lockHolder<{ locked: boolean }[]>`
-      SELECT pg_try_advisory_lock(${SWEEP_LOCK}) AS locked
-    `
-    if (!locked) return
-    try {
-      await sweep()
-    } finally {
-      await lockHolder`SELECT pg_advisory_unlock(${SWEEP_LOCK})`
-    }
+    await sweep()
   } finally {
-    lockHolder.release()
+    await releaseLease(deps.sql, SWEEP_JOB, holder)
   }
 }
 
