@@ -13,6 +13,14 @@ import {
  * leave the single-account query. Every table a query touches is filtered on deleted_at.
  */
 
+/** An account's settlement terms as stored, and as every account view answers them. */
+export const AccountTermsFields = {
+  settleMode: z.string().nullable(),
+  accountPeriod: z.int().nullable(),
+  invoiceType: z.string().nullable(),
+  taxRate: z.number().nullable(),
+}
+
 const AccountViewFields = {
   accountId: z.string(),
   accountName: z.string(),
@@ -20,10 +28,7 @@ const AccountViewFields = {
   bankName: z.string(),
   bankBranch: z.string().nullable(),
   accountNoMask: z.string(),
-  settleMode: z.string().nullable(),
-  accountPeriod: z.int().nullable(),
-  invoiceType: z.string().nullable(),
-  taxRate: z.number().nullable(),
+  ...AccountTermsFields,
   status: z.enum(ACCOUNT_STATUSES),
   isDefault: z.enum(['YES', 'NO']),
   riskFlags: z.array(z.enum(RISK_FLAG_CODES)),
@@ -87,10 +92,7 @@ export const AccountWriteRow = z.object({
   accountNoBidx: z.string(),
   accountNoMask: z.string(),
   proofFileUrls: z.array(z.string()),
-  settleMode: z.string().nullable(),
-  accountPeriod: z.int().nullable(),
-  invoiceType: z.string().nullable(),
-  taxRate: z.number().nullable(),
+  ...AccountTermsFields,
   status: z.enum(ACCOUNT_STATUSES),
   isDefault: z.enum(['YES', 'NO']),
   riskFlags: z.array(z.enum(RISK_FLAG_CODES)),

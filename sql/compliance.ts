@@ -7,6 +7,8 @@ import { COMPLIANCE_STATES } from '../src/vocabulary'
  * required rules name are held and valid. One SQL fragment computes it; the detail read embeds it
  * and the lifecycle guards (resume, unfreeze) read it, so the screen and the guard cannot differ.
  * "Today" is current_date in the session time zone, which is the service's (sql/db.ts connect).
+ * The states are indexed by severity from an ARRAY literal in the order of COMPLIANCE_STATES
+ * (src/vocabulary.ts); test/vocabulary.test.ts keeps the two equal.
  */
 
 export const RequiredQualificationJson = z.object({

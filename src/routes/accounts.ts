@@ -22,14 +22,14 @@ import { ApprovalCommandResult, SupplierIdParam } from '../schemas/supplier'
 
 const tags = ['bank account']
 
-/** Business errors every account write can answer (besides 400/401/permission denied). */
+/**
+ * Business errors every account write can answer; the pipeline's own (duplicate submit,
+ * Idempotency-Key) the document adds to every write (COMMON_ERRORS in http/openapi.ts).
+ */
 const WRITE_ERRORS = [
   'SUPPLIER_NOT_FOUND',
   'OPERATION_NOT_ALLOWED_IN_STATUS',
   'CONCURRENT_MODIFICATION',
-  'DUPLICATE_SUBMIT',
-  'IDEMPOTENCY_KEY_REUSED',
-  'IDEMPOTENCY_IN_PROGRESS',
 ] as const satisfies readonly ErrorName[]
 
 /** The account rules C-03, C-19, settlement terms and storage URLs. */
