@@ -105,6 +105,15 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return CONNECTION_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code)
 }
 
+/**
+ * Whether the server itself refused the statement (an ErrorResponse of severity ERROR): then it,
+ * a COMMIT included, certainly took no effect. A lost or silent connection, or a session the
+ * server ended (FATAL), says nothing of the kind: a COMMIT sent before it may have committed.
+ */
+export function isServerRefusal(err: unknown): boolean {
+  return err instanceof postgres.PostgresError && err.severity === 'ERROR'
+}
+
 /** The database did not answer within a bound set by the caller. */
 export class DatabaseUnavailableError extends Error {
   constructor(message: string) {

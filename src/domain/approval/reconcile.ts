@@ -2,6 +2,7 @@ import { findApproval, stuckApprovals, type ApprovalRow } from '../../../sql/app
 import { fail } from '../../errors'
 import type { ApprovalResult } from '../../ports/approval-provider'
 import type { DomainDeps } from '../context'
+import type { RequestDeadline } from '../deadline'
 import { applyApprovalResult } from './applier'
 
 /**
@@ -13,6 +14,7 @@ export async function reconcileApproval(
   deps: DomainDeps,
   approvalLogId: string,
   requestId: string,
+  deadline?: RequestDeadline,
 ): Promise<ApprovalRow> {
   const approval = await findApproval(deps.sql, approvalLogId)
   if (!approval) fail('APPROVAL_NOT_FOUND')
@@ -28,7 +30,11 @@ export async function reconcileApproval(
       fail('DEPENDENCY_UNAVAILABLE', 'the approval provider did not answer; try again later')
     }
   }
-  return applyApprovalResult(deps, { adminId: approval.applicantAdminId, requestId }, result)
+  return applyApprovalResult(
+    deps,
+    { adminId: approval.applicantAdminId, requestId, deadline },
+    result,
+  )
 }
 
 /** Any fixed number: the advisory lock that lets one replica at a time sweep. */
