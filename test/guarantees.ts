@@ -40,7 +40,7 @@ export async function versionOf(h: Harness, supplierId: string): Promise<string>
  * Fingerprint of every table of the database: one md5 per table over its rows. Tables that a
  * refused request may legitimately touch are none; the migration bookkeeping is left out.
  */
-export async function fingerprint(h: Harness): Promise<Record<string, string>> {
+export async function fingerprint(h: Pick<Harness, 'sql'>): Promise<Record<string, string>> {
   const tables = await h.sql<{ name: string }[]>`
     SELECT tablename AS name FROM pg_tables
     WHERE schemaname = 'public' AND tablename NOT IN ('schema_migrations', 'seed_run')
