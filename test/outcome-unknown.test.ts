@@ -4,7 +4,7 @@ import { connect, type ConnectionBounds } from '../sql/db'
 import { createApp } from '../src/app'
 import { createLogger } from '../src/logger'
 import { sqlPermissionLookup } from '../src/ports/permission'
-import { createDraft, fingerprint, ITEMS, versionOf } from './guarantees'
+import { createDraft, fingerprint, ITEMS, submitBodyFrom, versionOf } from './guarantees'
 import { useHarness } from './harness'
 import { commandComplete, tcpProxy } from './tcp-proxy'
 import { draftBody } from './supplier-data'
@@ -196,5 +196,40 @@ describe('writes at the edge of the request deadline', () => {
       timeout: 5_000,
     })
     expect(await fingerprint(h)).toEqual(before)
+  })
+})
+
+describe('a write that committed before its deadline', () => {
+  // The approval provider never answers: the registration's own transaction has committed, its
+  // outbound step (provider, then applier) is still waiting when the deadline comes.
+  let release: () => void = () => {}
+  const h = useHarness({
+    env: { REQUEST_TIMEOUT_MS: String(DEADLINE_MS) },
+    approvalProvider: () => ({
+      name: 'LOCAL_AUTO',
+      submit: () => new Promise((_resolve, reject) => (release = () => reject(new Error('gone')))),
+    }),
+  })
+  afterAll(() => release())
+
+  it('answers what committed at the deadline; the approval is left for reconciliation', async () => {
+    const admin = await h.admin()
+    const { body, supplierId, version } = await createDraft(h, admin)
+    const res = await h.call('POST', `${ITEMS}/${supplierId}/submit`, {
+      admin,
+      body: submitBodyFrom(body, version),
+    })
+    expect(res.body).toMatchObject({
+      code: 200,
+      success: true,
+      data: { approvalStatus: 'SUBMITTED', businessApplied: false },
+    })
+    expect(res.ms).toBeGreaterThanOrEqual(DEADLINE_MS - 5)
+    expect(res.ms).toBeLessThan(DEADLINE_MS + SLACK_MS)
+    const [row] = await h.sql`
+      SELECT s.status, a.status AS approval FROM supplier s
+      JOIN approval_log a ON a.supplier_id = s.supplier_id
+      WHERE s.supplier_id = ${supplierId}`
+    expect(row).toEqual({ status: 'VETTING', approval: 'SUBMITTED' })
   })
 })
