@@ -103,6 +103,7 @@ let handler: (req: Request, env: unknown) => Response | Promise<Response> = star
 let server: Server | undefined
 let embedded: EmbeddedDatabase | undefined
 let sql: postgres.Sql | undefined
+let startupSql: postgres.Sql | undefined
 let stopSweeper: () => Promise<void> = async () => {}
 
 /** Every start-up failure ends the same way: cleanup, one line on stderr, a non-zero exit. */
@@ -112,6 +113,7 @@ async function failStartup(err: unknown): Promise<never> {
   // The unexpected ones keep their stack in the log; the last line is the same for all.
   if (!known) logger.error({ err }, 'start-up failed')
   server?.close()
+  await startupSql?.end({ timeout: 1 }).catch(() => {})
   await sql?.end({ timeout: 1 }).catch(() => {})
   await embedded?.stop().catch(() => {})
   const message = err instanceof Error ? err.message : String(err)
@@ -147,22 +149,28 @@ try {
     logger.info('migrations skipped (MIGRATE_ON_START=false)')
   }
 
-  sql = connect({
+  const database = {
     url: databaseUrl,
-    max: config.databasePoolMax,
     timezone: config.timezone,
     // Per process, so /metrics can tell this pool's connections from other replicas'.
     applicationName: `supplier-admin ${hostname()}:${process.pid}`.slice(0, 63),
-  })
-  await loadReferenceData(sql)
-  if (config.demoData && (await loadDemoData(sql, config.demoAdminId))) {
+  }
+  // Start-up work may take longer than any request: one connection of its own, without the
+  // request bounds, closed before the service pool opens.
+  startupSql = connect({ ...database, max: 1 })
+  await loadReferenceData(startupSql)
+  if (config.demoData && (await loadDemoData(startupSql, config.demoAdminId))) {
     logger.info({ demoAdminId: config.demoAdminId }, 'demo data loaded')
   }
 
   const cipher = await createCipher(config.crypto)
   // Notes written in plaintext before migration 20261123000100 are encrypted before serving.
-  const encryptedNotes = await encryptPlaintextApproveNotes(sql, cipher)
+  const encryptedNotes = await encryptPlaintextApproveNotes(startupSql, cipher)
   if (encryptedNotes) logger.info({ count: encryptedNotes }, 'plaintext approve notes encrypted')
+  await startupSql.end({ timeout: 5 })
+  startupSql = undefined
+
+  sql = connect({ ...database, max: config.databasePoolMax, bounds: config.deadline })
 
   const permissions = permissionLookupFor(config, sql)
   // One set of metrics for the app and the reconciliation sweeper, so /metrics sees both.

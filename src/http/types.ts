@@ -8,6 +8,7 @@ import type { FleetResources } from '../ports/fleet'
 import type { PermissionLookup } from '../ports/permission'
 import type { DocsAssets } from './docs-page'
 import type { Observer } from '../ports/observer'
+import type { RequestDeadline } from '../domain/deadline'
 
 /** What the domain needs from the outside world; built once by the entry point. */
 export interface Deps {
@@ -34,5 +35,7 @@ export interface AppEnv {
     requestId: string
     resultCode?: number
     adminId: string
+    /** Set by the frame for every request (REQUEST_TIMEOUT_MS). */
+    deadline: RequestDeadline
   }
 }

@@ -7,7 +7,7 @@ import type { DomainDeps, WriteContext } from '../context'
 export type BizType = ApprovalRow['bizType']
 export type ApplierDeps = Pick<DomainDeps, 'sql' | 'config' | 'logger' | 'cipher' | 'observer'>
 /** Who the applied change is attributed to, and the request it runs in. */
-export type ApplierCtx = Pick<WriteContext, 'adminId' | 'requestId'>
+export type ApplierCtx = Pick<WriteContext, 'adminId' | 'requestId' | 'deadline'>
 
 /**
  * One approval business type: what its snapshot holds and what approving, rejecting or failing
