@@ -162,6 +162,12 @@ export interface DatabaseOptions {
   debug?: (connection: number, query: string, parameters: unknown[]) => void
   /** The service's bounds; without them statements may run and wait as long as they take. */
   bounds?: ConnectionBounds
+  /**
+   * A pooler in transaction mode between the service and PostgreSQL (PgBouncer): a statement
+   * prepared on one server connection may be executed on another, and start-up parameters other
+   * than the ones it tracks (TimeZone, application_name) are refused, so neither is used.
+   */
+  pooler?: 'none' | 'transaction'
 }
 
 /**
@@ -186,19 +192,23 @@ export function connect({
   applicationName = 'supplier-admin',
   debug,
   bounds,
+  pooler = 'none',
 }: DatabaseOptions): postgres.Sql {
+  const pooled = pooler === 'transaction'
   return postgres(url, {
     max,
     ...(debug && { debug }),
+    ...(pooled && { prepare: false }),
     onnotice: () => {},
     connection: {
       TimeZone: timezone,
       application_name: applicationName,
-      ...(bounds && {
-        statement_timeout: bounds.statementTimeoutMs,
-        lock_timeout: bounds.lockTimeoutMs,
-        idle_in_transaction_session_timeout: bounds.idleInTransactionTimeoutMs,
-      }),
+      ...(bounds &&
+        !pooled && {
+          statement_timeout: bounds.statementTimeoutMs,
+          lock_timeout: bounds.lockTimeoutMs,
+          idle_in_transaction_session_timeout: bounds.idleInTransactionTimeoutMs,
+        }),
     },
     idle_timeout: 60,
     connect_timeout: bounds?.connectTimeoutSeconds ?? 10,

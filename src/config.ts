@@ -89,6 +89,7 @@ const EnvSchema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(8787),
     DATABASE_URL: databaseUrl.optional(),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+    DATABASE_POOLER: z.enum(['none', 'transaction']).default('none'),
     DATA_DIR: z.string().min(1).default('./.data'),
     MIGRATE_ON_START: bool,
     EMBEDDED_DB_PORT: z.coerce.number().int().min(0).max(65535).default(0),
@@ -157,6 +158,15 @@ const EnvSchema = z
     STUCK_APPROVAL_AGE_SECONDS: z.coerce.number().int().min(1).default(900),
   })
   .superRefine((env, ctx) => {
+    if (env.DATABASE_POOLER === 'transaction' && env.MIGRATE_ON_START) {
+      // dbmate's migration lock is a session advisory lock, which a transaction pooler leaks.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MIGRATE_ON_START'],
+        message:
+          'refused with DATABASE_POOLER=transaction: run migrations against PostgreSQL itself',
+      })
+    }
     if (env.FLEET_BASE_URL && !env.FLEET_INTERNAL_TOKEN) {
       ctx.addIssue({
         code: 'custom',
@@ -271,11 +281,16 @@ function toConfig(env: z.output<typeof EnvSchema>) {
     databaseUrl: env.DATABASE_URL,
     /** Connections of this process to DATABASE_URL (the embedded engine serves one session). */
     databasePoolMax: embedded ? 1 : env.DATABASE_POOL_MAX,
+    /**
+     * 'transaction': DATABASE_URL is a pooler in transaction mode (PgBouncer): no named prepared
+     * statements, no session settings as start-up parameters, no migrations at start-up.
+     */
+    databasePooler: embedded ? ('none' as const) : env.DATABASE_POOLER,
     embedded,
     dataDir: env.DATA_DIR,
     embeddedDbPort: env.EMBEDDED_DB_PORT,
     /** Production deployments may run migrations as a deploy step instead. */
-    migrateOnStart: env.MIGRATE_ON_START ?? true,
+    migrateOnStart: env.MIGRATE_ON_START ?? env.DATABASE_POOLER === 'none',
     demoData: env.DEMO_DATA ?? embedded,
     demoAdminId: env.DEMO_ADMIN_ID,
     timezone: env.APP_TIMEZONE,

@@ -45,9 +45,9 @@ export async function createTestDatabase(
   const name = `supplier_test_${randomBytes(6).toString('hex')}`
   const admin = postgres(source.adminUrl, { max: 1, onnotice: () => {} })
   await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${source.template}`)
-  const url = new URL(source.adminUrl)
+  const url = new URL(source.poolUrl)
   url.pathname = `/${name}`
-  const sql = connect({ url: url.toString(), max: 10, timezone, debug })
+  const sql = connect({ url: url.toString(), max: 10, timezone, debug, pooler: source.pooler })
   return {
     url: url.toString(),
     sql,
