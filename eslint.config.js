@@ -88,8 +88,8 @@ const layers = [
       ...ABOVE_DOMAIN,
       COMMAND_FOLDERS,
       [
-        '(^|/)(lifecycle|write)/(?!(pipeline|constraints)$)',
-        'lifecycle, or write beyond its pipeline',
+        '(^|/)(lifecycle|write)/(?!(pipeline|constraints|transaction)$)',
+        'lifecycle, or write beyond its pipeline and transaction',
       ],
     ],
   ),

@@ -71,6 +71,8 @@ const CONNECTION_CODES = new Set([
   'CONNECTION_DESTROYED',
   'CONNECTION_ENDED',
   'CONNECT_TIMEOUT',
+  // The connection had statements outstanding and heard nothing for `answer_timeout` seconds.
+  'ANSWER_TIMEOUT',
   'ECONNREFUSED',
   'ECONNRESET',
   'ECONNABORTED',
@@ -83,11 +85,13 @@ const CONNECTION_CODES = new Set([
 ])
 
 /**
- * SQLSTATEs of a server that is going away or not accepting work yet: class 08 (connection
- * exception), 57P01..57P03 (terminated by an administrator, crash shutdown, cannot connect now)
- * and 53300 (too many connections). The request may be retried as it is.
+ * SQLSTATEs of a server that is going away, not accepting work yet, or that ended the work at
+ * one of the bounds the service sets: class 08 (connection exception), 57P01..57P03 (terminated
+ * by an administrator, crash shutdown, cannot connect now), 53300 (too many connections), 57014
+ * (statement timeout, or a cancel), 55P03 (lock timeout) and 25P03 (idle-in-transaction timeout).
+ * The request may be retried as it is.
  */
-const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300|57014|55P03|25P03)$/
 
 /**
  * Whether `err` says the database could not be reached or dropped the connection, as opposed to
@@ -99,6 +103,15 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   const code = (err as { code?: unknown }).code
   if (typeof code !== 'string') return false
   return CONNECTION_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code)
+}
+
+/**
+ * Whether the server itself refused the statement (an ErrorResponse of severity ERROR): then it,
+ * a COMMIT included, certainly took no effect. A lost or silent connection, or a session the
+ * server ended (FATAL), says nothing of the kind: a COMMIT sent before it may have committed.
+ */
+export function isServerRefusal(err: unknown): boolean {
+  return err instanceof postgres.PostgresError && err.severity === 'ERROR'
 }
 
 /** The database did not answer within a bound set by the caller. */
@@ -124,6 +137,20 @@ export function withinDeadline<T>(work: Promise<T>, ms: number, what: string): P
   })
 }
 
+/**
+ * Bounds of the service's own pool, derived from the request deadline (`deadlineBounds` in
+ * src/config.ts). Scripts and start-up work that legitimately run long connect without them.
+ */
+export interface ConnectionBounds {
+  /** Server side, per connection: no statement, lock wait or idle transaction outlives these. */
+  statementTimeoutMs: number
+  lockTimeoutMs: number
+  idleInTransactionTimeoutMs: number
+  /** Client side: silence while statements are outstanding, then the connection is destroyed. */
+  answerTimeoutSeconds: number
+  connectTimeoutSeconds: number
+}
+
 export interface DatabaseOptions {
   url: string
   /** One connection in embedded mode: pglite-socket serves one session at a time. */
@@ -133,11 +160,30 @@ export interface DatabaseOptions {
   applicationName?: string
   /** Sees every statement and its parameters (the benchmark and the plan checks record them). */
   debug?: (connection: number, query: string, parameters: unknown[]) => void
+  /** The service's bounds; without them statements may run and wait as long as they take. */
+  bounds?: ConnectionBounds
+  /**
+   * A pooler in transaction mode between the service and PostgreSQL (PgBouncer): a statement
+   * prepared on one server connection may be executed on another, and start-up parameters other
+   * than the ones it tracks (TimeZone, application_name) are refused, so neither is used.
+   */
+  pooler?: 'none' | 'transaction'
 }
+
+/**
+ * Seconds before a closed connection is opened again: postgres.js's jittered 3^retries / 100,
+ * capped at 1 s instead of 20 s, so that the pool is back within a second of the database.
+ */
+const reconnectDelay = (retries: number) =>
+  (0.5 + Math.random() / 2) * Math.min(3 ** retries / 100, 1)
 
 /**
  * postgres.js client. Sessions run in the service time zone so that `to_char(ts, …)` renders
  * the spec's `yyyy-MM-dd HH:mm:ss`; times never round-trip through JavaScript `Date`.
+ *
+ * With `bounds`, the server-side timeouts travel as start-up parameters: set per connection at
+ * no round trip, and kept by every backend that replaces a dead one. The embedded engine
+ * (pglite-socket) ignores start-up parameters, so there only the client-side bounds apply.
  */
 export function connect({
   url,
@@ -145,13 +191,27 @@ export function connect({
   timezone,
   applicationName = 'supplier-admin',
   debug,
+  bounds,
+  pooler = 'none',
 }: DatabaseOptions): postgres.Sql {
+  const pooled = pooler === 'transaction'
   return postgres(url, {
     max,
     ...(debug && { debug }),
+    ...(pooled && { prepare: false }),
     onnotice: () => {},
-    connection: { TimeZone: timezone, application_name: applicationName },
+    connection: {
+      TimeZone: timezone,
+      application_name: applicationName,
+      ...(bounds &&
+        !pooled && {
+          statement_timeout: bounds.statementTimeoutMs,
+          lock_timeout: bounds.lockTimeoutMs,
+          idle_in_transaction_session_timeout: bounds.idleInTransactionTimeoutMs,
+        }),
+    },
     idle_timeout: 60,
-    connect_timeout: 10,
+    connect_timeout: bounds?.connectTimeoutSeconds ?? 10,
+    ...(bounds && { answer_timeout: bounds.answerTimeoutSeconds, backoff: reconnectDelay }),
   })
 }

@@ -89,6 +89,7 @@ const EnvSchema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(8787),
     DATABASE_URL: databaseUrl.optional(),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+    DATABASE_POOLER: z.enum(['none', 'transaction']).default('none'),
     DATA_DIR: z.string().min(1).default('./.data'),
     MIGRATE_ON_START: bool,
     EMBEDDED_DB_PORT: z.coerce.number().int().min(0).max(65535).default(0),
@@ -117,6 +118,7 @@ const EnvSchema = z
       .default(12 * 3600),
     PERMISSION_SERVICE_URL: z.url().optional(),
     PERMISSION_SERVICE_TOKEN: z.string().min(1).optional(),
+    REQUEST_TIMEOUT_MS: z.coerce.number().int().min(500).max(60000).default(5000),
     PERMISSION_TIMEOUT_MS: z.coerce.number().int().min(50).max(30000).default(2000),
     PERMISSION_READ_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
     FINANCE_CLEARANCE_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -156,6 +158,15 @@ const EnvSchema = z
     STUCK_APPROVAL_AGE_SECONDS: z.coerce.number().int().min(1).default(900),
   })
   .superRefine((env, ctx) => {
+    if (env.DATABASE_POOLER === 'transaction' && env.MIGRATE_ON_START) {
+      // dbmate's migration lock is a session advisory lock, which a transaction pooler leaks.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MIGRATE_ON_START'],
+        message:
+          'refused with DATABASE_POOLER=transaction: run migrations against PostgreSQL itself',
+      })
+    }
     if (env.FLEET_BASE_URL && !env.FLEET_INTERNAL_TOKEN) {
       ctx.addIssue({
         code: 'custom',
@@ -236,6 +247,30 @@ const EnvSchema = z
 
 export type Config = ReturnType<typeof toConfig>
 
+/**
+ * The bounds every layer derives from the one request deadline. The server-side ones sit a
+ * margin below it (a tenth, 100 ms to 1 s), so that a statement that waits or runs too long is
+ * ended by the server, which answers on a connection that stays clean, before the request
+ * deadline answers for it; a lock wait ends one more margin earlier, so it is reported as one.
+ * A transaction may sit idle on the server no longer than a whole request (a fleet call inside
+ * the resource page's read is the longest legitimate pause). The client side waits for silence
+ * of the whole deadline before it destroys a connection: by then the server would have answered.
+ */
+export function deadlineBounds(requestTimeoutMs: number) {
+  const margin = Math.min(1000, Math.max(100, Math.round(requestTimeoutMs / 10)))
+  const statementTimeoutMs = requestTimeoutMs - margin
+  return {
+    requestTimeoutMs,
+    statementTimeoutMs,
+    lockTimeoutMs: statementTimeoutMs - margin,
+    idleInTransactionTimeoutMs: requestTimeoutMs,
+    answerTimeoutSeconds: requestTimeoutMs / 1000,
+    connectTimeoutSeconds: requestTimeoutMs / 1000,
+  }
+}
+
+export type DeadlineBounds = ReturnType<typeof deadlineBounds>
+
 function toConfig(env: z.output<typeof EnvSchema>) {
   const embedded = !env.DATABASE_URL
   const keys = env.DATA_ENCRYPTION_KEYS
@@ -246,11 +281,16 @@ function toConfig(env: z.output<typeof EnvSchema>) {
     databaseUrl: env.DATABASE_URL,
     /** Connections of this process to DATABASE_URL (the embedded engine serves one session). */
     databasePoolMax: embedded ? 1 : env.DATABASE_POOL_MAX,
+    /**
+     * 'transaction': DATABASE_URL is a pooler in transaction mode (PgBouncer): no named prepared
+     * statements, no session settings as start-up parameters, no migrations at start-up.
+     */
+    databasePooler: embedded ? ('none' as const) : env.DATABASE_POOLER,
     embedded,
     dataDir: env.DATA_DIR,
     embeddedDbPort: env.EMBEDDED_DB_PORT,
     /** Production deployments may run migrations as a deploy step instead. */
-    migrateOnStart: env.MIGRATE_ON_START ?? true,
+    migrateOnStart: env.MIGRATE_ON_START ?? env.DATABASE_POOLER === 'none',
     demoData: env.DEMO_DATA ?? embedded,
     demoAdminId: env.DEMO_ADMIN_ID,
     timezone: env.APP_TIMEZONE,
@@ -264,6 +304,8 @@ function toConfig(env: z.output<typeof EnvSchema>) {
       /** Longest accepted `exp − iat`: a stolen token is worth at most this long. */
       maxTokenLifetimeSeconds: env.AUTH_TOKEN_MAX_LIFETIME_SECONDS,
     },
+    /** One deadline per request, and the database bounds derived from it. */
+    deadline: deadlineBounds(env.REQUEST_TIMEOUT_MS),
     permissions: {
       serviceUrl: env.PERMISSION_SERVICE_URL,
       serviceToken: env.PERMISSION_SERVICE_TOKEN,

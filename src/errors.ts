@@ -136,6 +136,11 @@ export const SUPPLIER_ERRORS = {
     message: 'the database is temporarily unavailable; retry later',
   },
   RESOURCE_NOT_FOUND: { code: 395031, message: 'resource does not exist or is deleted' },
+  WRITE_OUTCOME_UNKNOWN: {
+    code: 395033,
+    message:
+      'the outcome of this write is unknown: its commit was sent but not confirmed; a retry with the same Idempotency-Key is safe',
+  },
   ARCHIVE_CLEARANCE_UNAVAILABLE: {
     code: 395032,
     message: 'archive refused: finance clearance provider is not connected',

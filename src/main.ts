@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
-import { parseEnv } from 'node:util'
 import { createAdaptorServer } from '@hono/node-server'
 import type { Logger } from 'pino'
 import type postgres from 'postgres'
@@ -19,29 +17,17 @@ import { encryptPlaintextApproveNotes } from './domain/supplier/approve-note'
 import { createLogger } from './logger'
 import { createMetrics } from './metrics'
 import { answerClientErrors } from './http/client-error'
-import { SUCCESS_MESSAGE } from './http/envelope'
 import { permissionLookupFor } from './ports/permission'
 
 /** A start-up refusal whose message says it all (no stack trace is printed for it). */
 class StartupError extends Error {}
 
-/**
- * The answer while the service is still starting (database, migrations). Liveness is already
- * true: the process serves HTTP, and a probe that saw a 503 here would restart a healthy process
- * that is only waiting for its database. Everything else, readiness included, is 503.
- */
-const starting = (req: Request) => {
-  const url = new URL(req.url)
-  const isRead = req.method === 'GET' || req.method === 'HEAD'
-  if (isRead && url.pathname === '/healthz' && !url.search) {
-    const up = { code: 200, message: SUCCESS_MESSAGE, success: true, data: { status: 'UP' } }
-    return Response.json(up)
-  }
-  return Response.json(
+/** The answer while the service is still starting (database, migrations). */
+const starting = () =>
+  Response.json(
     { code: 395039, message: 'the service is starting; retry shortly', success: false, data: null },
     { status: 503, headers: { 'retry-after': '1' } },
   )
-}
 
 /**
  * Binds HOST:PORT before anything else (the database, migrations), so a busy port is reported
@@ -71,24 +57,9 @@ function listen(
   })
 }
 
-/**
- * `.env` in the working directory, if there is one, under the real environment: a variable set
- * in the environment wins over the file, as with Node's own `--env-file`.
- */
-function withDotEnv(environment: NodeJS.ProcessEnv): Record<string, string | undefined> {
-  let text: string
-  try {
-    text = readFileSync('.env', 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return environment
-    throw err
-  }
-  return { ...parseEnv(text), ...environment }
-}
-
 let config: Config
 try {
-  config = loadConfig(withDotEnv(process.env))
+  config = loadConfig()
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err
   console.error(`start-up failed: invalid configuration: ${err.problems.join('; ')}`)
@@ -103,6 +74,7 @@ let handler: (req: Request, env: unknown) => Response | Promise<Response> = star
 let server: Server | undefined
 let embedded: EmbeddedDatabase | undefined
 let sql: postgres.Sql | undefined
+let startupSql: postgres.Sql | undefined
 let stopSweeper: () => Promise<void> = async () => {}
 
 /** Every start-up failure ends the same way: cleanup, one line on stderr, a non-zero exit. */
@@ -112,6 +84,7 @@ async function failStartup(err: unknown): Promise<never> {
   // The unexpected ones keep their stack in the log; the last line is the same for all.
   if (!known) logger.error({ err }, 'start-up failed')
   server?.close()
+  await startupSql?.end({ timeout: 1 }).catch(() => {})
   await sql?.end({ timeout: 1 }).catch(() => {})
   await embedded?.stop().catch(() => {})
   const message = err instanceof Error ? err.message : String(err)
@@ -147,22 +120,28 @@ try {
     logger.info('migrations skipped (MIGRATE_ON_START=false)')
   }
 
-  sql = connect({
+  const database = {
     url: databaseUrl,
-    max: config.databasePoolMax,
     timezone: config.timezone,
     // Per process, so /metrics can tell this pool's connections from other replicas'.
     applicationName: `supplier-admin ${hostname()}:${process.pid}`.slice(0, 63),
-  })
-  await loadReferenceData(sql)
-  if (config.demoData && (await loadDemoData(sql, config.demoAdminId))) {
+  }
+  // Start-up work may take longer than any request: one connection of its own, without the
+  // request bounds, closed before the service pool opens.
+  startupSql = connect({ ...database, max: 1 })
+  await loadReferenceData(startupSql)
+  if (config.demoData && (await loadDemoData(startupSql, config.demoAdminId))) {
     logger.info({ demoAdminId: config.demoAdminId }, 'demo data loaded')
   }
 
   const cipher = await createCipher(config.crypto)
   // Notes written in plaintext before migration 20261123000100 are encrypted before serving.
-  const encryptedNotes = await encryptPlaintextApproveNotes(sql, cipher)
+  const encryptedNotes = await encryptPlaintextApproveNotes(startupSql, cipher)
   if (encryptedNotes) logger.info({ count: encryptedNotes }, 'plaintext approve notes encrypted')
+  await startupSql.end({ timeout: 5 })
+  startupSql = undefined
+
+  sql = connect({ ...database, max: config.databasePoolMax, bounds: config.deadline })
 
   const permissions = permissionLookupFor(config, sql)
   // One set of metrics for the app and the reconciliation sweeper, so /metrics sees both.

@@ -42,6 +42,8 @@ describe('loadConfig', () => {
     ['KEYWORD_SIMILARITY_THRESHOLD', '1.5'],
     ['PERMISSION_READ_CACHE_SECONDS', '61'],
     ['PERMISSION_READ_CACHE_SECONDS', '-1'],
+    ['REQUEST_TIMEOUT_MS', '499'],
+    ['REQUEST_TIMEOUT_MS', '60001'],
     ['STORAGE_URL_PREFIXES', 'ftp://x'],
     ['BODY_LIMIT_BYTES', '10'],
     ['DEMO_ADMIN_ID', '0'],
@@ -52,6 +54,26 @@ describe('loadConfig', () => {
     const err = configError({ [name]: value })
     expect(err.message).toContain(name)
     expect(err.problems.some((p) => p.startsWith(name))).toBe(true)
+  })
+
+  it('one request deadline, 5 s by default, and the database bounds derived from it', () => {
+    expect(loadConfig({}).deadline).toEqual({
+      requestTimeoutMs: 5000,
+      statementTimeoutMs: 4500,
+      lockTimeoutMs: 4000,
+      idleInTransactionTimeoutMs: 5000,
+      answerTimeoutSeconds: 5,
+      connectTimeoutSeconds: 5,
+    })
+    // The margin is a tenth of the deadline, kept between 100 ms and 1 s.
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: '500' }).deadline).toMatchObject({
+      statementTimeoutMs: 400,
+      lockTimeoutMs: 300,
+    })
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: '60000' }).deadline).toMatchObject({
+      statementTimeoutMs: 59000,
+      lockTimeoutMs: 58000,
+    })
   })
 
   it('a DATA_ENCRYPTION_KEY_ID naming a key that is not listed is refused', () => {

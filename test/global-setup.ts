@@ -12,7 +12,15 @@ declare module 'vitest' {
   export interface ProvidedContext {
     database:
       | { kind: 'embedded'; dumpPath: string }
-      | { kind: 'server'; adminUrl: string; template: string }
+      | {
+          kind: 'server'
+          /** Where databases are made and dropped: PostgreSQL itself. */
+          adminUrl: string
+          /** Where the tests connect: the same server, or a pooler in front of it. */
+          poolUrl: string
+          template: string
+          pooler: 'none' | 'transaction'
+        }
   }
 }
 
@@ -21,8 +29,13 @@ declare module 'vitest' {
  * loaded from the template's dump, or `CREATE DATABASE … TEMPLATE` on a real server.
  */
 export default async function setup(project: TestProject) {
-  const serverUrl = process.env.DATABASE_URL
-  if (serverUrl) {
+  const poolUrl = process.env.DATABASE_URL
+  // DATABASE_URL may be a pooler (PgBouncer; DATABASE_POOLER=transaction tells the service) in
+  // front of DATABASE_DIRECT_URL: databases are made, migrated and dropped on the server itself,
+  // since CREATE DATABASE … TEMPLATE needs a template that no pooled connection holds open.
+  const pooler = process.env.DATABASE_POOLER === 'transaction' ? 'transaction' : 'none'
+  const serverUrl = process.env.DATABASE_DIRECT_URL || poolUrl
+  if (serverUrl && poolUrl) {
     const template = `supplier_test_template_${process.pid}`
     const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
     // Databases left by runs that were killed before their teardown (a day old or more).
@@ -40,7 +53,7 @@ export default async function setup(project: TestProject) {
     const sql = connect({ url: url.toString(), max: 1, timezone: 'UTC' })
     await loadReferenceData(sql)
     await sql.end()
-    project.provide('database', { kind: 'server', adminUrl: serverUrl, template })
+    project.provide('database', { kind: 'server', adminUrl: serverUrl, poolUrl, template, pooler })
     return async () => {
       await admin.unsafe(`DROP DATABASE IF EXISTS ${template}`)
       await admin.end()

@@ -1,6 +1,7 @@
 import type { Deps } from './deps'
 import type { ApprovalProvider } from '../ports/approval-provider'
 import type { ApprovalHandlers } from './approval/handler'
+import type { RequestDeadline } from './deadline'
 
 /** Who is writing, and the identity of the write for the duplicate-submit guard. */
 export interface WriteContext {
@@ -14,6 +15,8 @@ export interface WriteContext {
   fingerprint: string
   /** The client's Idempotency-Key, when it sent one. */
   idempotencyKey?: string
+  /** The request's deadline: past it nothing of this write commits. Absent outside a request. */
+  deadline?: RequestDeadline
 }
 
 /** Today's date (yyyy-MM-dd) in the service time zone. */

@@ -211,6 +211,8 @@ export function authorize(
       )
     }
     memory?.remember(adminId, access)
+    // A grant that arrives after the caller was answered at the deadline runs nothing.
+    if (c.get('deadline')?.passed) throw new AppError(ERRORS.DATABASE_UNAVAILABLE)
     await next()
   }
   return describe(middleware, access)

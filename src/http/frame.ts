@@ -10,12 +10,14 @@ import { observeLookupFailures, type Observer } from '../ports/observer'
 import { isDatabaseUnavailable } from '../../sql/db'
 import { accessLog } from './access-log'
 import { authenticate, READ_METHODS } from './auth'
+import { requestDeadline } from './deadline'
 import { failure } from './envelope'
 import type { AppDeps as Deps, AppEnv } from './types'
 
 /**
  * What every request passes through before its route, for the Node app and the edge app
- * alike: request id, one access-log line, the body limit, and authentication of /admin/*.
+ * alike: request id, one access-log line, the request deadline, the body limit, and
+ * authentication of /admin/*.
  */
 export function useFrame(
   app: Hono<AppEnv>,
@@ -30,6 +32,7 @@ export function useFrame(
     await next()
   })
   app.use(accessLog(logger, observer))
+  app.use(requestDeadline(config.deadline.requestTimeoutMs, logger))
   const limitBody = bodyLimit({
     maxSize: config.bodyLimitBytes,
     onError: (c) =>

@@ -48,13 +48,19 @@ export const doc = (d: RouteDoc): MiddlewareHandler => describe(async (_c, next)
  * Codes some routes answer whatever their own logic: the frame authenticates every /admin route
  * (401; 395039 when no identity-provider keys could be fetched), `authorize` checks permissions,
  * validators refuse bad input, and every write passes the Idempotency-Key and duplicate-submit
- * guards.
+ * guards and may lose the answer to its COMMIT (outcome unknown).
  */
 export const COMMON_ERRORS = {
   authenticated: ['UNAUTHORIZED', 'DEPENDENCY_UNAVAILABLE'],
   authorized: ['PERMISSION_DENIED'],
   validated: ['BAD_REQUEST'],
-  write: ['BAD_REQUEST', 'DUPLICATE_SUBMIT', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_IN_PROGRESS'],
+  write: [
+    'BAD_REQUEST',
+    'DUPLICATE_SUBMIT',
+    'IDEMPOTENCY_KEY_REUSED',
+    'IDEMPOTENCY_IN_PROGRESS',
+    'WRITE_OUTCOME_UNKNOWN',
+  ],
   internal: ['UNAUTHORIZED'],
 } as const satisfies Record<string, readonly ErrorName[]>
 

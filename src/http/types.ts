@@ -1,5 +1,6 @@
 import type { Deps } from '../domain/deps'
 import type { DocsAssets } from './docs-page'
+import type { RequestDeadline } from '../domain/deadline'
 
 /** The entry point's dependencies as the app is built with them. */
 export interface AppDeps extends Deps {
@@ -12,5 +13,7 @@ export interface AppEnv {
     requestId: string
     resultCode?: number
     adminId: string
+    /** Set by the frame for every request (REQUEST_TIMEOUT_MS). */
+    deadline: RequestDeadline
   }
 }

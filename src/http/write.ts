@@ -23,6 +23,7 @@ export async function writeContext(
     target,
     fingerprint: await deps.cipher.blindIndex(canonicalJson(body ?? null), 'submitGuard'),
     idempotencyKey: idempotencyKey(c),
+    deadline: c.get('deadline'),
   }
 }
 

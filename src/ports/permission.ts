@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable, type Sql } from '../../sql/db'
+import { isDatabaseUnavailable, RowShapeError, type Sql } from '../../sql/db'
 import { accessOf, hasPermission, rolesOf } from '../../sql/admin'
 import { AppError, ERRORS } from '../errors'
 import { expiringMemory } from '../memory'
@@ -63,12 +63,19 @@ export function grantMemory(seconds: number, now = () => Date.now()): GrantMemor
 const databaseUnavailable = (what: string) =>
   new AppError(ERRORS.DATABASE_UNAVAILABLE, `permission lookup: ${what}; retry later`)
 
-/** A connection failure of the database is "unavailable"; every other error stays an error. */
+/**
+ * A connection failure of the database, one of its bounds, or an answer that does not parse
+ * (damaged or meant for another statement) is "unavailable": nobody's permission was judged.
+ * Every other error (a statement the server refuses) stays an error, which denies.
+ */
 const orUnavailable = async <T>(work: Promise<T>): Promise<T> => {
   try {
     return await work
   } catch (err) {
     if (isDatabaseUnavailable(err)) throw databaseUnavailable('the database is unreachable')
+    if (err instanceof RowShapeError) {
+      throw databaseUnavailable('the database answered a row that does not parse')
+    }
     throw err
   }
 }

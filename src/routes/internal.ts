@@ -31,7 +31,12 @@ export const internalRoutes = (deps: Deps & DomainDeps) => {
     '/approvals/:approvalLogId/apply',
     describe(internalToken, {
       operationId: 'reconcileApproval',
-      errors: ['APPROVAL_NOT_FOUND', 'APPROVAL_SCHEMA_UNSUPPORTED', 'DEPENDENCY_UNAVAILABLE'],
+      errors: [
+        'APPROVAL_NOT_FOUND',
+        'APPROVAL_SCHEMA_UNSUPPORTED',
+        'DEPENDENCY_UNAVAILABLE',
+        'WRITE_OUTCOME_UNKNOWN',
+      ],
       summary:
         'Reconcile an approval: ask the provider if undecided, then (re-)apply it through the common applier',
       tags: ['internal'],
@@ -40,7 +45,8 @@ export const internalRoutes = (deps: Deps & DomainDeps) => {
     validate('param', z.object({ approvalLogId: idString }).strict()),
     async (c) => {
       const { approvalLogId } = c.req.valid('param')
-      return ok(c, commandResult(await reconcileApproval(deps, approvalLogId, c.get('requestId'))))
+      const { requestId, deadline } = c.var
+      return ok(c, commandResult(await reconcileApproval(deps, approvalLogId, requestId, deadline)))
     },
   )
   return app

@@ -14,9 +14,17 @@ import { ok, failure, resultSchema } from '../http/envelope'
 import { ERRORS } from '../errors'
 import { databaseReady } from '../domain/system'
 import { NoQuery, validate } from '../http/validate'
+import type { Config } from '../config'
 
 /** /readyz answers within this bound, also while the database host does not answer at all. */
 export const READINESS_TIMEOUT_MS = 2_000
+
+/**
+ * The readiness bound of a configuration: 2 s, or less when requests have less (the server-side
+ * statement bound), so that /readyz answers its own 503 before the request deadline would.
+ */
+export const readinessTimeoutMs = (config: Pick<Config, 'deadline'>) =>
+  Math.min(READINESS_TIMEOUT_MS, config.deadline.statementTimeoutMs)
 
 const Health = resultSchema(z.object({ status: z.literal('UP') }))
 
@@ -30,10 +38,11 @@ const OpenApiDocument = z
  * `docsAssets` (Node) /docs is the interactive renderer; without (edge) a static index.
  */
 export const systemRoutes = (
-  { sql, docsAssets }: Pick<Deps, 'sql'> & { docsAssets?: DocsAssets },
+  { sql, config, docsAssets }: Pick<Deps, 'sql' | 'config'> & { docsAssets?: DocsAssets },
   api: Hono<AppEnv>,
 ) => {
   const app = new Hono<AppEnv>()
+  const readiness = readinessTimeoutMs(config)
   const info = { title: 'Supplier administration API', version: '2.1.0' }
   let document: ReturnType<typeof buildOpenApi> | undefined
   // Built on first request: by then every route of `api` is registered.
@@ -56,7 +65,7 @@ export const systemRoutes = (
     '/readyz',
     doc({
       operationId: 'getReadiness',
-      summary: `Database is reachable (HTTP 503 and 395030 otherwise, within ${READINESS_TIMEOUT_MS} ms)`,
+      summary: `Database is reachable (HTTP 503 and 395030 otherwise, within ${readiness} ms)`,
       tags,
       public: true,
       response: Health,
@@ -70,7 +79,7 @@ export const systemRoutes = (
     }),
     validate('query', NoQuery),
     async (c) =>
-      (await databaseReady(sql, READINESS_TIMEOUT_MS))
+      (await databaseReady(sql, readiness))
         ? ok(c, { status: 'UP' as const })
         : failure(c, ERRORS.DATABASE_UNAVAILABLE, 'database unreachable', null, 503),
   )

@@ -8,9 +8,10 @@ import {
   type ApprovalRow,
 } from '../../../sql/approval'
 import type { Sql } from '../../../sql/db'
-import { AppError, fail } from '../../errors'
+import { AppError, ERRORS, fail } from '../../errors'
 import type { ApprovalResult } from '../../ports/approval-provider'
 import { mapConstraintViolation } from '../write/constraints'
+import { transaction } from '../write/transaction'
 import {
   notAppliedReason,
   type ApplierCtx,
@@ -80,14 +81,14 @@ async function applyResult(
   }
   // The decision is evidence of its own: recorded first, in its own transaction, so a failure
   // while applying never loses it (the approval then stays APPROVED, and retryable).
-  await deps.sql.begin(async (tx) => {
+  await transaction(deps, ctx, async (tx) => {
     const approval = await locked(tx, result.approvalLogId)
     if (approvalSources(DECISION_EVENT[result.decision]).includes(approval.status)) {
       await recordDecision(tx, approval.approvalLogId, result.decision)
     }
   })
   try {
-    return (await deps.sql.begin(async (tx) => {
+    return await transaction(deps, ctx, async (tx) => {
       const approval = await locked(tx, result.approvalLogId)
       if (approval.status === approvalTarget('DECIDE_REJECTED')) {
         const { handler, snapshot } = handle(deps, approval)
@@ -98,20 +99,22 @@ async function applyResult(
         await markApplied(tx, approval.approvalLogId)
       }
       return current(tx, approval.approvalLogId)
-    })) as ApprovalRow
+    })
   } catch (thrown) {
     const err = mapConstraintViolation(thrown)
-    if (!(err instanceof AppError)) throw err
+    // Only a business re-check failure marks the approval; an apply that may have committed
+    // (outcome unknown) or could not run is left as it is, for a retry or the sweep.
+    if (!(err instanceof AppError) || err.entry === ERRORS.WRITE_OUTCOME_UNKNOWN) throw err
     deps.logger.warn(
       { approvalLogId: result.approvalLogId, code: err.code, reason: err.message },
       'approval not applied',
     )
-    return (await deps.sql.begin(async (tx) => {
+    return await transaction(deps, ctx, async (tx) => {
       const approval = await locked(tx, result.approvalLogId)
       await markApplyFailed(tx, approval.approvalLogId, err.code, err.message)
       await failed(tx, deps, ctx, approval, err)
       return current(tx, approval.approvalLogId)
-    })) as ApprovalRow
+    })
   }
 }
 

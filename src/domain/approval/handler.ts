@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import type { ApprovalRow } from '../../../sql/approval'
 import type { Sql } from '../../../sql/db'
 import type { AppError } from '../../errors'
+import type { RequestDeadline } from '../deadline'
 import type { Deps } from '../deps'
 
 export type BizType = ApprovalRow['bizType']
@@ -10,6 +11,7 @@ export type ApplierDeps = Pick<Deps, 'sql' | 'config' | 'logger' | 'cipher' | 'o
 export interface ApplierCtx {
   adminId: string
   requestId: string
+  deadline?: RequestDeadline
 }
 
 /**

@@ -3,6 +3,7 @@ import { releaseLease, takeLease } from '../../../sql/lease'
 import { fail } from '../../errors'
 import type { ApprovalResult } from '../../ports/approval-provider'
 import type { DomainDeps } from '../context'
+import type { RequestDeadline } from '../deadline'
 import { applyApprovalResult } from './applier'
 
 /**
@@ -14,6 +15,7 @@ export async function reconcileApproval(
   deps: DomainDeps,
   approvalLogId: string,
   requestId: string,
+  deadline?: RequestDeadline,
 ): Promise<ApprovalRow> {
   const approval = await findApproval(deps.sql, approvalLogId)
   if (!approval) fail('APPROVAL_NOT_FOUND')
@@ -29,7 +31,11 @@ export async function reconcileApproval(
       fail('DEPENDENCY_UNAVAILABLE', 'the approval provider did not answer; try again later')
     }
   }
-  return applyApprovalResult(deps, { adminId: approval.applicantAdminId, requestId }, result)
+  return applyApprovalResult(
+    deps,
+    { adminId: approval.applicantAdminId, requestId, deadline },
+    result,
+  )
 }
 
 /** The lease (sql/lease.ts) that lets one replica at a time sweep. */

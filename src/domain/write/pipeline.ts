@@ -8,6 +8,7 @@ import { fail } from '../../errors'
 import type { DomainDeps, WriteContext } from '../context'
 import { mapConstraintViolation } from './constraints'
 import { guardDuplicateSubmit } from './guard'
+import { transaction } from './transaction'
 
 /**
  * One write of the supplier aggregate, in the spec's write order. The pipeline owns the order;
@@ -42,7 +43,8 @@ class KeyTaken extends Error {}
 /**
  * Runs a write: replay of a kept Idempotency-Key answer → pre-checks → one transaction holding
  * the key claim, the duplicate-submit claim, the command's work and the kept answer → outbound
- * ports. Constraint violations become their catalog errors.
+ * ports. Constraint violations become their catalog errors. The transaction commits only within
+ * the request's deadline, and a COMMIT left unanswered is WRITE_OUTCOME_UNKNOWN (`transaction`).
  */
 export async function runWrite<Seen, Result>(
   deps: PipelineDeps,
@@ -63,7 +65,7 @@ export async function runWrite<Seen, Result>(
   }
   let committed: Result
   try {
-    committed = (await deps.sql.begin(async (tx) => {
+    committed = await transaction(deps, ctx, async (tx) => {
       await claimKey(tx, ctx)
       await guardDuplicateSubmit(tx, deps, ctx)
       const result = await command.run(tx, seen)
@@ -77,7 +79,7 @@ export async function runWrite<Seen, Result>(
         )
       }
       return result
-    })) as Result
+    })
   } catch (err) {
     if (err instanceof KeyTaken) {
       const again = await keptAnswer(deps, ctx, command)
@@ -86,16 +88,19 @@ export async function runWrite<Seen, Result>(
     }
     throw mapConstraintViolation(err)
   }
+  ctx.deadline?.settle()
   if (!command.afterCommit) return committed
-  try {
-    return await command.afterCommit(committed)
-  } catch (err) {
+  const improved = command.afterCommit(committed).catch((err: unknown) => {
     deps.logger.error(
       { requestId: ctx.requestId, operation: ctx.operation, err: (err as Error).message },
       'write committed; its outbound step failed and is left to reconciliation',
     )
     return committed
-  }
+  })
+  if (!ctx.deadline) return improved
+  // At the deadline the caller gets what committed; the outbound step goes on without it, and
+  // whatever it leaves undone is reconciled.
+  return Promise.race([improved, ctx.deadline.whenPassed().then(() => committed)])
 }
 
 const keyOperation = (ctx: WriteContext) => `${ctx.operation} ${ctx.target}`
