@@ -129,6 +129,8 @@ export function metricsRoutes(metrics: Metrics, config: Pick<Config, 'metrics'>)
     doc({
       operationId: 'getMetrics',
       summary: 'Prometheus metrics (text format)',
+      description:
+        'Request, approval and database gauges for a Prometheus scrape: with `METRICS_TOKEN` set, its bearer token is required; unset, only loopback clients may scrape.',
       tags: ['system'],
       mediaType: 'text/plain',
       security: [{ metricsToken: [] }, {}],

@@ -9,6 +9,8 @@ export interface RouteDoc {
   operationId?: string
   /** One line; starts with the spec's number where there is one (`SUP-ADM-003: …`). */
   summary?: string
+  /** What a reader of the reference needs beyond the summary (the codes table is added). */
+  description?: string
   tags?: string[]
   permissions?: readonly string[]
   roles?: readonly string[]
@@ -252,6 +254,7 @@ export function buildOpenApi(app: Hono<never>, info: { title: string; version: s
       if (doc.permissions) op['x-permissions'] = doc.permissions
       if (doc.roles) op['x-roles'] = doc.roles
       op.description = [
+        doc.description ?? '',
         doc.permissions?.length
           ? `Requires permission ${doc.permissions.map((p) => `\`${p}\``).join(' and ')}.`
           : '',
@@ -335,7 +338,13 @@ export function buildOpenApi(app: Hono<never>, info: { title: string; version: s
 
   return {
     openapi: '3.1.0',
-    info: { ...info, description: API_DESCRIPTION },
+    info: {
+      ...info,
+      description: API_DESCRIPTION,
+      contact: { name: 'Supplier administration service team' },
+      // Internal to the travel platform: no public licence is granted.
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
     servers: [{ url: '/', description: 'this service' }],
     security: [{ bearer: [], adminId: [] }],
     // The supplier operations first: the order of TAG_DESCRIPTIONS, then any other tag.

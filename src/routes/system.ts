@@ -82,6 +82,8 @@ export const systemRoutes = (
     doc({
       operationId: 'getOpenApiDocument',
       summary: 'This document (OpenAPI 3.1)',
+      description:
+        'Generated from the zod schemas that validate the requests and from the errors each route declares.',
       tags,
       public: true,
       mediaType: 'application/json',
@@ -95,6 +97,8 @@ export const systemRoutes = (
     doc({
       operationId: 'getReferencePage',
       summary: 'API reference page (HTML)',
+      description:
+        'Swagger UI over `/openapi.json`, its script and stylesheet served by this service (no CDN).',
       tags,
       public: true,
       mediaType: 'text/html',
@@ -108,6 +112,7 @@ export const systemRoutes = (
       doc({
         operationId: 'getReferencePageAsset',
         summary: 'Script and stylesheet of the reference page (swagger-ui-dist)',
+        description: 'The files of the installed `swagger-ui-dist` package, cached for an hour.',
         tags,
         public: true,
         mediaType: [...new Set(Object.values(DOCS_ASSET_FILES))],
