@@ -82,6 +82,39 @@ export const failureSchemaName = (name: ErrorName) =>
 
 const ref = (section: string, name: string) => ({ $ref: `#/components/${section}/${name}` })
 
+const documented = new WeakMap<z.ZodType, Json>()
+
+/**
+ * Documents `schema` as `json` instead of what zod derives from it. For a value that arrives as
+ * text but means something else: a query string's `page=2` is validated as strict decimal text,
+ * yet it is an integer, and clients generated from the document should send one.
+ */
+export function documentAs<T extends z.ZodType>(schema: T, json: Json): T {
+  documented.set(schema, json)
+  return schema
+}
+
+/**
+ * zod writes `z.int()`'s implicit bounds, ±(2^53 − 1), into every integer; they say nothing a
+ * reader needs (a count with `minimum: -9007199254740991` reads as "may be negative").
+ */
+const SAFE_BOUNDS = { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }
+
+const override = ({ zodSchema, jsonSchema }: { zodSchema: unknown; jsonSchema: Json }) => {
+  const json = documented.get(zodSchema as z.ZodType)
+  if (json) {
+    for (const key of Object.keys(jsonSchema)) delete jsonSchema[key]
+    Object.assign(jsonSchema, json)
+  }
+  // zod leaves out the default of a value that is transformed before its default applies.
+  if (zodSchema instanceof z.ZodDefault && documented.has(zodSchema.unwrap() as z.ZodType)) {
+    jsonSchema.default ??= zodSchema._zod.def.defaultValue
+  }
+  for (const [key, bound] of Object.entries(SAFE_BOUNDS)) {
+    if (jsonSchema[key] === bound) delete jsonSchema[key]
+  }
+}
+
 /** Rewrites zod's `#/$defs/X` references to the document's `#/components/schemas/X`. */
 const rewriteRefs = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(rewriteRefs)
@@ -108,7 +141,12 @@ function schemaConverter() {
       $schema: _,
       $defs,
       ...root
-    } = z.toJSONSchema(schema, { io, unrepresentable: 'any', reused: 'inline' }) as Json & {
+    } = z.toJSONSchema(schema, {
+      io,
+      unrepresentable: 'any',
+      reused: 'inline',
+      override,
+    }) as Json & {
       $defs?: Record<string, Json>
     }
     for (const [id, def] of Object.entries($defs ?? {})) {

@@ -4,7 +4,7 @@ import { HTTPException } from 'hono/http-exception'
 import { z } from 'zod'
 import { AppError, ERRORS } from '../errors'
 import { MAX_BODY_DEPTH, nestsDeeperThan } from './body-depth'
-import { describe } from './openapi'
+import { describe, documentAs } from './openapi'
 
 /** Fields a client may never send: identity, permissions and approval routing are the server's. */
 export const CLIENT_FORBIDDEN_FIELDS = [
@@ -183,16 +183,23 @@ export const idString = z
   .refine((v) => BigInt(v) <= 9223372036854775807n, 'out of range')
 
 /**
- * A paging number as a query string: decimal digits only, no sign, no leading zero, no spaces,
- * no exponent, hex or fraction (`0x2`, `1e2`, ` 2`, `+2`, `2.0` and `02` are refused; JavaScript's
- * Number() would take most of them), then the range of the spec.
+ * An integer as a query string: decimal digits only, no sign, no leading zero, no spaces, no
+ * exponent, hex or fraction (`0x2`, `1e2`, ` 2`, `+2`, `2.0` and `02` are refused; JavaScript's
+ * Number() would take most of them), then the range. The document calls it the integer it is,
+ * so that generated clients send `page: 2`, not `page: '2'`.
  */
-export const pagingNumber = (max = Number.MAX_SAFE_INTEGER) =>
-  z
-    .string()
-    .regex(/^(0|[1-9][0-9]*)$/, { message: 'must be a decimal integer', abort: true })
-    .transform(Number)
-    .pipe(z.int().min(1, 'must be at least 1').max(max, `at most ${max}`))
+export const queryInteger = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  documentAs(
+    z
+      .string()
+      .regex(/^(0|[1-9][0-9]*)$/, { message: 'must be a decimal integer', abort: true })
+      .transform(Number)
+      .pipe(z.int().min(min, `must be at least ${min}`).max(max, `at most ${max}`)),
+    { type: 'integer', minimum: min, ...(max < Number.MAX_SAFE_INTEGER ? { maximum: max } : {}) },
+  )
+
+/** A paging number (page, pageSize) as a query string: a strict decimal integer from 1. */
+export const pagingNumber = (max = Number.MAX_SAFE_INTEGER) => queryInteger(1, max)
 
 /** Page parameters of the spec: page >= 1 (default 1), pageSize 1..100 (default 20). */
 export const pageQuery = {

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { utf8Bytes } from '../crypto/sensitive'
 import { idString } from '../http/validate'
 import { SUPPLIER_STATUSES } from '../../sql/supplier'
+import { ACCOUNT_STATUSES } from '../../sql/account'
 import { ContactJson } from '../../sql/supplier-read'
 import { APPROVAL_STATUSES } from '../domain/approval/statuses'
 import { trimName } from '../domain/identity'
@@ -322,14 +323,22 @@ export type SupplierStatusRequest = z.output<typeof SupplierStatusRequest>
 
 // Responses ---------------------------------------------------------------------------------
 
+/** Where a supplier stands in its onboarding: DRAFT, VETTING, then every later status. */
+export const ONBOARDING_STAGES = ['PROFILE_DRAFT', 'REGISTRATION_VETTING', 'ONBOARDED'] as const
+export type OnboardingStage = (typeof ONBOARDING_STAGES)[number]
+
 export const SupplierWriteResult = z
   .object({
     supplierId: z.string(),
     supplierNo: z.string().nullable(),
     status: z.enum(SUPPLIER_STATUSES),
-    onboardingStage: z.string(),
+    onboardingStage: z.enum(ONBOARDING_STAGES),
     initialAccounts: z.array(
-      z.object({ accountId: z.string(), accountNoMask: z.string(), status: z.string() }),
+      z.object({
+        accountId: z.string(),
+        accountNoMask: z.string(),
+        status: z.enum(ACCOUNT_STATUSES),
+      }),
     ),
     updateTime: z.string(),
   })
