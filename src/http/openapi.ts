@@ -18,6 +18,11 @@ export interface RouteDoc {
   response?: z.ZodType
   /** Media type(s) of a success answer that is not the JSON envelope (the page, the metrics). */
   mediaType?: string | string[]
+  /**
+   * Example bodies of a success answer that is not the envelope, by media type. The envelope's
+   * example is composed from the examples of the schemas it is made of.
+   */
+  examples?: Record<string, unknown>
   /** JSON Schemas of path parameters that no validator describes. */
   params?: Record<string, Json>
   validator?: { target: string; schema: z.ZodType }
@@ -163,6 +168,50 @@ function schemaConverter() {
   return { schemas, convert }
 }
 
+/**
+ * An example value of a converted schema: its own first example, else one composed from its
+ * parts (an object from its properties, an array of one item, the first branch of a union that
+ * has one, a constant). Undefined when a required part has none, so that a schema nobody gave an
+ * example shows none rather than a made-up one.
+ */
+function exampleOf(schema: Json, schemas: Record<string, Json>, depth = 0): unknown {
+  if (depth > 32) return undefined
+  const of = (s: unknown) => exampleOf(s as Json, schemas, depth + 1)
+  if (Array.isArray(schema.examples) && schema.examples.length) return schema.examples[0]
+  if (typeof schema.$ref === 'string') return of(schemas[schema.$ref.split('/').pop()!] ?? {})
+  if ('const' in schema) return schema.const
+  const branches = (schema.oneOf ?? schema.anyOf) as Json[] | undefined
+  if (branches) {
+    for (const branch of branches.filter((b) => b.type !== 'null')) {
+      const value = of(branch)
+      if (value !== undefined) return value
+    }
+    return branches.some((b) => b.type === 'null') ? null : undefined
+  }
+  const type = [schema.type].flat()
+  if (type[0] === 'null') return null
+  if (type.includes('array')) {
+    const item = of(schema.items ?? {})
+    return item === undefined ? undefined : [item]
+  }
+  if (type.includes('object') && schema.properties) {
+    const required = new Set((schema.required as string[] | undefined) ?? [])
+    const value: Record<string, unknown> = {}
+    for (const [name, property] of Object.entries(schema.properties as Record<string, Json>)) {
+      const v = of(property)
+      if (v !== undefined) value[name] = v
+      else if (required.has(name)) return undefined
+    }
+    return value
+  }
+  if (Array.isArray(schema.enum)) return schema.enum[0]
+  return undefined
+}
+
+/** A media type object with its example, when there is one. */
+const withExample = (media: Json, example: unknown): Json =>
+  example === undefined ? media : { ...media, example }
+
 /** The failure envelope of one catalog entry, as a named component. */
 function failureSchema(name: ErrorName, convert: (s: z.ZodType, io: 'output') => Json): Json {
   const entry: CatalogEntry = ERRORS[name]
@@ -236,9 +285,10 @@ export function buildOpenApi(app: Hono<never>, info: { title: string; version: s
     }
     const v = doc.validator
     if (v?.target === 'json') {
+      const schema = convert(v.schema, 'input')
       op.requestBody = {
         required: true,
-        content: { 'application/json': { schema: convert(v.schema, 'input') } },
+        content: { 'application/json': withExample({ schema }, exampleOf(schema, schemas)) },
       }
     } else if (v?.target === 'query') {
       const schema = convert(v.schema, 'input') as {
@@ -325,7 +375,14 @@ export function buildOpenApi(app: Hono<never>, info: { title: string; version: s
         responses['200'] = {
           description: doc.summary ?? 'success',
           headers,
-          content: Object.fromEntries([doc.mediaType].flat().map((t) => [t, { schema: success }])),
+          content: Object.fromEntries(
+            [doc.mediaType]
+              .flat()
+              .map((t) => [
+                t,
+                withExample({ schema: success }, doc.examples?.[t] ?? exampleOf(success, schemas)),
+              ]),
+          ),
         }
       } else {
         responses['200'] = {
@@ -333,16 +390,20 @@ export function buildOpenApi(app: Hono<never>, info: { title: string; version: s
             'The envelope: `success: true` with `data`, or a business failure with its `code` (HTTP 200 too)',
           headers,
           content: {
-            'application/json': {
-              schema: codes.length
-                ? {
-                    oneOf: [
-                      { title: 'success', ...success },
-                      ...codes.map((n) => ref('schemas', failureSchemaName(n))),
-                    ],
-                  }
-                : success,
-            },
+            'application/json': withExample(
+              {
+                schema: codes.length
+                  ? {
+                      oneOf: [
+                        { title: 'success', ...success },
+                        ...codes.map((n) => ref('schemas', failureSchemaName(n))),
+                      ],
+                    }
+                  : success,
+              },
+              // What a client sees when all goes well (each failure's shape is in the schema).
+              exampleOf(success, schemas),
+            ),
           },
         }
       }

@@ -13,6 +13,8 @@ import { ok, failure, resultSchema } from '../http/envelope'
 import { ERRORS } from '../errors'
 import { withinDeadline } from '../../sql/db'
 import { NoQuery, validate } from '../http/validate'
+// Registers the examples the document shows on the schemas they illustrate.
+import '../http/examples'
 
 /** /readyz answers within this bound, also while the database host does not answer at all. */
 export const READINESS_TIMEOUT_MS = 2_000
@@ -22,6 +24,15 @@ const Health = resultSchema(z.object({ status: z.literal('UP') }))
 const OpenApiDocument = z
   .looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) })
   .describe('OpenAPI 3.1 document')
+  .meta({
+    examples: [
+      {
+        openapi: '3.1.0',
+        info: { title: 'Supplier administration API', version: '2.1.0' },
+        paths: { '/healthz': { get: { operationId: 'getHealth' } } },
+      },
+    ],
+  })
 
 /**
  * Liveness, readiness, the OpenAPI document and the reference page; all public, and none takes
@@ -102,6 +113,10 @@ export const systemRoutes = (
       tags,
       public: true,
       mediaType: 'text/html',
+      examples: {
+        'text/html':
+          '<!doctype html><html lang="en"><head><title>Supplier administration API</title><link rel="stylesheet" href="docs/assets/swagger-ui.css" /></head><body><div id="reference"></div><script src="docs/assets/swagger-ui-bundle.js"></script></body></html>',
+      },
     }),
     validate('query', NoQuery, { status: 400 }),
     (c) => c.html(docsAssets ? swaggerUiPage(info.title) : renderDocsIndex(openapi())),
@@ -116,6 +131,11 @@ export const systemRoutes = (
         tags,
         public: true,
         mediaType: [...new Set(Object.values(DOCS_ASSET_FILES))],
+        examples: {
+          'text/javascript; charset=utf-8':
+            '/*! For license information please see swagger-ui-bundle.js.LICENSE.txt */',
+          'text/css; charset=utf-8': '.swagger-ui{color:#3b4151;font-family:sans-serif}',
+        },
         params: { file: { type: 'string', enum: Object.keys(DOCS_ASSET_FILES) } },
       }),
       validate('query', NoQuery, { status: 400 }),

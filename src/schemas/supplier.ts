@@ -180,7 +180,7 @@ export const DRAFT_EXAMPLE = {
   types: [{ typeCode: 'OTHER', isPrimary: true }],
   mainCooperation: '导游与门票',
   licenseImageUrl: 'https://storage.example.com/supplier/license.png',
-  contacts: [{ contactName: '王芳', contactPhone: '13800138000', contactRole: 'sales' }],
+  contacts: [{ contactName: '王芳', contactPhone: '13800138000', contactRole: '商务经理' }],
   initialAccounts: [
     {
       accountType: 'CORPORATE',
@@ -319,6 +319,7 @@ export const SupplierStatusRequest = z
     expectedUpdateTime: dateTimeString,
   })
   .strict()
+  .meta({ id: 'SupplierStatusRequest' })
 export type SupplierStatusRequest = z.output<typeof SupplierStatusRequest>
 
 // Responses ---------------------------------------------------------------------------------
@@ -366,14 +367,18 @@ export const ApprovalCommandResult = z
 export type ApprovalCommandResult = z.output<typeof ApprovalCommandResult>
 
 /** SUP-ADM-010 ArchiveResultVO: the clearance evidence the archive was made on. */
-export const ArchiveResult = z.object({
-  supplierId: z.string(),
-  status: z.literal('ARCHIVED'),
-  clearanceRequestId: z.string().describe('finance clearance request id'),
-  checkedAt: z.string().describe('when finance checked, yyyy-MM-dd HH:mm:ss as finance stated it'),
-  ledgerRevision: z.string().describe('the finance ledger revision the clearance was made on'),
-  updateTime: z.string(),
-})
+export const ArchiveResult = z
+  .object({
+    supplierId: z.string(),
+    status: z.literal('ARCHIVED'),
+    clearanceRequestId: z.string().describe('finance clearance request id'),
+    checkedAt: z
+      .string()
+      .describe('when finance checked, yyyy-MM-dd HH:mm:ss as finance stated it'),
+    ledgerRevision: z.string().describe('the finance ledger revision the clearance was made on'),
+    updateTime: z.string(),
+  })
+  .meta({ id: 'ArchiveResultVO' })
 export type ArchiveResult = z.output<typeof ArchiveResult>
 
 /** A contact as every response shows it (the read module's row parser). */
