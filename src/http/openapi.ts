@@ -250,7 +250,7 @@ const codeTable = (names: readonly ErrorName[]) =>
 
 const API_DESCRIPTION = `Administration of suppliers: registration under approval, profile, contacts, qualifications, lifecycle.
 
-**Every answer is the envelope** \`Result<T>\`: \`{ code, message, success, data }\`. Business failures are **HTTP 200** with \`success: false\` and their own \`code\` (see each operation's table); only malformed JSON, an oversized body or one nested deeper than ${MAX_BODY_DEPTH} levels (HTTP 400), an unknown route (HTTP 404) and unexpected faults (HTTP 500, \`data.requestId\` only) use other statuses.
+**Every answer is the envelope** \`Result<T>\`: \`{ code, message, success, data }\`. Business failures are **HTTP 200** with \`success: false\` and their own \`code\` (see each operation's table); only malformed JSON, an oversized body or one nested deeper than ${MAX_BODY_DEPTH} levels (HTTP 400), a body not sent as \`application/json\` (HTTP 415), an unknown path (HTTP 404), a method the path does not serve (HTTP 405, with \`Allow\`) and unexpected faults (HTTP 500, \`data.requestId\` only) use other statuses.
 
 **Authentication** for \`/admin/**\`: \`Authorization: Bearer <JWT>\` and \`X-Admin-Id: <administrator id>\` (the token's \`sub\` must equal it). Locally, \`npm run -s token\` mints a token for the demo administrator 10001: paste it under **Authorize**, with 10001 as X-Admin-Id.
 
@@ -420,12 +420,15 @@ export function buildOpenApi(app: Hono<never>, info: { title: string; version: s
       }
       responses['400'] = ref('responses', 'BadRequest')
       responses['404'] = ref('responses', 'NotFound')
+      if (op.requestBody) responses['415'] = ref('responses', 'UnsupportedMediaType')
       responses['500'] = ref('responses', 'InternalError')
       op.responses = responses
     }
   }
 
-  for (const name of ['BAD_REQUEST', 'NOT_FOUND', 'INTERNAL'] as const) failures.add(name)
+  for (const name of ['BAD_REQUEST', 'NOT_FOUND', 'UNSUPPORTED_MEDIA_TYPE', 'INTERNAL'] as const) {
+    failures.add(name)
+  }
   for (const name of [...failures].sort(byCode)) {
     schemas[failureSchemaName(name)] = failureSchema(name, convert)
   }
@@ -458,9 +461,10 @@ export function buildOpenApi(app: Hono<never>, info: { title: string; version: s
           `HTTP 400: the body is not JSON, exceeds the size limit or nests deeper than ${MAX_BODY_DEPTH} levels (code 400)`,
           'BAD_REQUEST',
         ),
-        NotFound: protocolResponse(
-          'HTTP 404: no route for this method and path (code 404)',
-          'NOT_FOUND',
+        NotFound: protocolResponse('HTTP 404: no route for this path (code 404)', 'NOT_FOUND'),
+        UnsupportedMediaType: protocolResponse(
+          'HTTP 415: the body is not sent as JSON (`Content-Type: application/json`; code 415)',
+          'UNSUPPORTED_MEDIA_TYPE',
         ),
         InternalError: protocolResponse(
           'HTTP 500: unexpected fault; `data.requestId` identifies it in the logs (code 500)',

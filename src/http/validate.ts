@@ -107,12 +107,13 @@ export function findUnstorableText(value: unknown): string | undefined {
 /** The JSON media types Hono's validator parses (its own test, repeated). */
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i
 
+const mediaTypeOf = (c: Context) => (c.req.header('content-type') ?? '').split(';')[0].trim()
+
 /** The raw request part a validator is about to read. */
 async function rawTarget(c: Context, target: keyof ValidationTargets): Promise<unknown> {
   switch (target) {
     case 'json': {
-      if (!JSON_MEDIA_TYPE.test((c.req.header('content-type') ?? '').split(';')[0].trim()))
-        return undefined
+      if (!JSON_MEDIA_TYPE.test(mediaTypeOf(c))) return undefined
       // Malformed JSON or an unreadable body is the validator's to answer (400), with its own
       // message; the text is cached, so the validator reads the same.
       const text = await c.req.text().catch(() => undefined)
@@ -162,6 +163,10 @@ export const validate = <T extends z.ZodType, Target extends keyof ValidationTar
     if (!result.success) throw refuse(describeIssues(result.error as unknown as z.ZodError))
   })
   const middleware = (async (c, next) => {
+    // Without this, Hono reads a body of another type as `{}` and every field is "required".
+    if (target === 'json' && !JSON_MEDIA_TYPE.test(mediaTypeOf(c))) {
+      throw new HTTPException(415, { message: ERRORS.UNSUPPORTED_MEDIA_TYPE.message })
+    }
     const problem = findUnstorableText(await rawTarget(c, target))
     if (problem) throw refuse(problem)
     return validator(c, next)

@@ -1,4 +1,6 @@
 import { Hono } from 'hono'
+import { compress } from 'hono/compress'
+import { NONCE, secureHeaders } from 'hono/secure-headers'
 import { z } from 'zod'
 import type { Deps, AppEnv } from '../http/types'
 import { buildOpenApi, doc } from '../http/openapi'
@@ -49,6 +51,38 @@ export const systemRoutes = (
   // Built on first request: by then every route of `api` is registered.
   const openapi = () => (document ??= buildOpenApi(api as never, info))
   const tags = ['system']
+
+  // The document (about 200 KB) and the renderer's files (1.9 MB) are compressed for a client
+  // that accepts it. The API's answers are not: they are small, a gateway in front may compress
+  // them, and compressing answers that mix secrets with reflected input invites BREACH.
+  const compressed = compress()
+  app.use('/openapi.json', compressed)
+  app.use('/docs/assets/*', compressed)
+  // The page runs in the browser of whoever opens it, next to their token: only its own script
+  // (the inline one by nonce) and files, never framed. `style-src` allows the renderer's inline
+  // styles.
+  const pageHeaders = secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'", NONCE],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+    xFrameOptions: 'DENY',
+  })
+  app.use('/docs', pageHeaders)
+  app.use('/docs/assets/*', pageHeaders)
+  // `/docs/` would resolve the page's relative asset paths under /docs/docs/. The Location is
+  // relative so that a proxy mounting the service under a prefix keeps it.
+  app.use('/docs/', async (c, next) => {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next()
+    return c.redirect(`../docs${new URL(c.req.url).search}`, 301)
+  })
 
   app.get(
     '/healthz',
@@ -119,7 +153,12 @@ export const systemRoutes = (
       },
     }),
     validate('query', NoQuery, { status: 400 }),
-    (c) => c.html(docsAssets ? swaggerUiPage(info.title) : renderDocsIndex(openapi())),
+    (c) =>
+      c.html(
+        docsAssets
+          ? swaggerUiPage(info.title, c.get('secureHeadersNonce') ?? '')
+          : renderDocsIndex(openapi()),
+      ),
   )
   if (docsAssets) {
     app.get(
