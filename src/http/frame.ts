@@ -1,5 +1,6 @@
-import { Hono } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
+import { cors } from 'hono/cors'
 import { HTTPException } from 'hono/http-exception'
 import type { Logger } from 'pino'
 import type { Config } from '../config'
@@ -31,6 +32,9 @@ export function useFrame(
     await next()
   })
   app.use(accessLog(logger, observer))
+  // Cross-origin browser calls from the configured origins only (none by default). Before
+  // authentication: a preflight carries no token, and is answered here.
+  if (config.corsOrigins.length) app.use(corsFor(config.corsOrigins))
   const limitBody = bodyLimit({
     maxSize: config.bodyLimitBytes,
     onError: (c) =>
@@ -62,6 +66,24 @@ export function useFrame(
     await next()
   })
   app.use('/admin/*', authenticate(config.auth))
+}
+
+/** CORS for a list of origins: the headers this API reads and the one it adds for callers. */
+const corsFor = (origins: string[]): MiddlewareHandler => {
+  const allow = cors({
+    origin: origins,
+    allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+    allowHeaders: ['Authorization', 'Content-Type', 'X-Admin-Id', 'Idempotency-Key'],
+    exposeHeaders: ['X-Request-Id'],
+    maxAge: 600,
+  })
+  return async (c, next) => {
+    // A preflight is answered here (already with Vary: Origin); anything else goes on.
+    const preflight = await allow(c, next)
+    if (preflight) return preflight
+    // The answer depends on Origin: a shared cache must not serve one origin's to another.
+    if (c.req.header('origin')) c.res.headers.append('Vary', 'Origin')
+  }
 }
 
 /**
