@@ -128,7 +128,7 @@ export const systemRoutes = (
       operationId: 'getOpenApiDocument',
       summary: 'This document (OpenAPI 3.1)',
       description:
-        'Generated from the zod schemas that validate the requests and from the errors each route declares.',
+        'Generated from the zod schemas that validate the requests and from the errors each route declares; compressed (gzip or deflate) when `Accept-Encoding` allows it.',
       tags,
       public: true,
       mediaType: 'application/json',
@@ -143,7 +143,7 @@ export const systemRoutes = (
       operationId: 'getReferencePage',
       summary: 'API reference page (HTML)',
       description:
-        'Swagger UI over `/openapi.json`, its script and stylesheet served by this service (no CDN).',
+        'Swagger UI over `/openapi.json`, its script and stylesheet served by this service (no CDN), under a Content-Security-Policy. `/docs/` redirects here.',
       tags,
       public: true,
       mediaType: 'text/html',
@@ -166,7 +166,8 @@ export const systemRoutes = (
       doc({
         operationId: 'getReferencePageAsset',
         summary: 'Script and stylesheet of the reference page (swagger-ui-dist)',
-        description: 'The files of the installed `swagger-ui-dist` package, cached for an hour.',
+        description:
+          'The files of the installed `swagger-ui-dist` package, cached for an hour and compressed when `Accept-Encoding` allows it.',
         tags,
         public: true,
         mediaType: [...new Set(Object.values(DOCS_ASSET_FILES))],
