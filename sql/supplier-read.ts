@@ -1,5 +1,6 @@
 import type postgres from 'postgres'
 import { z } from 'zod'
+import { ACCOUNT_STATUSES } from './account'
 import { formatDateTime, many, maybeOne, one, type Sql } from './db'
 import { SUPPLIER_STATUSES, SupplierSubjectFields } from './supplier'
 import { complianceOf, TypeComplianceJson } from './compliance'
@@ -119,7 +120,7 @@ export const SupplierListRow = z
     status: z.enum(SUPPLIER_STATUSES),
     creditLevel: z.string().nullable(),
     totalScore: z.number().nullable(),
-    activeAccountCount: z.int().describe('live bank accounts with status ACTIVE'),
+    activeAccountCount: z.int().min(0).describe('live bank accounts with status ACTIVE'),
     createTime: z.string(),
     updateTime: z.string(),
   })
@@ -298,7 +299,7 @@ const BankAccountJson = z
     accountPeriod: z.int().nullable(),
     invoiceType: z.string().nullable(),
     taxRate: z.number().nullable(),
-    status: z.string(),
+    status: z.enum(ACCOUNT_STATUSES),
     isDefault: z.enum(['YES', 'NO']),
     updateTime: z.string(),
   })

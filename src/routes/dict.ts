@@ -9,7 +9,7 @@ import { NoQuery, validate } from '../http/validate'
 /** Dictionaries the supplier pages read; labels are display only, clients submit dictValue. */
 export const DICT_TYPES = ['supplier_type', 'supplier_lifecycle_status'] as const
 
-const DictItem = z
+export const DictItem = z
   .object({
     dictType: z.string(),
     dictLabel: z.string(),

@@ -17,6 +17,7 @@ import {
 } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
 import type {
+  OnboardingStage,
   SupplierDraftRequest,
   SupplierUpdateRequest,
   SupplierWriteResult,
@@ -42,7 +43,7 @@ import {
 } from './form'
 import { runWrite } from '../write/pipeline'
 
-const ONBOARDING_STAGE: Record<SupplierStatus, string> = {
+const ONBOARDING_STAGE: Record<SupplierStatus, OnboardingStage> = {
   DRAFT: 'PROFILE_DRAFT',
   VETTING: 'REGISTRATION_VETTING',
   ACTIVE: 'ONBOARDED',
