@@ -99,11 +99,26 @@ expectSuccess(created, 'create')
 const { supplierId, updateTime } = created.data
 show({ supplierId, status: created.data.status, updateTime })
 
-console.log('\n2. submit the registration (SUP-ADM-007); LOCAL_AUTO approves and applies it')
+console.log('\n2. read the draft back (SUP-ADM-002) for the ids of its contacts')
+const draftDetail = await call('GET', `/admin/supplier/items/${supplierId}`)
+expectSuccess(draftDetail, 'draft detail')
+// The submit carries the final form: a contact sent without its contactId is a new contact, and
+// the draft's one would be removed and added again. The phone is masked in the answer, so it
+// comes from what we sent.
+const contacts = draft.contacts.map((contact) => {
+  const saved = draftDetail.data.contacts.find(
+    (c: { contactName: string }) => c.contactName === contact.contactName,
+  )
+  return { ...contact, contactId: saved.contactId as string }
+})
+show({ contactIds: contacts.map((c) => c.contactId).join(', ') })
+
+console.log('\n3. submit the registration (SUP-ADM-007); LOCAL_AUTO approves and applies it')
 const submitted = await call('POST', `/admin/supplier/items/${supplierId}/submit`, {
   ...draft,
+  contacts,
   duplicateConfirmToken,
-  expectedUpdateTime: updateTime,
+  expectedUpdateTime: draftDetail.data.updateTime,
 })
 if (submitted.code === 395006) {
   console.error('demo stopped: a similar supplier appeared meanwhile; run the demo again')
@@ -115,7 +130,7 @@ show({
   approvalStatus: submitted.data.approvalStatus,
 })
 
-console.log('\n3. read it back (SUP-ADM-002)')
+console.log('\n4. read it back (SUP-ADM-002)')
 const detail = await call('GET', `/admin/supplier/items/${supplierId}`)
 expectSuccess(detail, 'detail')
 show({
@@ -124,12 +139,15 @@ show({
   taxNoMask: detail.data.taxNoMask,
 })
 
-console.log('\n4. its approval records (SUP-ADM-012)')
+console.log('\n5. its approval records (SUP-ADM-012)')
 const records = await call('GET', `/admin/supplier/approval-records?supplierId=${supplierId}`)
 expectSuccess(records, 'approval records')
 console.log(`    ${records.data.total} change-log rows, newest first:`)
-for (const r of records.data.records.slice(0, 6)) {
-  console.log(`    ${r.createTime} ${r.operationType} ${r.fieldName} → ${r.newValueMasked ?? ''}`)
+for (const r of records.data.records.slice(0, 8)) {
+  // The target tells the supplier's own status from its account's; a child names its id.
+  const target = r.targetType === 'SUPPLIER' ? 'SUPPLIER' : `${r.targetType} ${r.targetId}`
+  const [from, to] = [r.oldValueMasked ?? '(none)', r.newValueMasked ?? '(removed)']
+  console.log(`    ${r.createTime} ${r.operationType} ${target} ${r.fieldName}: ${from} → ${to}`)
 }
 
 if (detail.data.status !== 'ACTIVE') {

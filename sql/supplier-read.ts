@@ -1,5 +1,6 @@
 import type postgres from 'postgres'
 import { z } from 'zod'
+import { ACCOUNT_STATUSES } from '../src/vocabulary'
 import { formatDateTime, many, maybeOne, one, type Sql } from './db'
 import { SupplierSubjectFields } from './supplier'
 import { SUPPLIER_STATUSES } from '../src/vocabulary'
@@ -121,7 +122,7 @@ export const SupplierListRow = z
     status: z.enum(SUPPLIER_STATUSES),
     creditLevel: z.string().nullable(),
     totalScore: z.number().nullable(),
-    activeAccountCount: z.int().describe('live bank accounts with status ACTIVE'),
+    activeAccountCount: z.int().min(0).describe('live bank accounts with status ACTIVE'),
     createTime: z.string(),
     updateTime: z.string(),
   })
@@ -297,7 +298,7 @@ const BankAccountJson = z
     bankBranch: z.string().nullable(),
     accountNoMask: z.string().describe('`**** **** 1234`: last four characters only'),
     ...AccountTermsFields,
-    status: z.string(),
+    status: z.enum(ACCOUNT_STATUSES),
     isDefault: z.enum(['YES', 'NO']),
     updateTime: z.string(),
   })

@@ -62,6 +62,34 @@ const prefixes = z
   .pipe(z.array(z.url({ protocol: /^https?$/ })).min(1))
 
 /**
+ * Browser origins allowed to call the API (CORS): `scheme://host[:port]` each, exactly as a
+ * browser sends `Origin`, so that a list entry with a path or a trailing slash, which would never
+ * match, is refused at start-up instead. `*` is refused: the point is a named list.
+ */
+const origins = z.string().transform((value, ctx) => {
+  const list = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+  for (const origin of list) {
+    let parsed: URL | undefined
+    try {
+      parsed = new URL(origin)
+    } catch {
+      parsed = undefined
+    }
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${origin}" is not an origin: write scheme://host[:port], e.g. https://admin.example.com`,
+      })
+      return z.NEVER
+    }
+  }
+  return list
+})
+
+/**
  * TLS modes that dbmate (lib/pq) and postgres.js implement alike (postgres.js treats `allow` as
  * `require`, so it is refused rather than meaning two things).
  */
@@ -145,6 +173,7 @@ const EnvSchema = z
     IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(1).max(168).default(24),
     APPROVAL_RECONCILE_AFTER_SECONDS: z.coerce.number().int().min(0).max(86400).default(120),
     APPROVAL_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86400).default(60),
+    CORS_ORIGINS: origins.default([]),
     BODY_LIMIT_BYTES: z.coerce
       .number()
       .int()
@@ -343,6 +372,8 @@ function toConfig(env: z.output<typeof EnvSchema>) {
     /** How often the sweep runs after the one at start-up; 0 runs it at start-up only. */
     approvalReconcileIntervalSeconds: env.APPROVAL_RECONCILE_INTERVAL_SECONDS,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    /** Browser origins allowed to call the API; empty: no cross-origin access at all. */
+    corsOrigins: env.CORS_ORIGINS,
     logLevel: env.LOG_LEVEL,
     /** Unset: pretty on a terminal, JSON otherwise (decided by the Node entry). */
     logFormat: env.LOG_FORMAT,

@@ -51,12 +51,17 @@ export const InternalErrorData = z
 
 /**
  * The one error catalog. Transport-free: the HTTP layer maps an AppError to the envelope.
- * Protocol codes (400, 401, 404, 500) mirror HTTP; business codes live in 395001..395039.
+ * Protocol codes (400, 401, 404, 405, 415, 500) mirror HTTP; business codes live in 395001..395039.
  */
 export const PROTOCOL_ERRORS = {
   BAD_REQUEST: { code: 400, message: 'invalid parameter' },
   UNAUTHORIZED: { code: 401, message: 'not authenticated or login expired' },
   NOT_FOUND: { code: 404, message: 'no such route' },
+  METHOD_NOT_ALLOWED: { code: 405, message: 'this path does not serve this method (see Allow)' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    code: 415,
+    message: 'the body must be JSON, sent with Content-Type: application/json',
+  },
   INTERNAL: { code: 500, message: 'internal error', data: InternalErrorData },
 } as const
 

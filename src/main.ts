@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
+import { parseEnv } from 'node:util'
 import { createAdaptorServer } from '@hono/node-server'
 import type { Logger } from 'pino'
 import type postgres from 'postgres'
@@ -17,17 +19,29 @@ import { encryptPlaintextApproveNotes } from './domain/supplier/approve-note'
 import { createLogger } from './logger'
 import { createMetrics } from './metrics'
 import { answerClientErrors } from './http/client-error'
+import { SUCCESS_MESSAGE } from './http/envelope'
 import { permissionLookupFor } from './ports/permission'
 
 /** A start-up refusal whose message says it all (no stack trace is printed for it). */
 class StartupError extends Error {}
 
-/** The answer while the service is still starting (database, migrations). */
-const starting = () =>
-  Response.json(
+/**
+ * The answer while the service is still starting (database, migrations). Liveness is already
+ * true: the process serves HTTP, and a probe that saw a 503 here would restart a healthy process
+ * that is only waiting for its database. Everything else, readiness included, is 503.
+ */
+const starting = (req: Request) => {
+  const url = new URL(req.url)
+  const isRead = req.method === 'GET' || req.method === 'HEAD'
+  if (isRead && url.pathname === '/healthz' && !url.search) {
+    const up = { code: 200, message: SUCCESS_MESSAGE, success: true, data: { status: 'UP' } }
+    return Response.json(up)
+  }
+  return Response.json(
     { code: 395039, message: 'the service is starting; retry shortly', success: false, data: null },
     { status: 503, headers: { 'retry-after': '1' } },
   )
+}
 
 /**
  * Binds HOST:PORT before anything else (the database, migrations), so a busy port is reported
@@ -57,9 +71,24 @@ function listen(
   })
 }
 
+/**
+ * `.env` in the working directory, if there is one, under the real environment: a variable set
+ * in the environment wins over the file, as with Node's own `--env-file`.
+ */
+function withDotEnv(environment: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  let text: string
+  try {
+    text = readFileSync('.env', 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return environment
+    throw err
+  }
+  return { ...parseEnv(text), ...environment }
+}
+
 let config: Config
 try {
-  config = loadConfig()
+  config = loadConfig(withDotEnv(process.env))
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err
   console.error(`start-up failed: invalid configuration: ${err.problems.join('; ')}`)
@@ -123,6 +152,7 @@ try {
   const database = {
     url: databaseUrl,
     timezone: config.timezone,
+    pooler: config.databasePooler,
     // Per process, so /metrics can tell this pool's connections from other replicas'.
     applicationName: `supplier-admin ${hostname()}:${process.pid}`.slice(0, 63),
   }

@@ -129,8 +129,21 @@ export function metricsRoutes(metrics: Metrics, config: Pick<Config, 'metrics'>)
     doc({
       operationId: 'getMetrics',
       summary: 'Prometheus metrics (text format)',
+      description:
+        'Request, approval and database gauges for a Prometheus scrape: with `METRICS_TOKEN` set, its bearer token is required; unset, only loopback clients may scrape.',
       tags: ['system'],
       mediaType: 'text/plain',
+      examples: {
+        'text/plain': [
+          '# HELP supplier_http_requests_total Answered requests by method, route template, HTTP status and business code',
+          '# TYPE supplier_http_requests_total counter',
+          'supplier_http_requests_total{method="GET",route="/admin/supplier/items/:supplierId",status="200",code="200"} 1027',
+          '# HELP supplier_approvals_stuck Approvals SUBMITTED or APPROVED for longer than STUCK_APPROVAL_AGE_SECONDS (900 s)',
+          '# TYPE supplier_approvals_stuck gauge',
+          'supplier_approvals_stuck 0',
+          '',
+        ].join('\n'),
+      },
       security: [{ metricsToken: [] }, {}],
       statuses: {
         '401': {

@@ -65,6 +65,9 @@ export const LIMITS = {
   collectionItems: 100,
 } as const
 
+/** At most this many live qualification rules per supplier type. */
+export const MAX_RULES = 100
+
 export const STAFF_SCALES = ['LT50', 'R50_200', 'R200_500', 'GT500'] as const
 export const ACCOUNT_TYPES = ['CORPORATE', 'PERSONAL'] as const
 export const SETTLE_MODES = ['PER_ORDER', 'WEEKLY', 'MONTHLY', 'PREPAID'] as const

@@ -99,6 +99,7 @@ export function mismatch(
     }
   } else {
     // Unknown routes: a 404 envelope, or the frame's answers before routing (auth of /admin/*).
+    if (answer.status === 405) return methodNotAllowed(c, answer, where)
     const byStatus: Record<number, string> = { 404: 'NotFound', 400: 'BadRequest' }
     const name = byStatus[answer.status]
     if (!name && answer.status !== 200) return `${where}: HTTP ${answer.status} unexpected`
@@ -148,4 +149,29 @@ function validateAt(c: Contract, pointer: string, body: unknown, where: string) 
     .map((e) => `${e.instancePath || '(body)'} ${e.message} ${JSON.stringify(e.params)}`)
     .join('; ')
   return `${where}: body does not match ${pointer}: ${errors}; body: ${JSON.stringify(body).slice(0, 500)}`
+}
+
+/**
+ * A method the path does not serve: no operation describes it (the document lists operations),
+ * so the answer must be the failure envelope with code 405, naming the served methods in Allow,
+ * each of which the document describes for this path.
+ */
+function methodNotAllowed(
+  c: Contract,
+  answer: { path: string; headers: Headers; body: unknown },
+  where: string,
+): string | undefined {
+  const body = answer.body as Json
+  const keys = Object.keys(body ?? {}).sort()
+  if (keys.join() !== 'code,data,message,success' || body.code !== 405 || body.success !== false)
+    return `${where}: HTTP 405 is not the 405 failure envelope: ${JSON.stringify(body)}`
+  if (body.data !== null || typeof body.message !== 'string')
+    return `${where}: malformed 405 envelope`
+  const allow = answer.headers.get('allow')?.split(', ') ?? []
+  const path = answer.path.split('?')[0]
+  const served = c.routes.filter((r) => r.pattern.test(path)).map((r) => r.method)
+  const expected = [...new Set([...served, ...(served.includes('GET') ? ['HEAD'] : [])])].sort()
+  if (!served.length || allow.join() !== expected.join())
+    return `${where}: HTTP 405 with Allow "${allow.join(', ')}", the document serves ${expected.join(', ') || 'nothing'} here`
+  return undefined
 }

@@ -207,21 +207,22 @@ describe('edge fetch against the test database', () => {
     expect(body.data.records).toEqual(expect.any(Array))
   })
 
-  it('has no write route: writes and unknown paths are the 404 envelope', async () => {
+  it('has no write route: a write is 405 where the edge reads the path, 404 elsewhere', async () => {
     const headers = { ...(await authHeaders()), 'content-type': 'application/json' }
-    for (const [method, path] of [
-      ['POST', '/admin/supplier/items'],
-      ['PUT', '/admin/supplier/types/SCENIC/qualification-rules'],
-      ['POST', DICT],
-      ['GET', '/no/such/route'],
-    ]) {
+    for (const [method, path, status] of [
+      ['POST', '/admin/supplier/items', 405],
+      ['PUT', '/admin/supplier/types/SCENIC/qualification-rules', 404],
+      ['POST', DICT, 405],
+      ['GET', '/no/such/route', 404],
+    ] as const) {
       const { res, body } = await fetchEdge(path, {
         method,
         headers,
         body: method === 'GET' ? undefined : '{}',
       })
-      expect(res.status, `${method} ${path}`).toBe(404)
-      expect(body, `${method} ${path}`).toMatchObject({ code: 404, success: false, data: null })
+      expect(res.status, `${method} ${path}`).toBe(status)
+      expect(body, `${method} ${path}`).toMatchObject({ code: status, success: false, data: null })
+      if (status === 405) expect(res.headers.get('allow'), path).toBe('GET, HEAD')
     }
   })
 

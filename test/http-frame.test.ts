@@ -40,10 +40,10 @@ describe('HTTP frame', () => {
       expect(res.body).toMatchObject({ code: 404, success: false, data: null })
     })
 
-    it('a known path with an unserved method is the 404 envelope', async () => {
+    it('a known path with an unserved method is HTTP 405 with Allow (the 405 envelope)', async () => {
       const res = await h.call('DELETE', '/healthz', { admin: null })
-      expect(res.status).toBe(404)
-      expect(res.body).toMatchObject({ code: 404, success: false, data: null })
+      expect(res.status).toBe(405)
+      expect(res.body).toMatchObject({ code: 405, success: false, data: null })
     })
 
     it('ignores a caller-chosen X-Request-Id: every request gets an id of the service', async () => {

@@ -55,6 +55,23 @@ export function missingOf(answer: Json<'submitSupplierRegistration'>): string[] 
   return []
 }
 
+type Query<O extends keyof operations> = NonNullable<operations[O]['parameters']['query']>
+
+// Integer query parameters are numbers for the caller; the service still parses them strictly.
+export const firstPage: Query<'listSuppliers'> = { page: 1, pageSize: 50, status: 'ACTIVE' }
+export const expiring: Query<'listExpiringQualifications'> = { withinDays: 30, page: 2 }
+
+export function stageOf(result: components['schemas']['SupplierWriteResultVO']): string {
+  switch (result.onboardingStage) {
+    case 'PROFILE_DRAFT':
+      return 'draft'
+    case 'REGISTRATION_VETTING':
+      return 'under approval'
+    case 'ONBOARDED':
+      return result.initialAccounts.every((a) => a.status === 'ACTIVE') ? 'ready' : 'accounts pending'
+  }
+}
+
 export const draft: DraftRequest = {
   fullName: 'Hangzhou Lake Travel',
   taxNo: '91330106MA2KXYZ12Q',
@@ -68,11 +85,11 @@ export const draft: DraftRequest = {
 const MISUSES: Record<string, [code: string, error: RegExp]> = {
   'data before checking success': [
     `export const f = (a: Json<'getSupplierDetail'>) => a.data.fullName`,
-    /Property 'fullName' does not exist/,
+    /Property 'fullName' does not exist|'a\.data' is possibly 'null'/,
   ],
   'candidates without narrowing the code': [
     `export const f = (a: Json<'createSupplierDraft'>) => (a.success ? [] : a.data.candidates)`,
-    /Property 'candidates' does not exist/,
+    /Property 'candidates' does not exist|'a\.data' is possibly 'null'/,
   ],
   'a code the operation cannot answer': [
     `export const f = (a: Json<'getSupplierDetail'>) => !a.success && a.code === 395008`,
@@ -81,6 +98,18 @@ const MISUSES: Record<string, [code: string, error: RegExp]> = {
   'an unknown request field': [
     `export const d: components['schemas']['SupplierDraftUpsertRequest'] = { fullName: 'a', taxNo: 'b', mainCooperation: 'c', types: [], adminId: '1' }`,
     /may only specify known properties/,
+  ],
+  'a page number sent as a string': [
+    `export const q: NonNullable<operations['listSuppliers']['parameters']['query']> = { page: '1' }`,
+    /'string' is not assignable to type 'number'/,
+  ],
+  'an onboarding stage the service never answers': [
+    `export const f = (r: components['schemas']['SupplierWriteResultVO']) => r.onboardingStage === 'APPROVED'`,
+    /no overlap/,
+  ],
+  'an account status the service never answers': [
+    `export const f = (r: components['schemas']['SupplierWriteResultVO']) => r.initialAccounts[0].status === 'OPEN'`,
+    /no overlap/,
   ],
   'a value outside an enum': [
     `export const d: components['schemas']['SupplierDraftUpsertRequest'] = { fullName: 'a', taxNo: 'b', mainCooperation: 'c', types: [], staffScale: 'HUGE' }`,
@@ -149,7 +178,86 @@ describe('types generated from /openapi.json by openapi-typescript', () => {
     expect(diagnostics.get(join(dir, 'api.ts')) ?? []).toEqual([])
   })
 
-  it.each(Object.keys(MISUSES).map((name, i) => [name, i] as const))('refuse %s', (_name, i) => {
-    expect(diagnostics.get(join(dir, `misuse${i}.ts`))?.length ?? 0).toBeGreaterThan(0)
+  it.each(Object.keys(MISUSES).map((name, i) => [name, i] as const))('refuse %s', (name, i) => {
+    const found = diagnostics.get(join(dir, `misuse${i}.ts`)) ?? []
+    expect(found.join('\n')).toMatch(MISUSES[name][1])
+  })
+})
+
+describe('types in /openapi.json that generate good clients', () => {
+  type Schema = Record<string, any>
+  let doc: { paths: Record<string, Record<string, Schema>>; components: { schemas: Schema } }
+  beforeAll(async () => {
+    doc = (await h.call('GET', '/openapi.json', { admin: null })).body
+  })
+
+  /** Every schema object anywhere in the document, with where it is. */
+  const schemasIn = (node: unknown, at = '#'): [string, Schema][] => {
+    if (node === null || typeof node !== 'object') return []
+    const here: [string, Schema][] = 'type' in node ? [[at, node as Schema]] : []
+    return here.concat(
+      Object.entries(node).flatMap(([key, child]) => schemasIn(child, `${at}/${key}`)),
+    )
+  }
+
+  const integerQueries = () =>
+    Object.entries(doc.paths).flatMap(([path, ops]) =>
+      (ops.get?.parameters ?? [])
+        .filter((p: Schema) => p.in === 'query' && p.schema?.type === 'integer')
+        .map((p: Schema) => ({ path, name: p.name as string, schema: p.schema as Schema })),
+    )
+
+  it('integer query parameters are integers with their bounds, not digit strings', () => {
+    const names = new Set(integerQueries().map((q) => q.name))
+    expect([...names].sort()).toEqual(['page', 'pageNo', 'pageSize', 'withinDays'])
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const p of ops.get?.parameters ?? []) {
+        if (p.in === 'query' && names.has(p.name))
+          expect(p.schema.type, `${path} ${p.name}`).toBe('integer')
+      }
+    }
+    const list = doc.paths['/admin/supplier/items'].get.parameters
+    expect(list.find((p: Schema) => p.name === 'pageSize').schema).toEqual({
+      type: 'integer',
+      minimum: 1,
+      maximum: 100,
+      default: 20,
+    })
+  })
+
+  it('and are still parsed strictly: a fraction, an exponent, a sign or a leading zero is 400', async () => {
+    const admin = await h.admin(undefined, ['ADMIN', 'FINANCE', 'SUPER_ADMIN'])
+    expect(integerQueries().length).toBeGreaterThanOrEqual(10)
+    for (const { path, name } of integerQueries()) {
+      const url = path.replace(/\{\w+\}/g, '9007199254740993')
+      for (const value of ['1.5', '1e3', '+1', '01', '0x10']) {
+        const res = await h.call('GET', `${url}?${name}=${encodeURIComponent(value)}`, { admin })
+        expect({ url, name, value, code: res.body.code }).toEqual({ url, name, value, code: 400 })
+      }
+    }
+  })
+
+  it('no integer carries the ±(2^53 − 1) bounds zod adds; counts start at 0', () => {
+    const unsafe = schemasIn(doc).filter(
+      ([, s]) => s.minimum === -Number.MAX_SAFE_INTEGER || s.maximum === Number.MAX_SAFE_INTEGER,
+    )
+    expect(unsafe.map(([at]) => at)).toEqual([])
+    const s = doc.components.schemas
+    expect(s.SupplierListItemVO.properties.activeAccountCount.minimum).toBe(0)
+    expect(s.SupplierListItemVOPage.properties.total.minimum).toBe(0)
+    expect(s.SupplierListItemVOPage.properties.page.minimum).toBe(1)
+  })
+
+  it('onboardingStage and account statuses are enums', () => {
+    const s = doc.components.schemas
+    const write = s.SupplierWriteResultVO.properties
+    expect(write.onboardingStage.enum).toEqual([
+      'PROFILE_DRAFT',
+      'REGISTRATION_VETTING',
+      'ONBOARDED',
+    ])
+    expect(write.initialAccounts.items.properties.status.enum).toContain('ACTIVE')
+    expect(s.SupplierBankAccountVO.properties.status.enum).toContain('PENDING')
+    expect(s.SupplierApprovalRecordVO.properties.targetType.enum).toContain('CONTACT')
   })
 })

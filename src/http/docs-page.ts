@@ -15,9 +15,10 @@ export interface DocsAssets {
 /**
  * The reference page: Swagger UI (swagger-ui-dist, from npm) over /openapi.json, its script and
  * stylesheet served by this service. Paths are relative, so the page also works behind a proxy
- * that mounts the service under a prefix. No validator badge (it would call out).
+ * that mounts the service under a prefix. No validator badge (it would call out). Its inline
+ * script carries the nonce of the page's Content-Security-Policy.
  */
-export const swaggerUiPage = (title: string) =>
+export const swaggerUiPage = (title: string, nonce: string) =>
   html`<!doctype html>
     <html lang="en">
       <head>
@@ -34,7 +35,7 @@ export const swaggerUiPage = (title: string) =>
       <body>
         <div id="reference"></div>
         <script src="docs/assets/swagger-ui-bundle.js"></script>
-        <script>
+        <script nonce="${nonce}">
           window.ui = SwaggerUIBundle({
             url: 'openapi.json',
             dom_id: '#reference',

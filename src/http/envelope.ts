@@ -61,4 +61,9 @@ export const pageSchema = <T extends z.ZodType>(record: T) => {
 }
 
 const pageOf = <T extends z.ZodType>(record: T) =>
-  z.object({ records: z.array(record), total: z.int(), page: z.int(), pageSize: z.int() })
+  z.object({
+    records: z.array(record),
+    total: z.int().min(0).describe('records matching the query, over all pages'),
+    page: z.int().min(1),
+    pageSize: z.int().min(1).max(100),
+  })

@@ -1,5 +1,6 @@
-import { Hono } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
+import { cors } from 'hono/cors'
 import { HTTPException } from 'hono/http-exception'
 import type { Logger } from 'pino'
 import type { Config } from '../config'
@@ -33,6 +34,9 @@ export function useFrame(
   })
   app.use(accessLog(logger, observer))
   app.use(requestDeadline(config.deadline.requestTimeoutMs, logger))
+  // Cross-origin browser calls from the configured origins only (none by default). Before
+  // authentication: a preflight carries no token, and is answered here.
+  if (config.corsOrigins.length) app.use(corsFor(config.corsOrigins))
   const limitBody = bodyLimit({
     maxSize: config.bodyLimitBytes,
     onError: (c) =>
@@ -66,17 +70,46 @@ export function useFrame(
   app.use('/admin/*', authenticate(config.auth))
 }
 
+/** CORS for a list of origins: the headers this API reads and the one it adds for callers. */
+const corsFor = (origins: string[]): MiddlewareHandler => {
+  const allow = cors({
+    origin: origins,
+    allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+    allowHeaders: ['Authorization', 'Content-Type', 'X-Admin-Id', 'Idempotency-Key'],
+    exposeHeaders: ['X-Request-Id'],
+    maxAge: 600,
+  })
+  return async (c, next) => {
+    // A preflight is answered here (already with Vary: Origin); anything else goes on.
+    const preflight = await allow(c, next)
+    if (preflight) return preflight
+    // The answer depends on Origin: a shared cache must not serve one origin's to another.
+    if (c.req.header('origin')) c.res.headers.append('Vary', 'Origin')
+  }
+}
+
 /**
  * Every answer is an envelope: unknown routes 404, malformed requests 400, business failures
  * their catalog code (HTTP 200), the database unreachable or dropping the connection anywhere in
  * the request DATABASE_UNAVAILABLE (retry), anything unexpected a 500 carrying only the request id.
  */
 export function mapErrors(app: Hono<AppEnv>, logger: Pick<Logger, 'error' | 'warn'>) {
-  app.notFound((c) =>
-    failure(c, ERRORS.NOT_FOUND, `no route for ${c.req.method} ${c.req.path}`, null, 404),
-  )
+  const allowedAt = methodsByPath(app)
+  app.notFound((c) => {
+    const allowed = allowedAt(c.req.path)
+    // A served method reaching here is a route's own "no such item" (an unknown asset name).
+    if (!allowed.length || allowed.includes(c.req.method)) {
+      return failure(c, ERRORS.NOT_FOUND, `no route for ${c.req.method} ${c.req.path}`, null, 404)
+    }
+    c.header('Allow', allowed.join(', '))
+    const message = `${c.req.method} is not served at ${c.req.path}; allowed: ${allowed.join(', ')}`
+    return failure(c, ERRORS.METHOD_NOT_ALLOWED, message, null, 405)
+  })
   app.onError((err, c) => {
     if (err instanceof AppError) return failure(c, err.entry, err.message, err.data)
+    if (err instanceof HTTPException && err.status === 415) {
+      return failure(c, ERRORS.UNSUPPORTED_MEDIA_TYPE, err.message, null, 415)
+    }
     if (err instanceof HTTPException && err.status < 500) {
       // Hono's validator raises these for a body that is not JSON at all.
       return failure(c, ERRORS.BAD_REQUEST, err.message || 'malformed request', null, 400)
@@ -89,6 +122,33 @@ export function mapErrors(app: Hono<AppEnv>, logger: Pick<Logger, 'error' | 'war
     logger.error({ requestId: id, err }, 'unexpected fault')
     return failure(c, ERRORS.INTERNAL, `internal error (request id ${id})`, { requestId: id }, 500)
   })
+}
+
+/** A Hono route path (`/items/:supplierId`, `/docs/*`) as a regular expression. */
+const routePattern = (path: string) =>
+  new RegExp(
+    `^${path
+      .split(/(:\w+|\*)/)
+      .map((part, i) =>
+        i % 2 === 0 ? part.replace(/[.+?^$()|[\]\\]/g, '\\$&') : part === '*' ? '.*' : '[^/]+',
+      )
+      .join('')}$`,
+  )
+
+/**
+ * The methods the app serves at a path, from its own route list (read on first use, when every
+ * route is registered); HEAD comes with GET, as Hono answers it.
+ */
+function methodsByPath(app: Hono<AppEnv>) {
+  let routes: { method: string; pattern: RegExp }[] | undefined
+  return (path: string): string[] => {
+    routes ??= app.routes
+      .filter((r) => r.method !== 'ALL')
+      .map((r) => ({ method: r.method, pattern: routePattern(r.path) }))
+    const methods = new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))
+    if (methods.has('GET')) methods.add('HEAD')
+    return [...methods].sort()
+  }
 }
 
 /**

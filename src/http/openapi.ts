@@ -9,6 +9,8 @@ export interface RouteDoc {
   operationId?: string
   /** One line; starts with the spec's number where there is one (`SUP-ADM-003: …`). */
   summary?: string
+  /** What a reader of the reference needs beyond the summary (the codes table is added). */
+  description?: string
   tags?: string[]
   permissions?: readonly string[]
   roles?: readonly string[]
@@ -16,6 +18,11 @@ export interface RouteDoc {
   response?: z.ZodType
   /** Media type(s) of a success answer that is not the JSON envelope (the page, the metrics). */
   mediaType?: string | string[]
+  /**
+   * Example bodies of a success answer that is not the envelope, by media type. The envelope's
+   * example is composed from the examples of the schemas it is made of.
+   */
+  examples?: Record<string, unknown>
   /** JSON Schemas of path parameters that no validator describes. */
   params?: Record<string, Json>
   validator?: { target: string; schema: z.ZodType }
@@ -83,6 +90,39 @@ export const failureSchemaName = (name: ErrorName) =>
 
 const ref = (section: string, name: string) => ({ $ref: `#/components/${section}/${name}` })
 
+const documented = new WeakMap<z.ZodType, Json>()
+
+/**
+ * Documents `schema` as `json` instead of what zod derives from it. For a value that arrives as
+ * text but means something else: a query string's `page=2` is validated as strict decimal text,
+ * yet it is an integer, and clients generated from the document should send one.
+ */
+export function documentAs<T extends z.ZodType>(schema: T, json: Json): T {
+  documented.set(schema, json)
+  return schema
+}
+
+/**
+ * zod writes `z.int()`'s implicit bounds, ±(2^53 − 1), into every integer; they say nothing a
+ * reader needs (a count with `minimum: -9007199254740991` reads as "may be negative").
+ */
+const SAFE_BOUNDS = { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }
+
+const override = ({ zodSchema, jsonSchema }: { zodSchema: unknown; jsonSchema: Json }) => {
+  const json = documented.get(zodSchema as z.ZodType)
+  if (json) {
+    for (const key of Object.keys(jsonSchema)) delete jsonSchema[key]
+    Object.assign(jsonSchema, json)
+  }
+  // zod leaves out the default of a value that is transformed before its default applies.
+  if (zodSchema instanceof z.ZodDefault && documented.has(zodSchema.unwrap() as z.ZodType)) {
+    jsonSchema.default ??= zodSchema._zod.def.defaultValue
+  }
+  for (const [key, bound] of Object.entries(SAFE_BOUNDS)) {
+    if (jsonSchema[key] === bound) delete jsonSchema[key]
+  }
+}
+
 /** Rewrites zod's `#/$defs/X` references to the document's `#/components/schemas/X`. */
 const rewriteRefs = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(rewriteRefs)
@@ -109,7 +149,12 @@ function schemaConverter() {
       $schema: _,
       $defs,
       ...root
-    } = z.toJSONSchema(schema, { io, unrepresentable: 'any', reused: 'inline' }) as Json & {
+    } = z.toJSONSchema(schema, {
+      io,
+      unrepresentable: 'any',
+      reused: 'inline',
+      override,
+    }) as Json & {
       $defs?: Record<string, Json>
     }
     for (const [id, def] of Object.entries($defs ?? {})) {
@@ -125,6 +170,50 @@ function schemaConverter() {
   }
   return { schemas, convert }
 }
+
+/**
+ * An example value of a converted schema: its own first example, else one composed from its
+ * parts (an object from its properties, an array of one item, the first branch of a union that
+ * has one, a constant). Undefined when a required part has none, so that a schema nobody gave an
+ * example shows none rather than a made-up one.
+ */
+function exampleOf(schema: Json, schemas: Record<string, Json>, depth = 0): unknown {
+  if (depth > 32) return undefined
+  const of = (s: unknown) => exampleOf(s as Json, schemas, depth + 1)
+  if (Array.isArray(schema.examples) && schema.examples.length) return schema.examples[0]
+  if (typeof schema.$ref === 'string') return of(schemas[schema.$ref.split('/').pop()!] ?? {})
+  if ('const' in schema) return schema.const
+  const branches = (schema.oneOf ?? schema.anyOf) as Json[] | undefined
+  if (branches) {
+    for (const branch of branches.filter((b) => b.type !== 'null')) {
+      const value = of(branch)
+      if (value !== undefined) return value
+    }
+    return branches.some((b) => b.type === 'null') ? null : undefined
+  }
+  const type = [schema.type].flat()
+  if (type[0] === 'null') return null
+  if (type.includes('array')) {
+    const item = of(schema.items ?? {})
+    return item === undefined ? undefined : [item]
+  }
+  if (type.includes('object') && schema.properties) {
+    const required = new Set((schema.required as string[] | undefined) ?? [])
+    const value: Record<string, unknown> = {}
+    for (const [name, property] of Object.entries(schema.properties as Record<string, Json>)) {
+      const v = of(property)
+      if (v !== undefined) value[name] = v
+      else if (required.has(name)) return undefined
+    }
+    return value
+  }
+  if (Array.isArray(schema.enum)) return schema.enum[0]
+  return undefined
+}
+
+/** A media type object with its example, when there is one. */
+const withExample = (media: Json, example: unknown): Json =>
+  example === undefined ? media : { ...media, example }
 
 /** The failure envelope of one catalog entry, as a named component. */
 function failureSchema(name: ErrorName, convert: (s: z.ZodType, io: 'output') => Json): Json {
@@ -164,7 +253,7 @@ const codeTable = (names: readonly ErrorName[]) =>
 
 const API_DESCRIPTION = `Administration of suppliers: registration under approval, profile, contacts, qualifications, lifecycle.
 
-**Every answer is the envelope** \`Result<T>\`: \`{ code, message, success, data }\`. Business failures are **HTTP 200** with \`success: false\` and their own \`code\` (see each operation's table); only malformed JSON, an oversized body or one nested deeper than ${MAX_BODY_DEPTH} levels (HTTP 400), an unknown route (HTTP 404) and unexpected faults (HTTP 500, \`data.requestId\` only) use other statuses.
+**Every answer is the envelope** \`Result<T>\`: \`{ code, message, success, data }\`. Business failures are **HTTP 200** with \`success: false\` and their own \`code\` (see each operation's table); only malformed JSON, an oversized body or one nested deeper than ${MAX_BODY_DEPTH} levels (HTTP 400), a body not sent as \`application/json\` (HTTP 415), an unknown path (HTTP 404), a method the path does not serve (HTTP 405, with \`Allow\`) and unexpected faults (HTTP 500, \`data.requestId\` only) use other statuses.
 
 **Authentication** for \`/admin/**\`: \`Authorization: Bearer <JWT>\` and \`X-Admin-Id: <administrator id>\` (the token's \`sub\` must equal it). Locally, \`npm run -s token\` mints a token for the demo administrator 10001: paste it under **Authorize**, with 10001 as X-Admin-Id.
 
@@ -199,9 +288,10 @@ export function buildOpenApi(app: Hono<never>, info: { title: string; version: s
     }
     const v = doc.validator
     if (v?.target === 'json') {
+      const schema = convert(v.schema, 'input')
       op.requestBody = {
         required: true,
-        content: { 'application/json': { schema: convert(v.schema, 'input') } },
+        content: { 'application/json': withExample({ schema }, exampleOf(schema, schemas)) },
       }
     } else if (v?.target === 'query') {
       const schema = convert(v.schema, 'input') as {
@@ -255,6 +345,7 @@ export function buildOpenApi(app: Hono<never>, info: { title: string; version: s
       if (doc.permissions) op['x-permissions'] = doc.permissions
       if (doc.roles) op['x-roles'] = doc.roles
       op.description = [
+        doc.description ?? '',
         doc.permissions?.length
           ? `Requires permission ${doc.permissions.map((p) => `\`${p}\``).join(' and ')}.`
           : '',
@@ -287,7 +378,14 @@ export function buildOpenApi(app: Hono<never>, info: { title: string; version: s
         responses['200'] = {
           description: doc.summary ?? 'success',
           headers,
-          content: Object.fromEntries([doc.mediaType].flat().map((t) => [t, { schema: success }])),
+          content: Object.fromEntries(
+            [doc.mediaType]
+              .flat()
+              .map((t) => [
+                t,
+                withExample({ schema: success }, doc.examples?.[t] ?? exampleOf(success, schemas)),
+              ]),
+          ),
         }
       } else {
         responses['200'] = {
@@ -295,16 +393,20 @@ export function buildOpenApi(app: Hono<never>, info: { title: string; version: s
             'The envelope: `success: true` with `data`, or a business failure with its `code` (HTTP 200 too)',
           headers,
           content: {
-            'application/json': {
-              schema: codes.length
-                ? {
-                    oneOf: [
-                      { title: 'success', ...success },
-                      ...codes.map((n) => ref('schemas', failureSchemaName(n))),
-                    ],
-                  }
-                : success,
-            },
+            'application/json': withExample(
+              {
+                schema: codes.length
+                  ? {
+                      oneOf: [
+                        { title: 'success', ...success },
+                        ...codes.map((n) => ref('schemas', failureSchemaName(n))),
+                      ],
+                    }
+                  : success,
+              },
+              // What a client sees when all goes well (each failure's shape is in the schema).
+              exampleOf(success, schemas),
+            ),
           },
         }
       }
@@ -321,12 +423,15 @@ export function buildOpenApi(app: Hono<never>, info: { title: string; version: s
       }
       responses['400'] = ref('responses', 'BadRequest')
       responses['404'] = ref('responses', 'NotFound')
+      if (op.requestBody) responses['415'] = ref('responses', 'UnsupportedMediaType')
       responses['500'] = ref('responses', 'InternalError')
       op.responses = responses
     }
   }
 
-  for (const name of ['BAD_REQUEST', 'NOT_FOUND', 'INTERNAL'] as const) failures.add(name)
+  for (const name of ['BAD_REQUEST', 'NOT_FOUND', 'UNSUPPORTED_MEDIA_TYPE', 'INTERNAL'] as const) {
+    failures.add(name)
+  }
   for (const name of [...failures].sort(byCode)) {
     schemas[failureSchemaName(name)] = failureSchema(name, convert)
   }
@@ -338,7 +443,13 @@ export function buildOpenApi(app: Hono<never>, info: { title: string; version: s
 
   return {
     openapi: '3.1.0',
-    info: { ...info, description: API_DESCRIPTION },
+    info: {
+      ...info,
+      description: API_DESCRIPTION,
+      contact: { name: 'Supplier administration service team' },
+      // Internal to the travel platform: no public licence is granted.
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
     servers: [{ url: '/', description: 'this service' }],
     security: [{ bearer: [], adminId: [] }],
     // The supplier operations first: the order of TAG_DESCRIPTIONS, then any other tag.
@@ -353,9 +464,10 @@ export function buildOpenApi(app: Hono<never>, info: { title: string; version: s
           `HTTP 400: the body is not JSON, exceeds the size limit or nests deeper than ${MAX_BODY_DEPTH} levels (code 400)`,
           'BAD_REQUEST',
         ),
-        NotFound: protocolResponse(
-          'HTTP 404: no route for this method and path (code 404)',
-          'NOT_FOUND',
+        NotFound: protocolResponse('HTTP 404: no route for this path (code 404)', 'NOT_FOUND'),
+        UnsupportedMediaType: protocolResponse(
+          'HTTP 415: the body is not sent as JSON (`Content-Type: application/json`; code 415)',
+          'UNSUPPORTED_MEDIA_TYPE',
         ),
         InternalError: protocolResponse(
           'HTTP 500: unexpected fault; `data.requestId` identifies it in the logs (code 500)',

@@ -4,7 +4,7 @@ import { HTTPException } from 'hono/http-exception'
 import { z } from 'zod'
 import { AppError, ERRORS } from '../errors'
 import { MAX_BODY_DEPTH, nestsDeeperThan } from './body-depth'
-import { describe } from './openapi'
+import { describe, documentAs } from './openapi'
 
 /** Fields a client may never send: identity, permissions and approval routing are the server's. */
 export const CLIENT_FORBIDDEN_FIELDS = [
@@ -107,12 +107,13 @@ export function findUnstorableText(value: unknown): string | undefined {
 /** The JSON media types Hono's validator parses (its own test, repeated). */
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i
 
+const mediaTypeOf = (c: Context) => (c.req.header('content-type') ?? '').split(';')[0].trim()
+
 /** The raw request part a validator is about to read. */
 async function rawTarget(c: Context, target: keyof ValidationTargets): Promise<unknown> {
   switch (target) {
     case 'json': {
-      if (!JSON_MEDIA_TYPE.test((c.req.header('content-type') ?? '').split(';')[0].trim()))
-        return undefined
+      if (!JSON_MEDIA_TYPE.test(mediaTypeOf(c))) return undefined
       // Malformed JSON or an unreadable body is the validator's to answer (400), with its own
       // message; the text is cached, so the validator reads the same.
       const text = await c.req.text().catch(() => undefined)
@@ -162,6 +163,10 @@ export const validate = <T extends z.ZodType, Target extends keyof ValidationTar
     if (!result.success) throw refuse(describeIssues(result.error as unknown as z.ZodError))
   })
   const middleware = (async (c, next) => {
+    // Without this, Hono reads a body of another type as `{}` and every field is "required".
+    if (target === 'json' && !JSON_MEDIA_TYPE.test(mediaTypeOf(c))) {
+      throw new HTTPException(415, { message: ERRORS.UNSUPPORTED_MEDIA_TYPE.message })
+    }
     const problem = findUnstorableText(await rawTarget(c, target))
     if (problem) throw refuse(problem)
     return validator(c, next)
@@ -177,16 +182,23 @@ export const validate = <T extends z.ZodType, Target extends keyof ValidationTar
 export const NoQuery = z.object({}).strict()
 
 /**
- * A paging number as a query string: decimal digits only, no sign, no leading zero, no spaces,
- * no exponent, hex or fraction (`0x2`, `1e2`, ` 2`, `+2`, `2.0` and `02` are refused; JavaScript's
- * Number() would take most of them), then the range of the spec.
+ * An integer as a query string: decimal digits only, no sign, no leading zero, no spaces, no
+ * exponent, hex or fraction (`0x2`, `1e2`, ` 2`, `+2`, `2.0` and `02` are refused; JavaScript's
+ * Number() would take most of them), then the range. The document calls it the integer it is,
+ * so that generated clients send `page: 2`, not `page: '2'`.
  */
-export const pagingNumber = (max = Number.MAX_SAFE_INTEGER) =>
-  z
-    .string()
-    .regex(/^(0|[1-9][0-9]*)$/, { message: 'must be a decimal integer', abort: true })
-    .transform(Number)
-    .pipe(z.int().min(1, 'must be at least 1').max(max, `at most ${max}`))
+export const queryInteger = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  documentAs(
+    z
+      .string()
+      .regex(/^(0|[1-9][0-9]*)$/, { message: 'must be a decimal integer', abort: true })
+      .transform(Number)
+      .pipe(z.int().min(min, `must be at least ${min}`).max(max, `at most ${max}`)),
+    { type: 'integer', minimum: min, ...(max < Number.MAX_SAFE_INTEGER ? { maximum: max } : {}) },
+  )
+
+/** A paging number (page, pageSize) as a query string: a strict decimal integer from 1. */
+export const pagingNumber = (max = Number.MAX_SAFE_INTEGER) => queryInteger(1, max)
 
 /** Page parameters of the spec: page >= 1 (default 1), pageSize 1..100 (default 20). */
 export const pageQuery = {

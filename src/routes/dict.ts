@@ -6,19 +6,10 @@ import { doc } from '../http/openapi'
 import type { AppEnv } from '../http/types'
 import type { Deps } from '../domain/deps'
 import { NoQuery, validate } from '../http/validate'
+import { DictItem } from '../schemas/dictionary'
 
 /** Dictionaries the supplier pages read; labels are display only, clients submit dictValue. */
 export const DICT_TYPES = ['supplier_type', 'supplier_lifecycle_status'] as const
-
-const DictItem = z
-  .object({
-    dictType: z.string(),
-    dictLabel: z.string(),
-    dictValue: z.string(),
-    sortOrder: z.int(),
-    status: z.literal('ACTIVE'),
-  })
-  .meta({ id: 'DictDataVO' })
 
 export const dictRoutes = ({ sql }: Pick<Deps, 'sql'>) => {
   const app = new Hono<AppEnv>()

@@ -5,18 +5,13 @@ import { authorize } from '../http/auth'
 import { ok, pageSchema, resultSchema } from '../http/envelope'
 import type { AppEnv } from '../http/types'
 import type { Deps } from '../domain/deps'
-import { pageQuery, validate } from '../http/validate'
+import { pageQuery, queryInteger, validate } from '../http/validate'
 
 /** Query of the expiry list; blank values mean "no filter". */
 export const ExpiringQuery = z
   .object({
     ...pageQuery,
-    // Decimal digits only, like the paging numbers (no `1e2`, `0x2`, `+2`, ` 2`).
-    withinDays: z
-      .string()
-      .regex(/^(0|[1-9][0-9]*)$/, { message: 'must be a decimal integer', abort: true })
-      .transform(Number)
-      .pipe(z.int().max(3650, 'at most 3650'))
+    withinDays: queryInteger(0, 3650)
       .optional()
       .describe("days from today; default: each qualification's rule warningDays"),
     typeCode: z

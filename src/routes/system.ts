@@ -1,4 +1,6 @@
 import { Hono } from 'hono'
+import { compress } from 'hono/compress'
+import { NONCE, secureHeaders } from 'hono/secure-headers'
 import { z } from 'zod'
 import type { AppEnv } from '../http/types'
 import type { Deps } from '../domain/deps'
@@ -15,6 +17,8 @@ import { ERRORS } from '../errors'
 import { databaseReady } from '../domain/system'
 import { NoQuery, validate } from '../http/validate'
 import type { Config } from '../config'
+// Registers the examples the document shows on the schemas they illustrate.
+import '../http/examples'
 
 /** /readyz answers within this bound, also while the database host does not answer at all. */
 export const READINESS_TIMEOUT_MS = 2_000
@@ -31,6 +35,15 @@ const Health = resultSchema(z.object({ status: z.literal('UP') }))
 const OpenApiDocument = z
   .looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) })
   .describe('OpenAPI 3.1 document')
+  .meta({
+    examples: [
+      {
+        openapi: '3.1.0',
+        info: { title: 'Supplier administration API', version: '2.1.0' },
+        paths: { '/healthz': { get: { operationId: 'getHealth' } } },
+      },
+    ],
+  })
 
 /**
  * Liveness, readiness, the OpenAPI document and the reference page; all public, and none takes
@@ -48,6 +61,38 @@ export const systemRoutes = (
   // Built on first request: by then every route of `api` is registered.
   const openapi = () => (document ??= buildOpenApi(api as never, info))
   const tags = ['system']
+
+  // The document (about 200 KB) and the renderer's files (1.9 MB) are compressed for a client
+  // that accepts it. The API's answers are not: they are small, a gateway in front may compress
+  // them, and compressing answers that mix secrets with reflected input invites BREACH.
+  const compressed = compress()
+  app.use('/openapi.json', compressed)
+  app.use('/docs/assets/*', compressed)
+  // The page runs in the browser of whoever opens it, next to their token: only its own script
+  // (the inline one by nonce) and files, never framed. `style-src` allows the renderer's inline
+  // styles.
+  const pageHeaders = secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'", NONCE],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+    xFrameOptions: 'DENY',
+  })
+  app.use('/docs', pageHeaders)
+  app.use('/docs/assets/*', pageHeaders)
+  // `/docs/` would resolve the page's relative asset paths under /docs/docs/. The Location is
+  // relative so that a proxy mounting the service under a prefix keeps it.
+  app.use('/docs/', async (c, next) => {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next()
+    return c.redirect(`../docs${new URL(c.req.url).search}`, 301)
+  })
 
   app.get(
     '/healthz',
@@ -88,6 +133,8 @@ export const systemRoutes = (
     doc({
       operationId: 'getOpenApiDocument',
       summary: 'This document (OpenAPI 3.1)',
+      description:
+        'Generated from the zod schemas that validate the requests and from the errors each route declares; compressed (gzip or deflate) when `Accept-Encoding` allows it.',
       tags,
       public: true,
       mediaType: 'application/json',
@@ -101,12 +148,23 @@ export const systemRoutes = (
     doc({
       operationId: 'getReferencePage',
       summary: 'API reference page (HTML)',
+      description:
+        'Swagger UI over `/openapi.json`, its script and stylesheet served by this service (no CDN), under a Content-Security-Policy. `/docs/` redirects here.',
       tags,
       public: true,
       mediaType: 'text/html',
+      examples: {
+        'text/html':
+          '<!doctype html><html lang="en"><head><title>Supplier administration API</title><link rel="stylesheet" href="docs/assets/swagger-ui.css" /></head><body><div id="reference"></div><script src="docs/assets/swagger-ui-bundle.js"></script></body></html>',
+      },
     }),
     validate('query', NoQuery, { status: 400 }),
-    (c) => c.html(docsAssets ? swaggerUiPage(info.title) : renderDocsIndex(openapi())),
+    (c) =>
+      c.html(
+        docsAssets
+          ? swaggerUiPage(info.title, c.get('secureHeadersNonce') ?? '')
+          : renderDocsIndex(openapi()),
+      ),
   )
   if (docsAssets) {
     app.get(
@@ -114,9 +172,16 @@ export const systemRoutes = (
       doc({
         operationId: 'getReferencePageAsset',
         summary: 'Script and stylesheet of the reference page (swagger-ui-dist)',
+        description:
+          'The files of the installed `swagger-ui-dist` package, cached for an hour and compressed when `Accept-Encoding` allows it.',
         tags,
         public: true,
         mediaType: [...new Set(Object.values(DOCS_ASSET_FILES))],
+        examples: {
+          'text/javascript; charset=utf-8':
+            '/*! For license information please see swagger-ui-bundle.js.LICENSE.txt */',
+          'text/css; charset=utf-8': '.swagger-ui{color:#3b4151;font-family:sans-serif}',
+        },
         params: { file: { type: 'string', enum: Object.keys(DOCS_ASSET_FILES) } },
       }),
       validate('query', NoQuery, { status: 400 }),

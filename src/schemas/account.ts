@@ -21,6 +21,7 @@ export const SupplierBankAccountBatchCreateRequest = z
       .max(BATCH_ACCOUNTS, `at most ${BATCH_ACCOUNTS} accounts`),
   })
   .strict()
+  .meta({ id: 'SupplierBankAccountBatchCreateRequest' })
 export type SupplierBankAccountBatchCreateRequest = z.output<
   typeof SupplierBankAccountBatchCreateRequest
 >
@@ -69,6 +70,7 @@ export const BankAccountChangeRequest = z
       ].some((v) => v !== undefined),
     'at least one candidate account field is required',
   )
+  .meta({ id: 'BankAccountChangeRequest' })
 export type BankAccountChangeRequest = z.output<typeof BankAccountChangeRequest>
 
 /** SUP-ADM-041 body: the version of the account that becomes the default. */
@@ -106,16 +108,18 @@ export const SupplierBankAccountVO = z.object({
 export type SupplierBankAccountVO = z.output<typeof SupplierBankAccountVO>
 
 /** BankAccountSubmitResultVO, one per requested account, in request order. */
-export const BankAccountSubmitResultVO = z.object({
-  accountId: z.string(),
-  approvalLogId: z.string(),
-  requestNo: z.string(),
-  provider: z.literal('LOCAL_AUTO'),
-  approvalStatus: ApprovalCommandResult.shape.approvalStatus,
-  syncStatus: z.string(),
-  accountStatus: z.enum(ACCOUNT_STATUSES),
-  isDefault: z.literal('NO'),
-  submittedAt: z.string().nullable(),
-  finishedAt: z.string().nullable(),
-})
+export const BankAccountSubmitResultVO = z
+  .object({
+    accountId: z.string(),
+    approvalLogId: z.string(),
+    requestNo: z.string(),
+    provider: z.literal('LOCAL_AUTO'),
+    approvalStatus: ApprovalCommandResult.shape.approvalStatus,
+    syncStatus: z.string(),
+    accountStatus: z.enum(ACCOUNT_STATUSES),
+    isDefault: z.literal('NO'),
+    submittedAt: z.string().nullable(),
+    finishedAt: z.string().nullable(),
+  })
+  .meta({ id: 'BankAccountSubmitResultVO' })
 export type BankAccountSubmitResultVO = z.output<typeof BankAccountSubmitResultVO>

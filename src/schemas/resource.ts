@@ -40,6 +40,7 @@ export const SupplierResourceReassignRequest = z
       message: 'expectedCurrentSupplierId and expectedRelationUpdateTime go together',
     },
   )
+  .meta({ id: 'SupplierResourceReassignRequest' })
 export type SupplierResourceReassignRequest = z.output<typeof SupplierResourceReassignRequest>
 
 /** SUP-ADM-050 body: the relation the resource page saw, and why it is removed. */
@@ -50,4 +51,5 @@ export const SupplierResourceUnbindRequest = z
     changeReason,
   })
   .strict()
+  .meta({ id: 'SupplierResourceUnbindRequest' })
 export type SupplierResourceUnbindRequest = z.output<typeof SupplierResourceUnbindRequest>

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { utf8Bytes } from '../crypto/sensitive'
 import { idString } from './id'
-import { SUPPLIER_STATUSES } from '../vocabulary'
+import { ACCOUNT_STATUSES, SUPPLIER_STATUSES } from '../vocabulary'
 import { ContactJson } from '../../sql/supplier-read'
 import { APPROVAL_STATUSES } from '../vocabulary'
 import { trimName } from '../identity'
@@ -142,7 +142,7 @@ export const DRAFT_EXAMPLE = {
   types: [{ typeCode: 'OTHER', isPrimary: true }],
   mainCooperation: '导游与门票',
   licenseImageUrl: 'https://storage.example.com/supplier/license.png',
-  contacts: [{ contactName: '王芳', contactPhone: '13800138000', contactRole: 'sales' }],
+  contacts: [{ contactName: '王芳', contactPhone: '13800138000', contactRole: '商务经理' }],
   initialAccounts: [
     {
       accountType: 'CORPORATE',
@@ -281,18 +281,27 @@ export const SupplierStatusRequest = z
     expectedUpdateTime: dateTimeString,
   })
   .strict()
+  .meta({ id: 'SupplierStatusRequest' })
 export type SupplierStatusRequest = z.output<typeof SupplierStatusRequest>
 
 // Responses ---------------------------------------------------------------------------------
+
+/** Where a supplier stands in its onboarding: DRAFT, VETTING, then every later status. */
+export const ONBOARDING_STAGES = ['PROFILE_DRAFT', 'REGISTRATION_VETTING', 'ONBOARDED'] as const
+export type OnboardingStage = (typeof ONBOARDING_STAGES)[number]
 
 export const SupplierWriteResult = z
   .object({
     supplierId: z.string(),
     supplierNo: z.string().nullable(),
     status: z.enum(SUPPLIER_STATUSES),
-    onboardingStage: z.string(),
+    onboardingStage: z.enum(ONBOARDING_STAGES),
     initialAccounts: z.array(
-      z.object({ accountId: z.string(), accountNoMask: z.string(), status: z.string() }),
+      z.object({
+        accountId: z.string(),
+        accountNoMask: z.string(),
+        status: z.enum(ACCOUNT_STATUSES),
+      }),
     ),
     updateTime: z.string(),
   })
@@ -320,14 +329,18 @@ export const ApprovalCommandResult = z
 export type ApprovalCommandResult = z.output<typeof ApprovalCommandResult>
 
 /** SUP-ADM-010 ArchiveResultVO: the clearance evidence the archive was made on. */
-export const ArchiveResult = z.object({
-  supplierId: z.string(),
-  status: z.literal('ARCHIVED'),
-  clearanceRequestId: z.string().describe('finance clearance request id'),
-  checkedAt: z.string().describe('when finance checked, yyyy-MM-dd HH:mm:ss as finance stated it'),
-  ledgerRevision: z.string().describe('the finance ledger revision the clearance was made on'),
-  updateTime: z.string(),
-})
+export const ArchiveResult = z
+  .object({
+    supplierId: z.string(),
+    status: z.literal('ARCHIVED'),
+    clearanceRequestId: z.string().describe('finance clearance request id'),
+    checkedAt: z
+      .string()
+      .describe('when finance checked, yyyy-MM-dd HH:mm:ss as finance stated it'),
+    ledgerRevision: z.string().describe('the finance ledger revision the clearance was made on'),
+    updateTime: z.string(),
+  })
+  .meta({ id: 'ArchiveResultVO' })
 export type ArchiveResult = z.output<typeof ArchiveResult>
 
 /** A contact as every response shows it (the read module's row parser). */

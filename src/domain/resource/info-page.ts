@@ -25,28 +25,30 @@ import { FLEET_MODULE, MODULE_NAMES, RESOURCE_MODULES, resourceModule } from './
 export const IS_CHARGED_NAMES = { true: '收费', false: '免费' } as const
 
 /** One record of the page (SupplierResourceInfoRespVO). */
-export const SupplierResourceInfoRespVO = z.object({
-  relationId: z.string(),
-  resourceModule: z.enum(RESOURCE_MODULES),
-  moduleName: z.string(),
-  resourceId: z.string().describe('kept from the relation even if the resource is missing'),
-  resourceName: z.string().nullable(),
-  coverUrl: z.string().nullable(),
-  city: z.string().nullable(),
-  isCharged: z.boolean().nullable(),
-  isChargedName: z.string().nullable(),
-  settleTypeCode: z.string().nullable(),
-  settleTypeName: z.string().nullable(),
-  tags: z.array(TagJson),
-  seasons: z.array(SeasonJson),
-  statusCode: z.string().nullable(),
-  statusName: z.string().nullable(),
-  enabled: z.boolean().nullable(),
-  resourceAvailable: z
-    .boolean()
-    .describe('false: the relation is kept but the resource is deleted or missing'),
-  updateTime: z.string().nullable().describe('update time of the resource itself'),
-})
+export const SupplierResourceInfoRespVO = z
+  .object({
+    relationId: z.string(),
+    resourceModule: z.enum(RESOURCE_MODULES),
+    moduleName: z.string(),
+    resourceId: z.string().describe('kept from the relation even if the resource is missing'),
+    resourceName: z.string().nullable(),
+    coverUrl: z.string().nullable(),
+    city: z.string().nullable(),
+    isCharged: z.boolean().nullable(),
+    isChargedName: z.string().nullable(),
+    settleTypeCode: z.string().nullable(),
+    settleTypeName: z.string().nullable(),
+    tags: z.array(TagJson),
+    seasons: z.array(SeasonJson),
+    statusCode: z.string().nullable(),
+    statusName: z.string().nullable(),
+    enabled: z.boolean().nullable(),
+    resourceAvailable: z
+      .boolean()
+      .describe('false: the relation is kept but the resource is deleted or missing'),
+    updateTime: z.string().nullable().describe('update time of the resource itself'),
+  })
+  .meta({ id: 'SupplierResourceInfoRespVO' })
 export type SupplierResourceInfoRespVO = z.output<typeof SupplierResourceInfoRespVO>
 
 export interface ResourceInfoQuery {

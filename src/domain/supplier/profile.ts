@@ -16,6 +16,7 @@ import {
 } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
 import type {
+  OnboardingStage,
   SupplierDraftRequest,
   SupplierUpdateRequest,
   SupplierWriteResult,
@@ -37,7 +38,7 @@ import { runWrite } from '../write/pipeline'
 import { relockSupplier, supplierForWrite } from '../write/target'
 import { logChanges } from '../write/change-log'
 
-const ONBOARDING_STAGE: Record<SupplierStatus, string> = {
+const ONBOARDING_STAGE: Record<SupplierStatus, OnboardingStage> = {
   DRAFT: 'PROFILE_DRAFT',
   VETTING: 'REGISTRATION_VETTING',
   ACTIVE: 'ONBOARDED',

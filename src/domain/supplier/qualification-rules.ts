@@ -20,8 +20,6 @@ import type { FieldChange } from '../write/change-log'
  * must (or may) hold and how many days ahead an expiry is announced.
  */
 
-export const MAX_RULES = 100
-
 /** The response contract is the row parser itself (zod objects drop unlisted columns). */
 export { QualificationRuleRow as QualificationRuleVO } from '../../../sql/qualification-rule'
 type QualificationRuleVO = QualificationRuleRow
