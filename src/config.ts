@@ -298,8 +298,6 @@ export function deadlineBounds(requestTimeoutMs: number) {
   }
 }
 
-export type DeadlineBounds = ReturnType<typeof deadlineBounds>
-
 function toConfig(env: z.output<typeof EnvSchema>) {
   const embedded = !env.DATABASE_URL
   const keys = env.DATA_ENCRYPTION_KEYS

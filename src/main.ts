@@ -105,6 +105,7 @@ let embedded: EmbeddedDatabase | undefined
 let sql: postgres.Sql | undefined
 let startupSql: postgres.Sql | undefined
 let stopSweeper: () => Promise<void> = async () => {}
+let serving: { url: string; embedded: boolean } | undefined
 
 /** Every start-up failure ends the same way: cleanup, one line on stderr, a non-zero exit. */
 async function failStartup(err: unknown): Promise<never> {
@@ -181,13 +182,10 @@ try {
   stopSweeper = startApprovalSweeper(domainDeps(deps))
   handler = (req, env) => app.fetch(req, env)
   const { address, port } = server.address() as AddressInfo
-  logger.info(
-    {
-      url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,
-      embedded: Boolean(embedded),
-    },
-    'supplier-admin serving',
-  )
+  serving = {
+    url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,
+    embedded: Boolean(embedded),
+  }
 } catch (err) {
   await failStartup(err)
 }
@@ -213,3 +211,6 @@ const shutdown = (signal: string) => {
 }
 process.on('SIGINT', () => shutdown('SIGINT'))
 process.on('SIGTERM', () => shutdown('SIGTERM'))
+// Said only once a SIGTERM drains: whoever stops the service as soon as it serves (a supervisor,
+// a test) must not meet Node's default action, which kills it mid-request.
+logger.info(serving, 'supplier-admin serving')
