@@ -1,6 +1,107 @@
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
+/*
+ * The layers' direction (README, "Architecture"): routes → domain → sql, with the rest below or
+ * beside. Each folder lists what it may not import; an upward import fails `npm run check` with
+ * the rule `no-restricted-imports` and the message below. Regexes match the import as written
+ * (relative paths), so a folder's name anywhere in the path is what counts.
+ */
+const UP = {
+  entries: '(^|/)(app|main|edge|metrics)$',
+  db: '(^|/)db/',
+  routes: '(^|/)routes/',
+  http: '(^|/)http/',
+  domain: '(^|/)domain/',
+  ports: '(^|/)ports/',
+  schemas: '(^|/)schemas/',
+  sql: '(^|/)sql/',
+}
+
+/**
+ * A supplier's status changes only through a move the transition table declares: the one write
+ * that sets it (`moveSupplier`) is imported by `applyMove` (src/domain/lifecycle/move.ts) alone.
+ */
+const STATUS_RULE = {
+  regex: '(^|/)sql/supplier$',
+  importNames: ['moveSupplier'],
+  message:
+    'status rule: a status changes only through the transition table (applyMove in src/domain/lifecycle/move.ts).',
+}
+
+/** `no-restricted-imports` for a layer: `name` may not import from any of `forbidden`. */
+const layer = (name, files, forbidden, { statusWrites = false } = {}) => ({
+  files,
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          ...forbidden.map(([key, what = key]) => ({
+            regex: UP[key] ?? key,
+            message: `layer rule: ${name} may not import ${what} (README, "Architecture": which layer may import which).`,
+          })),
+          ...(statusWrites ? [] : [STATUS_RULE]),
+        ],
+      },
+    ],
+  },
+})
+
+/** Inside the domain: the shared folders (write, approval core, lifecycle) know no command folder. */
+const COMMAND_FOLDERS = ['(^|/)(supplier|account|resource)/', 'a command folder']
+const ABOVE_DOMAIN = [['entries'], ['db'], ['routes'], ['http']]
+
+const layers = [
+  layer(
+    'src/vocabulary.ts and src/identity.ts (import-free)',
+    ['src/vocabulary.ts', 'src/identity.ts'],
+    [['.', 'anything']],
+  ),
+  layer(
+    'config, errors, logger, memory, crypto/',
+    ['src/config.ts', 'src/errors.ts', 'src/logger.ts', 'src/memory.ts', 'src/crypto/**'],
+    [...ABOVE_DOMAIN, ['domain'], ['ports'], ['schemas'], ['sql']],
+  ),
+  layer('sql/', ['sql/**'], [...ABOVE_DOMAIN, ['domain'], ['ports'], ['schemas']]),
+  layer('schemas/', ['src/schemas/**'], [...ABOVE_DOMAIN, ['domain'], ['ports']]),
+  layer('ports/', ['src/ports/**'], [...ABOVE_DOMAIN, ['domain']]),
+  layer('domain/', ['src/domain/**'], ABOVE_DOMAIN),
+  layer('domain/lifecycle', ['src/domain/lifecycle/**'], [...ABOVE_DOMAIN, COMMAND_FOLDERS]),
+  layer('domain/lifecycle', ['src/domain/lifecycle/move.ts'], [...ABOVE_DOMAIN, COMMAND_FOLDERS], {
+    statusWrites: true,
+  }),
+  // The write path's shared pieces read the lifecycle's tables (which status allows what), no verb.
+  layer(
+    'domain/write',
+    ['src/domain/write/**'],
+    [
+      ...ABOVE_DOMAIN,
+      COMMAND_FOLDERS,
+      ['(^|/)lifecycle/(?!(policy|transitions)$)', 'lifecycle beyond its tables'],
+    ],
+  ),
+  layer(
+    'domain/approval',
+    ['src/domain/approval/**'],
+    [
+      ...ABOVE_DOMAIN,
+      COMMAND_FOLDERS,
+      [
+        '(^|/)(lifecycle|write)/(?!(pipeline|constraints|transaction)$)',
+        'lifecycle, or write beyond its pipeline and transaction',
+      ],
+    ],
+  ),
+  // The frame may classify a database fault (sql/db); queries are the domain's.
+  layer(
+    'http/',
+    ['src/http/**'],
+    [['entries'], ['db'], ['routes'], ['(^|/)sql/(?!db$)', 'sql (but sql/db)']],
+  ),
+  layer('routes/', ['src/routes/**'], [['entries'], ['db'], ['sql']]),
+]
+
 export default tseslint.config(
   { ignores: ['node_modules', '.data', '.bench', 'coverage', 'dist'] },
   js.configs.recommended,
@@ -15,6 +116,7 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['error'] }],
     },
   },
+  ...layers,
   {
     files: ['scripts/**'],
     rules: { 'no-console': 'off' },

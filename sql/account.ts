@@ -1,5 +1,11 @@
 import { z } from 'zod'
 import { many, maybeOne, type Sql, DATE_TIME } from './db'
+import {
+  ACCOUNT_STATUSES,
+  RISK_FLAG_CODES,
+  type AccountStatus,
+  type RiskFlagCode,
+} from '../src/vocabulary'
 
 /*
  * The bank-account aggregate after registration (SUP-ADM-034/035/036/041). Reads select masks
@@ -7,13 +13,13 @@ import { many, maybeOne, type Sql, DATE_TIME } from './db'
  * leave the single-account query. Every table a query touches is filtered on deleted_at.
  */
 
-/** Account statuses as the supplier_bank_account_status_check constraint has them. */
-export const ACCOUNT_STATUSES = ['DRAFT', 'PENDING', 'ACTIVE', 'APPLY_FAILED', 'REJECTED'] as const
-export type AccountStatus = (typeof ACCOUNT_STATUSES)[number]
-
-/** Codes of the named risk flags an account can carry (see src/domain/account/risk.ts). */
-export const RISK_FLAG_CODES = ['ACCOUNT_NO_HELD_ELSEWHERE', 'PERSONAL_HOLDER_MISMATCH'] as const
-export type RiskFlagCode = (typeof RISK_FLAG_CODES)[number]
+/** An account's settlement terms as stored, and as every account view answers them. */
+export const AccountTermsFields = {
+  settleMode: z.string().nullable(),
+  accountPeriod: z.int().nullable(),
+  invoiceType: z.string().nullable(),
+  taxRate: z.number().nullable(),
+}
 
 const AccountViewFields = {
   accountId: z.string(),
@@ -22,10 +28,7 @@ const AccountViewFields = {
   bankName: z.string(),
   bankBranch: z.string().nullable(),
   accountNoMask: z.string(),
-  settleMode: z.string().nullable(),
-  accountPeriod: z.int().nullable(),
-  invoiceType: z.string().nullable(),
-  taxRate: z.number().nullable(),
+  ...AccountTermsFields,
   status: z.enum(ACCOUNT_STATUSES),
   isDefault: z.enum(['YES', 'NO']),
   riskFlags: z.array(z.enum(RISK_FLAG_CODES)),
@@ -89,10 +92,7 @@ export const AccountWriteRow = z.object({
   accountNoBidx: z.string(),
   accountNoMask: z.string(),
   proofFileUrls: z.array(z.string()),
-  settleMode: z.string().nullable(),
-  accountPeriod: z.int().nullable(),
-  invoiceType: z.string().nullable(),
-  taxRate: z.number().nullable(),
+  ...AccountTermsFields,
   status: z.enum(ACCOUNT_STATUSES),
   isDefault: z.enum(['YES', 'NO']),
   riskFlags: z.array(z.enum(RISK_FLAG_CODES)),

@@ -6,7 +6,7 @@ import {
   approvalSources,
   approvalTarget,
   DECISION_EVENT,
-} from '../src/domain/approval/statuses'
+} from '../src/vocabulary'
 
 export const ApprovalRow = z.object({
   approvalLogId: z.string(),

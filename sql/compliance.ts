@@ -1,19 +1,15 @@
 import { z } from 'zod'
 import { many, one, type Query, type Sql } from './db'
+import { COMPLIANCE_STATES } from '../src/vocabulary'
 
 /*
  * Qualification compliance of suppliers: for each live type, whether the qualifications its live
  * required rules name are held and valid. One SQL fragment computes it; the detail read embeds it
  * and the lifecycle guards (resume, unfreeze) read it, so the screen and the guard cannot differ.
  * "Today" is current_date in the session time zone, which is the service's (sql/db.ts connect).
+ * The states are indexed by severity from an ARRAY literal in the order of COMPLIANCE_STATES
+ * (src/vocabulary.ts); test/vocabulary.test.ts keeps the two equal.
  */
-
-/** Worst first: the order in which a type's state is the worst of its required qualifications. */
-export const COMPLIANCE_STATES = ['MISSING', 'EXPIRED', 'EXPIRING', 'OK'] as const
-export type ComplianceState = (typeof COMPLIANCE_STATES)[number]
-
-/** States that let a supplier act (resume, unfreeze): held and not expired. */
-export const COMPLIANT_STATES: readonly ComplianceState[] = ['EXPIRING', 'OK']
 
 export const RequiredQualificationJson = z.object({
   qualType: z.string(),

@@ -43,3 +43,8 @@ export function poolConnections(sql: Sql) {
     PoolState,
   )
 }
+
+/** The cheapest round trip: readiness asks only whether the database answers. */
+export async function ping(sql: Sql): Promise<void> {
+  await sql`SELECT 1`
+}

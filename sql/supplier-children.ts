@@ -1,6 +1,7 @@
 import { z } from 'zod'
-import { ACCOUNT_STATUSES, type AccountStatus } from './account'
+import { ACCOUNT_STATUSES, type AccountStatus } from '../src/vocabulary'
 import { many, maybeOne, none, one, type Sql, DATE_TIME } from './db'
+import { AccountTermsFields } from './account'
 
 // Types ------------------------------------------------------------------------------------
 
@@ -322,10 +323,7 @@ export const AccountTermsRow = z.object({
   accountNoBidx: z.string(),
   accountNoMask: z.string(),
   proofFileUrls: z.array(z.string()),
-  settleMode: z.string().nullable(),
-  accountPeriod: z.number().nullable(),
-  invoiceType: z.string().nullable(),
-  taxRate: z.number().nullable(),
+  ...AccountTermsFields,
 })
 
 /** The draft's initial accounts with every field a resubmitted form may repeat. */

@@ -1,9 +1,11 @@
 import type postgres from 'postgres'
 import { z } from 'zod'
-import { ACCOUNT_STATUSES } from './account'
+import { ACCOUNT_STATUSES } from '../src/vocabulary'
 import { formatDateTime, many, maybeOne, one, type Sql } from './db'
-import { SUPPLIER_STATUSES, SupplierSubjectFields } from './supplier'
+import { SupplierSubjectFields } from './supplier'
+import { SUPPLIER_STATUSES } from '../src/vocabulary'
 import { complianceOf, TypeComplianceJson } from './compliance'
+import { AccountTermsFields } from './account'
 
 /*
  * Read side of the supplier aggregate: list, basic-information detail, account information.
@@ -295,10 +297,7 @@ const BankAccountJson = z
     bankName: z.string(),
     bankBranch: z.string().nullable(),
     accountNoMask: z.string().describe('`**** **** 1234`: last four characters only'),
-    settleMode: z.string().nullable(),
-    accountPeriod: z.int().nullable(),
-    invoiceType: z.string().nullable(),
-    taxRate: z.number().nullable(),
+    ...AccountTermsFields,
     status: z.enum(ACCOUNT_STATUSES),
     isDefault: z.enum(['YES', 'NO']),
     updateTime: z.string(),

@@ -1,16 +1,6 @@
 import { z } from 'zod'
 import { many, maybeOne, none, one, type Sql, DATE_TIME } from './db'
-
-/** The seven lifecycle codes, as the supplier_status_check constraint has them. */
-export const SUPPLIER_STATUSES = [
-  'DRAFT',
-  'VETTING',
-  'ACTIVE',
-  'SUSPENDED',
-  'FROZEN',
-  'BLACKLIST',
-  'ARCHIVED',
-] as const
+import { SUPPLIER_STATUSES, type SupplierStatus } from '../src/vocabulary'
 
 /** The public subject fields of a supplier, as the write and the read rows both carry them. */
 export const SupplierSubjectFields = {
@@ -115,17 +105,44 @@ export function insertSupplier(sql: Sql, columns: Required<SupplierColumns>, adm
   )
 }
 
+type SupplierGuard = {
+  supplierId: string
+  status: SupplierStatus
+  expectedUpdateTime: string
+  adminId: string
+}
+
 /**
  * The guarded write of the aggregate: succeeds only if the row is live, still in `status` and
- * still at version `expectedUpdateTime`; otherwise null (a compare-and-set miss).
+ * still at version `expectedUpdateTime`; otherwise null (a compare-and-set miss). It cannot
+ * write `status` (the type refuses it): a status changes only through `moveSupplier`.
  */
 export function updateSupplier(
   sql: Sql,
-  guard: { supplierId: string; status: string; expectedUpdateTime: string; adminId: string },
-  columns: SupplierColumns & {
-    status?: string
-    supplier_no?: string | null
-  },
+  guard: SupplierGuard,
+  columns: SupplierColumns & { supplier_no?: string | null; status?: never },
+) {
+  return guardedUpdate(sql, guard, columns)
+}
+
+/**
+ * The guarded write that also moves the status to `to`. Only the lifecycle's `applyMove` calls
+ * it (the lint rule "status rule" refuses its import anywhere else), so every status change is a
+ * move the transition table declares.
+ */
+export function moveSupplier(
+  sql: Sql,
+  guard: SupplierGuard,
+  to: SupplierStatus,
+  columns: SupplierColumns & { supplier_no?: string | null },
+) {
+  return guardedUpdate(sql, guard, { ...columns, status: to })
+}
+
+function guardedUpdate(
+  sql: Sql,
+  guard: SupplierGuard,
+  columns: SupplierColumns & { supplier_no?: string | null; status?: SupplierStatus },
 ) {
   const set = { ...columns, updated_by: guard.adminId }
   return maybeOne(

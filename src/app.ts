@@ -1,6 +1,6 @@
 import { assertCatalog } from './errors'
 import { buildApp } from './http/frame'
-import type { Deps } from './http/types'
+import type { AppDeps as Deps } from './http/types'
 import type { DomainDeps } from './domain/context'
 import { dictRoutes } from './routes/dict'
 import { qualificationRuleRoutes } from './routes/qualification-rules'
@@ -10,6 +10,7 @@ import { supplierWriteRoutes } from './routes/suppliers'
 import { accountRoutes } from './routes/accounts'
 import { internalRoutes } from './routes/internal'
 import { lifecycleRoutes } from './routes/lifecycle'
+import { systemRoutes } from './routes/system'
 import { financeClearanceFrom } from './ports/finance-clearance'
 import { resourceInfoRoutes, resourceRelationRoutes } from './routes/resources'
 import { localAutoProvider } from './ports/approval-provider'
@@ -32,24 +33,28 @@ export function createApp(deps: Deps & { metrics?: Metrics }) {
   assertCatalog()
   const metrics = deps.metrics ?? createMetrics(deps)
   const node = { docsAssets: nodeDocsAssets(), observer: metrics.observer, ...deps }
-  return buildApp(node, (app, deps) => {
-    const domain = domainDeps(deps)
-    app.route('/admin/dict/data', dictRoutes(deps))
-    app.route('/admin/supplier', supplierReadRoutes(deps))
-    app.route('/admin/supplier', qualificationRuleRoutes(deps))
-    app.route('/admin/supplier', qualificationRoutes(deps))
-    app.route('/admin/supplier', supplierWriteRoutes(domain))
-    app.route(
-      '/admin/supplier',
-      lifecycleRoutes({
-        ...domain,
-        financeClearance: deps.financeClearance ?? financeClearanceFrom(deps.config),
-      }),
-    )
-    app.route('/admin/supplier', resourceInfoRoutes(deps))
-    app.route('/admin/supplier', resourceRelationRoutes(domain))
-    app.route('/admin/supplier', accountRoutes(domain))
-    app.route('/internal/supplier', internalRoutes(domain))
-    app.route('/', metricsRoutes(metrics, deps.config))
-  })
+  return buildApp(
+    node,
+    (app, deps) => {
+      const domain = domainDeps(deps)
+      app.route('/admin/dict/data', dictRoutes(deps))
+      app.route('/admin/supplier', supplierReadRoutes(deps))
+      app.route('/admin/supplier', qualificationRuleRoutes(deps))
+      app.route('/admin/supplier', qualificationRoutes(deps))
+      app.route('/admin/supplier', supplierWriteRoutes(domain))
+      app.route(
+        '/admin/supplier',
+        lifecycleRoutes({
+          ...domain,
+          financeClearance: deps.financeClearance ?? financeClearanceFrom(deps.config),
+        }),
+      )
+      app.route('/admin/supplier', resourceInfoRoutes(deps))
+      app.route('/admin/supplier', resourceRelationRoutes(domain))
+      app.route('/admin/supplier', accountRoutes(domain))
+      app.route('/internal/supplier', internalRoutes(domain))
+      app.route('/', metricsRoutes(metrics, deps.config))
+    },
+    systemRoutes,
+  )
 }

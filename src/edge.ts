@@ -16,11 +16,12 @@ import { loadConfig, type Config } from './config'
 import { createCipher, SENSITIVE_LOG_KEYS, type SensitiveCipher } from './crypto/sensitive'
 import { assertCatalog, ERRORS } from './errors'
 import { buildApp } from './http/frame'
-import type { Deps } from './http/types'
+import type { AppDeps as Deps } from './http/types'
 import { permissionLookupFor } from './ports/permission'
 import { dictRoutes } from './routes/dict'
 import { resourceInfoRoutes } from './routes/resources'
 import { supplierReadRoutes } from './routes/supplier-reads'
+import { systemRoutes } from './routes/system'
 
 /** Bindings and variables the platform passes to `fetch`. Only string values are configuration. */
 export interface EdgeEnv {
@@ -96,11 +97,15 @@ export function consoleLogger(level: string, bindings: Record<string, unknown> =
  * in app.ts, so the middleware order, envelopes, error mapping and permission deadline match.
  */
 export function createEdgeApp(deps: Deps) {
-  return buildApp(deps, (app, deps) => {
-    app.route('/admin/dict/data', dictRoutes(deps))
-    app.route('/admin/supplier', supplierReadRoutes(deps))
-    app.route('/admin/supplier', resourceInfoRoutes(deps))
-  })
+  return buildApp(
+    deps,
+    (app, deps) => {
+      app.route('/admin/dict/data', dictRoutes(deps))
+      app.route('/admin/supplier', supplierReadRoutes(deps))
+      app.route('/admin/supplier', resourceInfoRoutes(deps))
+    },
+    systemRoutes,
+  )
 }
 
 interface Setup {

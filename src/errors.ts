@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { COMPLIANCE_STATES } from './vocabulary'
 
 /**
  * `data` of a 395006 answer: the similar live suppliers and the token that confirms them. The
@@ -36,7 +37,7 @@ export const MissingQualifications = z
         z.object({
           typeCode: z.string().describe('the supplier type that requires it'),
           qualType: z.string(),
-          state: z.enum(['MISSING', 'EXPIRED', 'EXPIRING', 'OK']),
+          state: z.enum(COMPLIANCE_STATES),
         }),
       ]),
     ),

@@ -2,8 +2,6 @@ import { pino, type DestinationStream, type Logger } from 'pino'
 import pinoPretty from 'pino-pretty'
 import { SENSITIVE_LOG_KEYS as SENSITIVE_KEYS } from './crypto/sensitive'
 
-export { accessLog } from './http/access-log'
-
 /** Arrays of child records in request bodies, with the sensitive keys their items carry. */
 const SENSITIVE_LISTS = {
   contacts: ['contactPhone', 'certNo'],

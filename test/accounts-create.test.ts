@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ApprovalProvider } from '../src/ports/approval-provider'
 import { maskAccountNo } from '../src/crypto/sensitive'
-import { normalizeAccountNo } from '../src/domain/identity'
+import { normalizeAccountNo } from '../src/identity'
 import { useHarness, type Harness } from './harness'
 import { insertAccount, randomAccountNo } from './fixtures'
 import { ACCOUNT_ADMIN, accountBody, registeredSupplier } from './account-data'

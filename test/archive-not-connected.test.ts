@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { SupplierStatus } from '../src/domain/lifecycle/transitions'
+import type { SupplierStatus } from '../src/vocabulary'
 import { insertSupplier, tag } from './fixtures'
 import { ALL_PERMISSIONS, useHarness } from './harness'
 import { unchanged } from './unchanged'

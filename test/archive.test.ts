@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SUPPLIER_STATUSES, type SupplierStatus } from '../src/domain/lifecycle/transitions'
+import { SUPPLIER_STATUSES, type SupplierStatus } from '../src/vocabulary'
 import { insertSupplier, tag } from './fixtures'
 import { ALL_PERMISSIONS, useHarness } from './harness'
 import { STORAGE } from './supplier-data'

@@ -17,7 +17,7 @@ import {
   normalizePhone,
   normalizeTaxNo,
   toHalfWidth,
-} from '../src/domain/identity'
+} from '../src/identity'
 
 const TAX_NO = '91330106MA2KXYZ12Q'
 const PHONE = '13812345678'

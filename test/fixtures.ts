@@ -1,5 +1,5 @@
 import { maskAccountNo, maskCertNo, maskPhone, maskTaxNo } from '../src/crypto/sensitive'
-import { normalizeAccountNo, normalizeTaxNo } from '../src/domain/identity'
+import { normalizeAccountNo, normalizeTaxNo } from '../src/identity'
 import type { Harness } from './harness'
 
 /*

@@ -13,7 +13,7 @@ import { createLogger } from '../src/logger'
 import { sqlPermissionLookup, type PermissionLookup } from '../src/ports/permission'
 import type { ApprovalProvider } from '../src/ports/approval-provider'
 import { mismatch } from './contract'
-import type { Deps } from '../src/http/types'
+import type { AppDeps as Deps } from '../src/http/types'
 
 export const ALL_PERMISSIONS = PERMISSION_CODES
 

@@ -5,7 +5,7 @@ import {
   POLICY,
   type Operation,
 } from '../src/domain/lifecycle/policy'
-import { SUPPLIER_STATUSES, type SupplierStatus } from '../src/domain/lifecycle/transitions'
+import { SUPPLIER_STATUSES, type SupplierStatus } from '../src/vocabulary'
 import { AppError } from '../src/errors'
 import { insertSupplier, tag } from './fixtures'
 import { useHarness } from './harness'

@@ -1,22 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { AppError } from '../src/errors'
-import {
-  applyMove,
-  claimVersion,
-  moveBy,
-  moveTo,
-  SUPPLIER_STATUSES,
-  TRANSITIONS,
-  type MoveCommand,
-  type SupplierStatus,
-} from '../src/domain/lifecycle/transitions'
+import { moveBy, moveTo, TRANSITIONS, type MoveCommand } from '../src/domain/lifecycle/transitions'
+import { applyMove, claimVersion } from '../src/domain/lifecycle/move'
+import { SUPPLIER_STATUSES, type SupplierStatus } from '../src/vocabulary'
 import {
   APPROVAL_FINAL,
   APPROVAL_IN_FLIGHT,
   APPROVAL_STATUSES,
   APPROVAL_TRANSITIONS,
   approvalSources,
-} from '../src/domain/approval/statuses'
+} from '../src/vocabulary'
 import { insertSupplier, tag } from './fixtures'
 import { useHarness } from './harness'
 import { unchanged } from './unchanged'

@@ -1,12 +1,8 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  SUPPLIER_STATUSES,
-  TRANSITIONS,
-  type Move,
-  type SupplierStatus,
-} from '../src/domain/lifecycle/transitions'
+import { TRANSITIONS, type Move } from '../src/domain/lifecycle/transitions'
+import { SUPPLIER_STATUSES, type SupplierStatus } from '../src/vocabulary'
 import { localAutoProvider, type ApprovalProvider } from '../src/ports/approval-provider'
 import { insertSupplier, tag } from './fixtures'
 import { useHarness } from './harness'

@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { accessLog, createLogger, REDACT_PATHS } from '../src/logger'
+import { accessLog } from '../src/http/access-log'
+import { createLogger, REDACT_PATHS } from '../src/logger'
 import type { AccessLogVariables } from '../src/http/access-log'
 import { appliedMigrations } from '../src/db/migrate'
 

@@ -1,9 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import {
-  SUPPLIER_STATUSES,
-  TRANSITIONS,
-  type SupplierStatus,
-} from '../src/domain/lifecycle/transitions'
+import { TRANSITIONS } from '../src/domain/lifecycle/transitions'
+import { SUPPLIER_STATUSES, type SupplierStatus } from '../src/vocabulary'
 import { localAutoProvider, type ApprovalProvider } from '../src/ports/approval-provider'
 import { insertSupplier, tag } from './fixtures'
 import { ALL_PERMISSIONS, useHarness, type Harness } from './harness'

@@ -1,12 +1,12 @@
 /**
  * Field-level protection for sensitive supplier data: encryption at rest, blind indexes for
- * equality lookups and display masks (normalization lives in `domain/identity`).
+ * equality lookups and display masks (normalization lives in `src/identity.ts`).
  *
  * Web Crypto only (no `node:*`, no Buffer) so the same module runs on Node, Cloudflare Workers
  * and Deno.
  */
 
-import { normalizeAccountNo } from '../domain/identity'
+import { normalizeAccountNo } from '../identity'
 
 export interface CryptoConfig {
   /** keyId -> base64 of 32 raw bytes (AES-256). Retired keys stay listed so old rows decrypt. */

@@ -1,4 +1,4 @@
-import type { Deps } from '../http/types'
+import type { Deps } from './deps'
 import type { ApprovalProvider } from '../ports/approval-provider'
 import type { ApprovalHandlers } from './approval/handler'
 import type { RequestDeadline } from './deadline'

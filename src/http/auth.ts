@@ -8,7 +8,7 @@ import { AppError, ERRORS } from '../errors'
 import { expiringMemory } from '../memory'
 import type { Access, PermissionLookup } from '../ports/permission'
 import { describe, type RouteDoc } from './openapi'
-import { idString } from './validate'
+import { idString } from '../schemas/id'
 import type { AppEnv } from './types'
 
 const JWKS_TTL_MS = 5 * 60_000

@@ -11,13 +11,6 @@ export interface Result<T> {
   data: T
 }
 
-export interface PageResult<T> {
-  records: T[]
-  total: number
-  page: number
-  pageSize: number
-}
-
 export const SUCCESS_MESSAGE = '成功'
 
 /** Success envelope; records the code so the access log can report it. */
@@ -25,18 +18,6 @@ export const ok = <T>(c: Context, data: T) => {
   c.set('resultCode', 200)
   return c.json({ code: 200, message: SUCCESS_MESSAGE, success: true, data } satisfies Result<T>)
 }
-
-export const page = <T>(
-  records: T[],
-  total: number,
-  page: number,
-  pageSize: number,
-): PageResult<T> => ({
-  records,
-  total,
-  page,
-  pageSize,
-})
 
 /** Error envelope; HTTP 200 for business failures unless a protocol status is asked for. */
 export const failure = (

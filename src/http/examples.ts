@@ -9,8 +9,8 @@ import { ExpiringQualificationVO } from '../domain/supplier/compliance'
 import { QualificationRuleVO } from '../domain/supplier/qualification-rules'
 import { SupplierResourceInfoRespVO } from '../domain/resource/info-page'
 import { SupplierResourceRelationVO } from '../domain/resource/relations'
-import { DictItem } from '../routes/dict'
-import { QualificationRuleReplaceRequest } from '../routes/qualification-rules'
+import { DictItem } from '../schemas/dictionary'
+import { QualificationRuleReplaceRequest } from '../schemas/qualification-rule'
 import {
   BankAccountChangeRequest,
   BankAccountSubmitResultVO,

@@ -9,12 +9,11 @@ import { fleetResourcesFor } from '../ports/fleet'
 import { grantMemory, withDeadline } from '../ports/permission'
 import { observeLookupFailures, type Observer } from '../ports/observer'
 import { isDatabaseUnavailable } from '../../sql/db'
-import { systemRoutes } from '../routes/system'
 import { accessLog } from './access-log'
 import { authenticate, READ_METHODS } from './auth'
 import { requestDeadline } from './deadline'
 import { failure } from './envelope'
-import type { AppEnv, Deps } from './types'
+import type { AppDeps as Deps, AppEnv } from './types'
 
 /**
  * What every request passes through before its route, for the Node app and the edge app
@@ -156,9 +155,14 @@ function methodsByPath(app: Hono<AppEnv>) {
  * One app, assembled the same way for the Node entry and the edge entry: permission lookups
  * bounded by the configured deadline, the frame, the caller's routes (`mount`, given the
  * wrapped deps), the error mapping, and the system routes last, since the OpenAPI document
- * is built from `app.routes` and must see everything mounted before it.
+ * is built from `app.routes` and must see everything mounted before it. The entry passes the
+ * system routes in, so that the frame (http/) imports no route module.
  */
-export function buildApp(deps: Deps, mount: (app: Hono<AppEnv>, deps: Deps) => void): Hono<AppEnv> {
+export function buildApp(
+  deps: Deps,
+  mount: (app: Hono<AppEnv>, deps: Deps) => void,
+  system: (deps: Deps, app: Hono<AppEnv>) => Hono<AppEnv>,
+): Hono<AppEnv> {
   const { timeoutMs, readCacheSeconds } = deps.config.permissions
   const bounded = withDeadline(deps.permissions, timeoutMs)
   const observed = observeLookupFailures(bounded, deps.observer)
@@ -172,6 +176,6 @@ export function buildApp(deps: Deps, mount: (app: Hono<AppEnv>, deps: Deps) => v
   useFrame(app, deps)
   mount(app, deps)
   mapErrors(app, deps.logger)
-  app.route('/', systemRoutes(deps, app))
+  app.route('/', system(deps, app))
   return app
 }

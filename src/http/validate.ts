@@ -181,12 +181,6 @@ export const validate = <T extends z.ZodType, Target extends keyof ValidationTar
  */
 export const NoQuery = z.object({}).strict()
 
-/** Positive 64-bit integer carried as a string (ids are never JSON numbers). */
-export const idString = z
-  .string()
-  .regex(/^[1-9][0-9]{0,18}$/, { message: 'must be a positive integer string', abort: true })
-  .refine((v) => BigInt(v) <= 9223372036854775807n, 'out of range')
-
 /**
  * An integer as a query string: decimal digits only, no sign, no leading zero, no spaces, no
  * exponent, hex or fraction (`0x2`, `1e2`, ` 2`, `+2`, `2.0` and `02` are refused; JavaScript's

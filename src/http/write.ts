@@ -3,7 +3,8 @@ import { z } from 'zod'
 import { canonicalJson, type DomainDeps, type WriteContext } from '../domain/context'
 import { ok } from './envelope'
 import { AppError, ERRORS } from '../errors'
-import type { AppEnv, Deps } from './types'
+import type { AppEnv } from './types'
+import type { Deps } from '../domain/deps'
 
 const IdempotencyKey = z.string().regex(/^[A-Za-z0-9_.:-]{1,255}$/)
 

@@ -6,7 +6,8 @@ import type { DomainDeps } from '../domain/context'
 import type { ErrorName } from '../errors'
 import { authorize } from '../http/auth'
 import { ok, resultSchema } from '../http/envelope'
-import type { AppEnv, Deps } from '../http/types'
+import type { AppEnv } from '../http/types'
+import type { Deps } from '../domain/deps'
 import { NoQuery, validate } from '../http/validate'
 import { answerWrite } from '../http/write'
 import {
@@ -21,14 +22,14 @@ import { ApprovalCommandResult, SupplierIdParam } from '../schemas/supplier'
 
 const tags = ['bank account']
 
-/** Business errors every account write can answer (besides 400/401/permission denied). */
+/**
+ * Business errors every account write can answer; the pipeline's own (duplicate submit,
+ * Idempotency-Key) the document adds to every write (COMMON_ERRORS in http/openapi.ts).
+ */
 const WRITE_ERRORS = [
   'SUPPLIER_NOT_FOUND',
   'OPERATION_NOT_ALLOWED_IN_STATUS',
   'CONCURRENT_MODIFICATION',
-  'DUPLICATE_SUBMIT',
-  'IDEMPOTENCY_KEY_REUSED',
-  'IDEMPOTENCY_IN_PROGRESS',
 ] as const satisfies readonly ErrorName[]
 
 /** The account rules C-03, C-19, settlement terms and storage URLs. */

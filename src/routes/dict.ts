@@ -1,23 +1,15 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { enabledItems } from '../../sql/dict'
+import { dictionaryItems } from '../domain/dictionary'
 import { ok, resultSchema } from '../http/envelope'
 import { doc } from '../http/openapi'
-import type { AppEnv, Deps } from '../http/types'
+import type { AppEnv } from '../http/types'
+import type { Deps } from '../domain/deps'
 import { NoQuery, validate } from '../http/validate'
+import { DictItem } from '../schemas/dictionary'
 
 /** Dictionaries the supplier pages read; labels are display only, clients submit dictValue. */
 export const DICT_TYPES = ['supplier_type', 'supplier_lifecycle_status'] as const
-
-export const DictItem = z
-  .object({
-    dictType: z.string(),
-    dictLabel: z.string(),
-    dictValue: z.string(),
-    sortOrder: z.int(),
-    status: z.literal('ACTIVE'),
-  })
-  .meta({ id: 'DictDataVO' })
 
 export const dictRoutes = ({ sql }: Pick<Deps, 'sql'>) => {
   const app = new Hono<AppEnv>()
@@ -33,7 +25,7 @@ export const dictRoutes = ({ sql }: Pick<Deps, 'sql'>) => {
       }),
       validate('query', NoQuery),
       async (c) => {
-        const items = await enabledItems(sql, dictType)
+        const items = await dictionaryItems({ sql }, dictType)
         return ok(
           c,
           items.map(({ dictType, dictLabel, dictValue, sortOrder, status }) => ({

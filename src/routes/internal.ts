@@ -7,8 +7,10 @@ import { constantTimeEqual } from '../crypto/sensitive'
 import { AppError, ERRORS } from '../errors'
 import { ok, resultSchema } from '../http/envelope'
 import { describe } from '../http/openapi'
-import type { AppEnv, Deps } from '../http/types'
-import { idString, validate } from '../http/validate'
+import type { AppEnv } from '../http/types'
+import type { Deps } from '../domain/deps'
+import { validate } from '../http/validate'
+import { idString } from '../schemas/id'
 import { ApprovalCommandResult } from '../schemas/supplier'
 
 /** Internal routes (`/internal/supplier`): X-Internal-Token, no administrator identity. */

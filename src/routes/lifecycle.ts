@@ -4,7 +4,8 @@ import { changeSupplierStatus } from '../domain/lifecycle/status-change'
 import { AppError, ERRORS } from '../errors'
 import { authorize } from '../http/auth'
 import { resultSchema } from '../http/envelope'
-import type { AppEnv, Deps } from '../http/types'
+import type { AppEnv } from '../http/types'
+import type { Deps } from '../domain/deps'
 import { validate } from '../http/validate'
 import { answerWrite } from '../http/write'
 import {
@@ -35,9 +36,6 @@ export const lifecycleRoutes = (deps: Deps & ArchiveDeps) => {
         'VERSION_STALE',
         'CONCURRENT_MODIFICATION',
         'QUALIFICATIONS_MISSING',
-        'DUPLICATE_SUBMIT',
-        'IDEMPOTENCY_KEY_REUSED',
-        'IDEMPOTENCY_IN_PROGRESS',
       ],
     }),
     validate('param', SupplierIdParam),
@@ -67,9 +65,6 @@ export const lifecycleRoutes = (deps: Deps & ArchiveDeps) => {
         'ARCHIVE_NOT_CLEARED',
         'DEPENDENCY_UNAVAILABLE',
         'CONCURRENT_MODIFICATION',
-        'DUPLICATE_SUBMIT',
-        'IDEMPOTENCY_KEY_REUSED',
-        'IDEMPOTENCY_IN_PROGRESS',
       ],
     }),
     validate('param', SupplierIdParam),

@@ -3,7 +3,8 @@ import { z } from 'zod'
 import { ExpiringQualificationVO, listExpiringQualifications } from '../domain/supplier/compliance'
 import { authorize } from '../http/auth'
 import { ok, pageSchema, resultSchema } from '../http/envelope'
-import type { AppEnv, Deps } from '../http/types'
+import type { AppEnv } from '../http/types'
+import type { Deps } from '../domain/deps'
 import { pageQuery, queryInteger, validate } from '../http/validate'
 
 /** Query of the expiry list; blank values mean "no filter". */

@@ -6,8 +6,10 @@ import { reassignRelation, unbindRelation } from '../domain/resource/relation-wr
 import { getCurrentRelation, SupplierResourceRelationVO } from '../domain/resource/relations'
 import { authorize } from '../http/auth'
 import { ok, pageSchema, resultSchema } from '../http/envelope'
-import type { AppEnv, Deps } from '../http/types'
-import { idString, NoQuery, pageQuery, pagingNumber, validate } from '../http/validate'
+import type { AppEnv } from '../http/types'
+import type { Deps } from '../domain/deps'
+import { NoQuery, pageQuery, pagingNumber, validate } from '../http/validate'
+import { idString } from '../schemas/id'
 import { answerWrite } from '../http/write'
 import { SupplierResourceReassignRequest, SupplierResourceUnbindRequest } from '../schemas/resource'
 import { SupplierIdParam } from '../schemas/supplier'
@@ -103,9 +105,6 @@ export const resourceRelationRoutes = (deps: Deps & DomainDeps) => {
         'RESOURCE_NOT_FOUND',
         'RELATION_CONFLICT',
         'NO_ACTUAL_CHANGE',
-        'DUPLICATE_SUBMIT',
-        'IDEMPOTENCY_KEY_REUSED',
-        'IDEMPOTENCY_IN_PROGRESS',
         'DEPENDENCY_UNAVAILABLE',
       ],
     }),
@@ -129,14 +128,7 @@ export const resourceRelationRoutes = (deps: Deps & DomainDeps) => {
       tags: ['resource'],
       permissions: ['supplier:update'],
       response: resultSchema(z.null()),
-      errors: [
-        'RESOURCE_MODULE_UNSUPPORTED',
-        'RELATION_NOT_FOUND',
-        'RELATION_CONFLICT',
-        'DUPLICATE_SUBMIT',
-        'IDEMPOTENCY_KEY_REUSED',
-        'IDEMPOTENCY_IN_PROGRESS',
-      ],
+      errors: ['RESOURCE_MODULE_UNSUPPORTED', 'RELATION_NOT_FOUND', 'RELATION_CONFLICT'],
     }),
     validate('param', ResourceRelationParam),
     validate('json', SupplierResourceUnbindRequest),

@@ -17,8 +17,10 @@ import {
 } from '../domain/supplier/reads'
 import { authorize } from '../http/auth'
 import { ok, pageSchema, resultSchema } from '../http/envelope'
-import type { AppEnv, Deps } from '../http/types'
-import { idString, NoQuery, pageQuery, validate } from '../http/validate'
+import type { AppEnv } from '../http/types'
+import type { Deps } from '../domain/deps'
+import { NoQuery, pageQuery, validate } from '../http/validate'
+import { idString } from '../schemas/id'
 import { dateTimeString, SupplierIdParam } from '../schemas/supplier'
 
 /** An optional text filter; blank (after trimming) means "no filter". */

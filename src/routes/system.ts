@@ -2,7 +2,8 @@ import { Hono } from 'hono'
 import { compress } from 'hono/compress'
 import { NONCE, secureHeaders } from 'hono/secure-headers'
 import { z } from 'zod'
-import type { Deps, AppEnv } from '../http/types'
+import type { AppEnv } from '../http/types'
+import type { Deps } from '../domain/deps'
 import { buildOpenApi, doc } from '../http/openapi'
 import {
   DOCS_ASSET_FILES,
@@ -13,7 +14,7 @@ import {
 } from '../http/docs-page'
 import { ok, failure, resultSchema } from '../http/envelope'
 import { ERRORS } from '../errors'
-import { withinDeadline } from '../../sql/db'
+import { databaseReady } from '../domain/system'
 import { NoQuery, validate } from '../http/validate'
 import type { Config } from '../config'
 // Registers the examples the document shows on the schemas they illustrate.
@@ -122,14 +123,10 @@ export const systemRoutes = (
       },
     }),
     validate('query', NoQuery),
-    async (c) => {
-      try {
-        await withinDeadline(sql`SELECT 1`, readiness, 'readiness')
-        return ok(c, { status: 'UP' as const })
-      } catch {
-        return failure(c, ERRORS.DATABASE_UNAVAILABLE, 'database unreachable', null, 503)
-      }
-    },
+    async (c) =>
+      (await databaseReady(sql, readiness))
+        ? ok(c, { status: 'UP' as const })
+        : failure(c, ERRORS.DATABASE_UNAVAILABLE, 'database unreachable', null, 503),
   )
   app.get(
     '/openapi.json',

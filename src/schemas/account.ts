@@ -1,16 +1,11 @@
 import { z } from 'zod'
-import { RISK_FLAG_CODES } from '../../sql/account'
-import { ACCOUNT_STATUSES } from '../domain/account/statuses'
-import { idString } from '../http/validate'
+import { RISK_FLAG_CODES } from '../vocabulary'
+import { ACCOUNT_STATUSES } from '../vocabulary'
+import { idString } from './id'
 import { utf8Bytes } from '../crypto/sensitive'
-import {
-  ApprovalCommandResult,
-  BankAccountInput,
-  dateTimeString,
-  INVOICE_TYPES,
-  LIMITS,
-  SETTLE_MODES,
-} from './supplier'
+import { ApprovalCommandResult, BankAccountInput, dateTimeString } from './supplier'
+import { INVOICE_TYPES, LIMITS, SETTLE_MODES } from '../vocabulary'
+import { AccountTermsFields } from '../../sql/account'
 
 /** Accounts per SUP-ADM-035 request (the spec's bound). */
 export const BATCH_ACCOUNTS = 50
@@ -96,10 +91,7 @@ export const SupplierBankAccountVO = z.object({
   bankName: z.string(),
   bankBranch: z.string().nullable(),
   accountNoMask: z.string().describe('`**** **** 1234`: the last four digits only'),
-  settleMode: z.string().nullable(),
-  accountPeriod: z.int().nullable(),
-  invoiceType: z.string().nullable(),
-  taxRate: z.number().nullable(),
+  ...AccountTermsFields,
   status: z.enum(ACCOUNT_STATUSES),
   isDefault: z.enum(['YES', 'NO']),
   riskFlags: z

@@ -1,6 +1,7 @@
 import { z } from 'zod'
-import { idString } from '../http/validate'
-import { dateTimeString, LIMITS } from './supplier'
+import { idString } from './id'
+import { dateTimeString } from './supplier'
+import { LIMITS } from '../vocabulary'
 
 const changeReason = z
   .string()

@@ -1,52 +1,14 @@
 import { z } from 'zod'
 import { utf8Bytes } from '../crypto/sensitive'
-import { idString } from '../http/validate'
-import { SUPPLIER_STATUSES } from '../../sql/supplier'
-import { ACCOUNT_STATUSES } from '../../sql/account'
+import { idString } from './id'
+import { ACCOUNT_STATUSES, SUPPLIER_STATUSES } from '../vocabulary'
 import { ContactJson } from '../../sql/supplier-read'
-import { APPROVAL_STATUSES } from '../domain/approval/statuses'
-import { trimName } from '../domain/identity'
+import { APPROVAL_STATUSES } from '../vocabulary'
+import { trimName } from '../identity'
 import { dateString, dateTimeString } from './calendar'
+import { ACCOUNT_TYPES, INVOICE_TYPES, LIMITS, SETTLE_MODES, STAFF_SCALES } from '../vocabulary'
 
 export { dateString, dateTimeString }
-
-/** Bounds of the spec, in one place. Byte bounds are UTF-8 bytes, not characters. */
-export const LIMITS = {
-  fullName: 500,
-  shortName: 300,
-  legalRepresentative: 500,
-  taxNoBytes: 64,
-  companyPhone: 20,
-  registeredCapital: 50,
-  businessScope: 500,
-  address: 500,
-  mainCooperationBytes: 65_535,
-  licenseImageUrl: 500,
-  noteBytes: 16_777_215,
-  types: 15,
-  contactName: 500,
-  contactPhone: 20,
-  contactRole: 64,
-  contactRemark: 200,
-  qualType: 64,
-  certNo: 128,
-  qualImageUrlBytes: 65_535,
-  bankName: 500,
-  bankBranch: 500,
-  accountNoBytes: 128,
-  proofFileUrls: 20,
-  proofFileUrl: 1000,
-  /** N of the spec's "0..N initial accounts" (not shown there): ours. */
-  initialAccounts: 20,
-  changeReason: 500,
-  submitNote: 2000,
-  collectionItems: 100,
-} as const
-
-export const STAFF_SCALES = ['LT50', 'R50_200', 'R200_500', 'GT500'] as const
-export const ACCOUNT_TYPES = ['CORPORATE', 'PERSONAL'] as const
-export const SETTLE_MODES = ['PER_ORDER', 'WEEKLY', 'MONTHLY', 'PREPAID'] as const
-export const INVOICE_TYPES = ['SPECIAL', 'NORMAL', 'NONE'] as const
 
 const text = (max: number) => z.string().max(max, `at most ${max} characters`)
 

@@ -6,10 +6,9 @@ import {
   updateAccount,
   type AccountWriteRow,
 } from '../../../sql/account'
-import { findApproval, insertApproval, type ApprovalRow } from '../../../sql/approval'
+import { findApproval, type ApprovalRow } from '../../../sql/approval'
 import { insertEvent } from '../../../sql/audit'
 import type { Sql } from '../../../sql/db'
-import { findSupplier, lockSupplier } from '../../../sql/supplier'
 import { insertAccount } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
 import type {
@@ -20,11 +19,14 @@ import type {
 } from '../../schemas/account'
 import type { ApprovalCommandResult } from '../../schemas/supplier'
 import type { DomainDeps, WriteContext } from '../context'
-import { accountColumns, emptyToNull, type FieldChange } from '../supplier/form'
-import { logChanges } from '../supplier/profile'
+import { accountColumns } from './rules'
+import { emptyToNull } from '../write/fields'
+import { type FieldChange } from '../write/change-log'
+import { logChanges } from '../write/change-log'
 import { runWrite } from '../write/pipeline'
-import { commandResult, currentCommandResult, decideApproval } from '../approval/submit'
-import { assertAllowed } from '../lifecycle/policy'
+import { openApproval, runApprovalCommand } from '../write/approval-command'
+import { supplierForWrite } from '../write/target'
+import { decideApproval } from '../approval/submit'
 import { toAccountVO } from './reads'
 import { CANDIDATE_FIELDS, checkChange, checkNewAccounts, flagCodes, screenNumbers } from './rules'
 import {
@@ -43,19 +45,14 @@ type AccountOperation = 'ACCOUNT_CREATE' | 'ACCOUNT_CHANGE' | 'ACCOUNT_DEFAULT'
 
 /**
  * Step 2 of every account write: a live supplier whose status allows `operation` (the lifecycle's
- * in-state policy: ACTIVE, and SUSPENDED or FROZEN as remediation).
+ * in-state policy: ACTIVE, and SUSPENDED or FROZEN as remediation), asked again under the lock.
  */
-async function writableSupplier(
+const writableSupplier = (
   sql: Sql,
   supplierId: string,
   lock: boolean,
   operation: AccountOperation,
-) {
-  const supplier = await (lock ? lockSupplier : findSupplier)(sql, supplierId)
-  if (!supplier) fail('SUPPLIER_NOT_FOUND')
-  assertAllowed(supplier.status, operation, 'writing bank accounts')
-  return supplier
-}
+) => supplierForWrite(sql, supplierId, operation, 'writing bank accounts', { lock })
 
 /** A live ACTIVE account of the supplier at the version the client sent. */
 async function changeableAccount(
@@ -90,9 +87,6 @@ async function relockAccount(tx: Sql, seen: AccountWriteRow) {
   }
   return locked!
 }
-
-const requestNo = (prefix: string, accountId: string) =>
-  `${prefix}-${accountId}-${crypto.randomUUID()}`
 
 /**
  * SUP-ADM-035: every item is checked before anything is written (C-03, C-19, settlement terms,
@@ -144,44 +138,37 @@ export function createAccounts(
           ...item.sealed,
           riskFlags: flags[i],
         }
-        const approval = await insertApproval(tx, {
-          requestNo: requestNo('ACC', account.accountId),
-          bizType: 'ACCOUNT_CREATE',
-          supplierId,
-          targetType: 'ACCOUNT',
-          targetId: account.accountId,
-          applicantAdminId: ctx.adminId,
-          candidateSnapshot: snapshot,
-          levels: ACCOUNT_APPROVAL_LEVELS,
-          submitNoteEnc: null,
-        })
-        await logChanges(
-          tx,
-          ctx,
-          supplierId,
-          'ACCOUNT_CREATE',
-          [
-            {
-              targetType: 'ACCOUNT',
-              targetId: account.accountId,
-              fieldName: 'account',
-              oldValueMasked: null,
-              newValueMasked: `${item.columns.bank_name} ${account.accountNoMask}`,
-            },
-          ],
-          { approvalLogId: approval.approvalLogId, status: approval.status },
-        )
-        await insertEvent(tx, {
-          aggregateType: 'ACCOUNT',
-          aggregateId: account.accountId,
-          eventType: 'BankAccountCreateSubmitted',
-          payload: {
+        const approval = await openApproval(tx, ctx, {
+          approval: {
+            bizType: 'ACCOUNT_CREATE',
             supplierId,
-            accountId: account.accountId,
-            approvalLogId: approval.approvalLogId,
-            accountNoMask: account.accountNoMask,
-            riskFlags: flagCodes(flags[i]),
-            operatorId: ctx.adminId,
+            targetType: 'ACCOUNT',
+            targetId: account.accountId,
+            candidateSnapshot: snapshot,
+            levels: ACCOUNT_APPROVAL_LEVELS,
+          },
+          log: {
+            operationType: 'ACCOUNT_CREATE',
+            changes: [
+              {
+                targetType: 'ACCOUNT',
+                targetId: account.accountId,
+                fieldName: 'account',
+                oldValueMasked: null,
+                newValueMasked: `${item.columns.bank_name} ${account.accountNoMask}`,
+              },
+            ],
+          },
+          event: {
+            aggregateType: 'ACCOUNT',
+            aggregateId: account.accountId,
+            eventType: 'BankAccountCreateSubmitted',
+            payload: {
+              supplierId,
+              accountId: account.accountId,
+              accountNoMask: account.accountNoMask,
+              riskFlags: flagCodes(flags[i]),
+            },
           },
         })
         results.push(submitResult(approval, account.accountId, 'PENDING'))
@@ -280,7 +267,7 @@ export function changeAccount(
   accountId: string,
   req: BankAccountChangeRequest,
 ): Promise<ApprovalCommandResult> {
-  return runWrite(deps, ctx, {
+  return runApprovalCommand(deps, ctx, {
     async precheck(sql) {
       const supplier = await writableSupplier(sql, supplierId, false, 'ACCOUNT_CHANGE')
       const account = await changeableAccount(
@@ -322,58 +309,37 @@ export function changeAccount(
         baseUpdateTime: claimed!.updateTime,
         changeReason: req.changeReason,
       }
-      const approval = await insertApproval(tx, {
-        requestNo: requestNo('ACH', accountId),
-        bizType: 'ACCOUNT_CHANGE',
-        supplierId,
-        targetType: 'ACCOUNT',
-        targetId: accountId,
-        applicantAdminId: ctx.adminId,
-        candidateSnapshot: snapshot,
-        levels: ACCOUNT_APPROVAL_LEVELS,
-        submitNoteEnc: null,
-      })
-      await logChanges(
-        tx,
-        ctx,
-        supplierId,
-        'ACCOUNT_CHANGE',
-        [
-          {
-            targetType: 'ACCOUNT',
-            targetId: accountId,
-            // Which fields are proposed, never their values: those are the candidate's.
-            fieldName: 'candidate',
-            oldValueMasked: null,
-            newValueMasked: sealed.fields.join(', '),
-          },
-        ],
-        {
-          approvalLogId: approval.approvalLogId,
-          status: approval.status,
+      return openApproval(tx, ctx, {
+        approval: {
+          bizType: 'ACCOUNT_CHANGE',
+          supplierId,
+          targetType: 'ACCOUNT',
+          targetId: accountId,
+          candidateSnapshot: snapshot,
+          levels: ACCOUNT_APPROVAL_LEVELS,
+        },
+        log: {
+          operationType: 'ACCOUNT_CHANGE',
+          changes: [
+            {
+              targetType: 'ACCOUNT',
+              targetId: accountId,
+              // Which fields are proposed, never their values: those are the candidate's.
+              fieldName: 'candidate',
+              oldValueMasked: null,
+              newValueMasked: sealed.fields.join(', '),
+            },
+          ],
           changeReason: req.changeReason,
         },
-      )
-      await insertEvent(tx, {
-        aggregateType: 'ACCOUNT',
-        aggregateId: accountId,
-        eventType: 'BankAccountChangeSubmitted',
-        payload: {
-          supplierId,
-          accountId,
-          approvalLogId: approval.approvalLogId,
-          fields: sealed.fields,
-          riskFlags: flagCodes(flags),
-          operatorId: ctx.adminId,
+        event: {
+          aggregateType: 'ACCOUNT',
+          aggregateId: accountId,
+          eventType: 'BankAccountChangeSubmitted',
+          payload: { supplierId, accountId, fields: sealed.fields, riskFlags: flagCodes(flags) },
         },
       })
-      return commandResult(approval)
     },
-    async afterCommit(submitted) {
-      const approval = await findApproval(deps.sql, submitted.approvalLogId)
-      return approval ? commandResult(await decideApproval(deps, ctx, approval)) : submitted
-    },
-    replay: (kept) => currentCommandResult(deps, kept),
   })
 }
 

@@ -3,16 +3,18 @@ import type { ApprovalRow } from '../../../sql/approval'
 import { insertEvent } from '../../../sql/audit'
 import type { Sql } from '../../../sql/db'
 import { lockSupplier } from '../../../sql/supplier'
-import { fail, type AppError } from '../../errors'
-import { approvalHandler, type ApplierCtx, type ApplierDeps } from '../approval/handler'
-import { maskForLog } from '../masking'
+import { fail } from '../../errors'
 import {
-  checkAccountNo,
-  checkSettlementTerms,
-  checkStorageUrls,
-  type FieldChange,
-} from '../supplier/form'
-import { logChanges } from '../supplier/profile'
+  approvalHandler,
+  type ApplierCtx,
+  type ApplierDeps,
+  type NotApplied,
+} from '../approval/handler'
+import { maskForLog } from '../masking'
+import { checkAccountNo, checkSettlementTerms } from './rules'
+import { checkStorageUrls } from '../write/fields'
+import { type FieldChange } from '../write/change-log'
+import { logChanges, statusChange } from '../write/change-log'
 import { assertAllowed } from '../lifecycle/policy'
 import { flagCodes, mergedTerms, screenNumbers } from './rules'
 import {
@@ -22,13 +24,7 @@ import {
   openCandidate,
   type Candidate,
 } from './snapshot'
-import {
-  accountMove,
-  CHANGEABLE,
-  nextAccountStatus,
-  type AccountStatus,
-  type AccountTrigger,
-} from './statuses'
+import { accountMove, CHANGEABLE, nextAccountStatus, type AccountTrigger } from './statuses'
 
 /*
  * The approval handlers of bank accounts. Each applies from its snapshot only: it locks the
@@ -72,11 +68,12 @@ async function recheck(
   return flags
 }
 
+/** The account move and the event of a create that ends unapplied. */
 const OUTCOME = {
-  APPROVAL_REJECTED: { status: 'REJECTED', event: 'BankAccountRejected' },
-  APPLY_FAILED: { status: 'APPLY_FAILED', event: 'BankAccountApplyFailed' },
-  APPROVAL_WITHDRAWN: { status: 'WITHDRAWN', event: 'BankAccountWithdrawn' },
-} as const
+  REJECTED: { trigger: 'APPROVAL_REJECTED', event: 'BankAccountRejected' },
+  APPLY_FAILED: { trigger: 'APPLY_FAILED', event: 'BankAccountApplyFailed' },
+  WITHDRAWN: { trigger: 'APPROVAL_WITHDRAWN', event: 'BankAccountWithdrawn' },
+} as const satisfies Record<NotApplied['status'], { trigger: AccountTrigger; event: string }>
 
 /**
  * A create that did not go through (rejected, not applied, or withdrawn) moves its account as the
@@ -87,11 +84,10 @@ async function settleCreate(
   ctx: ApplierCtx,
   approval: ApprovalRow,
   snapshot: AccountCreateSnapshot,
-  trigger: Extract<AccountTrigger, keyof typeof OUTCOME>,
-  reason: string,
+  { status, reason }: NotApplied,
 ) {
   const account = await lockAccount(tx, snapshot.supplierId, snapshot.accountId)
-  const to = account && accountMove(account.status, trigger)
+  const to = account && accountMove(account.status, OUTCOME[status].trigger)
   if (!account || !to) return
   const moved = await updateAccount(
     tx,
@@ -108,17 +104,17 @@ async function settleCreate(
     ctx,
     snapshot.supplierId,
     'ACCOUNT_CREATE',
-    [statusChange(account.accountId, account.status, to)],
+    [statusChange('ACCOUNT', account.accountId, account.status, to)],
     {
       approvalLogId: approval.approvalLogId,
-      status: OUTCOME[trigger].status,
+      status,
       changeReason: reason,
     },
   )
   await insertEvent(tx, {
     aggregateType: 'ACCOUNT',
     aggregateId: account.accountId,
-    eventType: OUTCOME[trigger].event,
+    eventType: OUTCOME[status].event,
     payload: {
       supplierId: snapshot.supplierId,
       accountId: account.accountId,
@@ -126,14 +122,6 @@ async function settleCreate(
     },
   })
 }
-
-const statusChange = (accountId: string, from: AccountStatus, to: AccountStatus): FieldChange => ({
-  targetType: 'ACCOUNT',
-  targetId: accountId,
-  fieldName: 'status',
-  oldValueMasked: from,
-  newValueMasked: to,
-})
 
 /** ACCOUNT_CREATE: the PENDING (or APPLY_FAILED, on retry) account becomes ACTIVE. */
 export const accountCreateApproval = approvalHandler<AccountCreateSnapshot>({
@@ -160,7 +148,7 @@ export const accountCreateApproval = approvalHandler<AccountCreateSnapshot>({
       ctx,
       supplier.supplierId,
       'ACCOUNT_CREATE',
-      [statusChange(account.accountId, account.status, to)],
+      [statusChange('ACCOUNT', account.accountId, account.status, to)],
       { approvalLogId: approval.approvalLogId, status: 'APPLIED' },
     )
     await insertEvent(tx, {
@@ -176,29 +164,8 @@ export const accountCreateApproval = approvalHandler<AccountCreateSnapshot>({
       },
     })
   },
-  async reject(tx, _deps, ctx, approval, snapshot) {
-    await settleCreate(
-      tx,
-      ctx,
-      approval,
-      snapshot,
-      'APPROVAL_REJECTED',
-      'rejected by the approval provider',
-    )
-  },
-  async applyFailed(tx, _deps, ctx, approval, snapshot, error: AppError) {
-    await settleCreate(tx, ctx, approval, snapshot, 'APPLY_FAILED', error.message)
-  },
-  async withdraw(tx, _deps, ctx, approval, snapshot) {
-    await settleCreate(
-      tx,
-      ctx,
-      approval,
-      snapshot,
-      'APPROVAL_WITHDRAWN',
-      'withdrawn after a failed application',
-    )
-  },
+  notApplied: (tx, _deps, ctx, approval, snapshot, outcome) =>
+    settleCreate(tx, ctx, approval, snapshot, outcome),
 })
 
 /** ACCOUNT_CHANGE: the approved candidate replaces the fields it names, on an ACTIVE account. */
@@ -259,22 +226,8 @@ export const accountChangeApproval = approvalHandler<AccountChangeSnapshot>({
       },
     })
   },
-  async reject(tx, _deps, ctx, approval, snapshot) {
-    await logOutcome(tx, ctx, approval, snapshot, 'REJECTED', 'rejected by the approval provider')
-  },
-  async applyFailed(tx, _deps, ctx, approval, snapshot, error: AppError) {
-    await logOutcome(tx, ctx, approval, snapshot, 'APPLY_FAILED', error.message)
-  },
-  async withdraw(tx, _deps, ctx, approval, snapshot) {
-    await logOutcome(
-      tx,
-      ctx,
-      approval,
-      snapshot,
-      'WITHDRAWN',
-      'withdrawn after a failed application',
-    )
-  },
+  notApplied: (tx, _deps, ctx, approval, snapshot, outcome) =>
+    logOutcome(tx, ctx, approval, snapshot, outcome),
 })
 
 /** A change that did not go through leaves the account as it is; the log says what happened. */
@@ -283,8 +236,7 @@ async function logOutcome(
   ctx: ApplierCtx,
   approval: ApprovalRow,
   snapshot: AccountChangeSnapshot,
-  status: 'REJECTED' | 'APPLY_FAILED' | 'WITHDRAWN',
-  reason: string,
+  { status, reason }: NotApplied,
 ) {
   await logChanges(
     tx,

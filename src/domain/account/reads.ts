@@ -7,7 +7,7 @@ import {
 import { recordSensitiveReads } from '../../../sql/change-log-read'
 import { findSupplier } from '../../../sql/supplier'
 import { fail } from '../../errors'
-import type { Deps } from '../../http/types'
+import type { Deps } from '../deps'
 import type { SupplierBankAccountVO } from '../../schemas/account'
 import { holds, type Reader } from '../supplier/reads'
 

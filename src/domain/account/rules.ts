@@ -1,24 +1,15 @@
 import type { z } from 'zod'
-import {
-  numberHolders,
-  type AccountWriteRow,
-  type NumberHolderRow,
-  type RiskFlagCode,
-} from '../../../sql/account'
+import { numberHolders, type AccountWriteRow, type NumberHolderRow } from '../../../sql/account'
+import { type RiskFlagCode } from '../../vocabulary'
 import type { Sql } from '../../../sql/db'
 import { fail } from '../../errors'
 import type { BankAccountInput } from '../../schemas/supplier'
 import type { BankAccountChangeRequest } from '../../schemas/account'
 import type { DomainDeps } from '../context'
-import { normalizeName } from '../identity'
-import {
-  checkAccountNo,
-  checkAccounts,
-  checkSettlementTerms,
-  checkStorageUrls,
-  emptyToNull,
-} from '../supplier/form'
+import { normalizeAccountNo, normalizeName } from '../../identity'
+import { checkStorageUrls, emptyToNull } from '../write/fields'
 import { HOLDS_NUMBER } from './statuses'
+import { maskAccountNo } from '../../crypto/sensitive'
 
 /*
  * The account rules shared by batch create, change and their approval handlers: the same
@@ -182,3 +173,72 @@ export async function screenNumbers(
 
 /** The codes an account row keeps (the approval keeps the full flags). */
 export const flagCodes = (flags: RiskFlag[]): RiskFlagCode[] => flags.map((f) => f.code)
+
+/** C-03 (number well formed), settlement terms, and no number twice in one request. */
+export function checkAccounts(accounts: z.output<typeof BankAccountInput>[], path: string) {
+  const seen = new Set<string>()
+  accounts.forEach((a, i) => {
+    const at = `${path}.${i}`
+    const number = checkAccountNo(a.accountNo, at)
+    if (seen.has(number))
+      fail('ACCOUNT_DUPLICATED', `${at}.accountNo: repeated in this request (C-19)`)
+    seen.add(number)
+    checkSettlementTerms(a, at)
+  })
+}
+
+/** C-03: the normalized account number (6..32 digits), or ACCOUNT_NO_INVALID naming `at`. */
+export function checkAccountNo(accountNo: string, at: string): string {
+  const number = normalizeAccountNo(accountNo)
+  if (!/^\d{6,32}$/.test(number)) {
+    fail(
+      'ACCOUNT_NO_INVALID',
+      `${at}.accountNo: 6..32 digits after removing spaces and hyphens (C-03)`,
+    )
+  }
+  return number
+}
+
+/** Settlement terms of one account as they will be stored (a new one, or a change merged). */
+export function checkSettlementTerms(
+  a: {
+    settleMode?: string | null
+    accountPeriod?: number | null
+    invoiceType?: string | null
+    taxRate?: number | null
+  },
+  at: string,
+) {
+  if (a.accountPeriod != null && a.settleMode !== 'MONTHLY') {
+    fail('SETTLEMENT_TERMS_INVALID', `${at}.accountPeriod: allowed only when settleMode is MONTHLY`)
+  }
+  if ((a.invoiceType === 'SPECIAL' || a.invoiceType === 'NORMAL') && a.taxRate == null) {
+    fail('SETTLEMENT_TERMS_INVALID', `${at}.taxRate: required when invoiceType is ${a.invoiceType}`)
+  }
+  if (a.invoiceType === 'NONE' && a.taxRate != null) {
+    fail('SETTLEMENT_TERMS_INVALID', `${at}.taxRate: must be empty when invoiceType is NONE`)
+  }
+}
+
+/** Columns of a new bank account; the account name is the subject's full name. */
+export async function accountColumns(
+  deps: Pick<DomainDeps, 'cipher'>,
+  a: z.output<typeof BankAccountInput>,
+  accountName: string,
+) {
+  const number = normalizeAccountNo(a.accountNo)
+  return {
+    account_name: accountName,
+    account_type: a.accountType,
+    bank_name: a.bankName,
+    bank_branch: emptyToNull(a.bankBranch),
+    account_no_enc: await deps.cipher.encrypt(number),
+    account_no_bidx: await deps.cipher.blindIndex(number, 'accountNo'),
+    account_no_mask: maskAccountNo(number) as string,
+    proof_file_urls: a.proofFileUrls ?? [],
+    settle_mode: a.settleMode ?? null,
+    account_period: a.accountPeriod ?? null,
+    invoice_type: a.invoiceType ?? null,
+    tax_rate: a.taxRate ?? null,
+  }
+}

@@ -1,4 +1,6 @@
-import { ACCOUNT_STATUSES, type AccountStatus } from '../../../sql/account'
+import type { AccountStatus } from '../../vocabulary'
+import type { Sql } from '../../../sql/db'
+import { setAccountsStatus } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
 
 /**
@@ -15,8 +17,6 @@ import { fail } from '../../errors'
  * A change (ACCOUNT_CHANGE) does not move the status: the account stays ACTIVE with its current
  * values until the approved candidate is applied.
  */
-export { ACCOUNT_STATUSES, type AccountStatus }
-
 export const ACCOUNT_MOVES = [
   { from: 'DRAFT', trigger: 'REGISTRATION_SUBMITTED', to: 'PENDING' },
   { from: 'PENDING', trigger: 'REGISTRATION_RETURNED', to: 'DRAFT' },
@@ -49,3 +49,16 @@ export const HOLDS_NUMBER: readonly AccountStatus[] = ['DRAFT', 'PENDING', 'ACTI
 
 /** Only an ACTIVE account may be changed or become the default. */
 export const CHANGEABLE: readonly AccountStatus[] = ['ACTIVE']
+
+/**
+ * Moves every live account of the supplier that is in `from` by `trigger`, to the status the
+ * table declares (the registration moves its initial accounts together).
+ */
+export function moveSupplierAccounts(
+  tx: Sql,
+  supplierId: string,
+  from: AccountStatus,
+  trigger: AccountTrigger,
+) {
+  return setAccountsStatus(tx, supplierId, from, nextAccountStatus(from, trigger))
+}

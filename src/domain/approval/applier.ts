@@ -12,8 +12,19 @@ import { AppError, ERRORS, fail } from '../../errors'
 import type { ApprovalResult } from '../../ports/approval-provider'
 import { mapConstraintViolation } from '../write/constraints'
 import { transaction } from '../write/transaction'
-import type { ApplierCtx, ApplierDeps, ApprovalHandler, ApprovalHandlers } from './handler'
-import { APPROVAL_APPLICABLE, approvalSources, approvalTarget, DECISION_EVENT } from './statuses'
+import {
+  notAppliedReason,
+  type ApplierCtx,
+  type ApplierDeps,
+  type ApprovalHandler,
+  type ApprovalHandlers,
+} from './handler'
+import {
+  APPROVAL_APPLICABLE,
+  approvalSources,
+  approvalTarget,
+  DECISION_EVENT,
+} from '../../vocabulary'
 
 export type CoreDeps = ApplierDeps & { approvalHandlers: ApprovalHandlers }
 
@@ -81,7 +92,7 @@ async function applyResult(
       const approval = await locked(tx, result.approvalLogId)
       if (approval.status === approvalTarget('DECIDE_REJECTED')) {
         const { handler, snapshot } = handle(deps, approval)
-        await handler.reject(tx, deps, ctx, approval, snapshot)
+        await handler.notApplied(tx, deps, ctx, approval, snapshot, notAppliedReason('REJECTED'))
       } else if (APPROVAL_APPLICABLE.includes(approval.status)) {
         const { handler, snapshot } = handle(deps, approval)
         await handler.apply(tx, deps, ctx, approval, snapshot)
@@ -118,7 +129,14 @@ async function failed(
   const snapshot = handler?.snapshot.safeParse(approval.candidateSnapshot)
   // An unreadable snapshot or an unknown type has nothing of its own to undo.
   if (handler && snapshot?.success) {
-    await handler.applyFailed(tx, deps, ctx, approval, snapshot.data, err)
+    await handler.notApplied(
+      tx,
+      deps,
+      ctx,
+      approval,
+      snapshot.data,
+      notAppliedReason('APPLY_FAILED', err),
+    )
   }
 }
 
@@ -135,17 +153,15 @@ export async function withdrawApproval(
   approvalLogId: string,
 ): Promise<ApprovalRow> {
   const approval = await locked(tx, approvalLogId)
-  if (!approvalSources('WITHDRAW').includes(approval.status)) {
+  const withdrawable = approvalSources('WITHDRAW')
+  if (!withdrawable.includes(approval.status)) {
     fail(
       'OPERATION_NOT_ALLOWED_IN_STATUS',
-      `only an APPLY_FAILED approval can be withdrawn; this one is ${approval.status}`,
+      `only an ${withdrawable.join(' or ')} approval can be withdrawn; this one is ${approval.status}`,
     )
   }
   const { handler, snapshot } = handle(deps, approval)
-  const withdraw =
-    handler.withdraw ??
-    fail('OPERATION_NOT_ALLOWED_IN_STATUS', `${approval.bizType} approvals cannot be withdrawn`)
-  await withdraw(tx, deps, ctx, approval, snapshot)
+  await handler.notApplied(tx, deps, ctx, approval, snapshot, notAppliedReason('WITHDRAWN'))
   await markWithdrawn(tx, approval.approvalLogId)
   return current(tx, approval.approvalLogId)
 }

@@ -2,12 +2,17 @@ import type { z } from 'zod'
 import type { ApprovalRow } from '../../../sql/approval'
 import type { Sql } from '../../../sql/db'
 import type { AppError } from '../../errors'
-import type { DomainDeps, WriteContext } from '../context'
+import type { RequestDeadline } from '../deadline'
+import type { Deps } from '../deps'
 
 export type BizType = ApprovalRow['bizType']
-export type ApplierDeps = Pick<DomainDeps, 'sql' | 'config' | 'logger' | 'cipher' | 'observer'>
+export type ApplierDeps = Pick<Deps, 'sql' | 'config' | 'logger' | 'cipher' | 'observer'>
 /** Who the applied change is attributed to, and the request it runs in. */
-export type ApplierCtx = Pick<WriteContext, 'adminId' | 'requestId' | 'deadline'>
+export interface ApplierCtx {
+  adminId: string
+  requestId: string
+  deadline?: RequestDeadline
+}
 
 /**
  * One approval business type: what its snapshot holds and what approving, rejecting or failing
@@ -27,36 +32,19 @@ export interface ApprovalHandler<S = unknown> {
     approval: ApprovalRow,
     snapshot: S,
   ): Promise<void>
-  /** What a final rejection does to the business (e.g. a registration goes back to DRAFT). */
-  reject(
-    tx: Sql,
-    deps: ApplierDeps,
-    ctx: ApplierCtx,
-    approval: ApprovalRow,
-    snapshot: S,
-  ): Promise<void>
   /**
-   * What a failed application does besides marking the approval APPLY_FAILED (usually
-   * nothing to the business: the change stays pending and retryable).
+   * What an approval that will not be applied does to the business: rejected by the provider (a
+   * registration goes back to DRAFT), failed to apply (usually nothing: the change stays
+   * pending and retryable), or withdrawn by an administrator after a failed application.
+   * `outcome.reason` is the wording of `notAppliedReason`, the same for every type.
    */
-  applyFailed(
+  notApplied(
     tx: Sql,
     deps: ApplierDeps,
     ctx: ApplierCtx,
     approval: ApprovalRow,
     snapshot: S,
-    error: AppError,
-  ): Promise<void>
-  /**
-   * What withdrawing an approval that can never be applied does (the administrator's way out
-   * of APPLY_FAILED). Absent: the type cannot be withdrawn.
-   */
-  withdraw?(
-    tx: Sql,
-    deps: ApplierDeps,
-    ctx: ApplierCtx,
-    approval: ApprovalRow,
-    snapshot: S,
+    outcome: NotApplied,
   ): Promise<void>
 }
 
@@ -66,3 +54,22 @@ export type ApprovalHandlers = Partial<Record<BizType, ApprovalHandler<never>>>
 /** Typed registration of a handler (its snapshot type checked against its steps). */
 export const approvalHandler = <S>(handler: ApprovalHandler<S>) =>
   handler as unknown as ApprovalHandler<never>
+
+/** How an approval ends without being applied, and why (the change log's reason). */
+export interface NotApplied {
+  status: 'REJECTED' | 'APPLY_FAILED' | 'WITHDRAWN'
+  reason: string
+}
+
+/** The one wording of each way an approval ends unapplied; a failed one says what failed. */
+export const notAppliedReason = (
+  status: NotApplied['status'],
+  error?: Pick<AppError, 'message'>,
+): NotApplied => ({
+  status,
+  reason: {
+    REJECTED: 'rejected by the approval provider',
+    APPLY_FAILED: error?.message ?? 'not applied',
+    WITHDRAWN: 'withdrawn after its application failed',
+  }[status],
+})

@@ -5,6 +5,10 @@ import type { DomainDeps, WriteContext } from '../context'
 import { runWrite } from '../write/pipeline'
 import { withdrawApproval } from './applier'
 import { commandResult } from './submit'
+import { approvalSources } from '../../vocabulary'
+
+/** The statuses the approval table lets an administrator withdraw from. */
+const WITHDRAWABLE = approvalSources('WITHDRAW')
 
 /**
  * The administrator's way out of an approval whose application failed and can never pass (the
@@ -20,10 +24,10 @@ export function withdrawFailedApproval(
     async precheck(sql) {
       const approval = await findApproval(sql, approvalLogId)
       if (!approval) fail('APPROVAL_NOT_FOUND')
-      if (approval.status !== 'APPLY_FAILED') {
+      if (!WITHDRAWABLE.includes(approval.status)) {
         fail(
           'OPERATION_NOT_ALLOWED_IN_STATUS',
-          `only an APPLY_FAILED approval can be withdrawn; this one is ${approval.status}`,
+          `only an ${WITHDRAWABLE.join(' or ')} approval can be withdrawn; this one is ${approval.status}`,
         )
       }
     },

@@ -4,10 +4,11 @@ import { fail } from '../../errors'
 import type { ClearanceAnswer, FinanceClearance } from '../../ports/finance-clearance'
 import type { ArchiveResult } from '../../schemas/supplier'
 import type { DomainDeps, WriteContext } from '../context'
-import { logChanges } from '../supplier/profile'
+import { logChanges } from '../write/change-log'
 import { runWrite } from '../write/pipeline'
 import { assertAllowed } from './policy'
-import { applyMove, moveTo } from './transitions'
+import { moveTo } from './transitions'
+import { applyMove } from './move'
 
 export type ArchiveDeps = DomainDeps & { financeClearance: FinanceClearance }
 

@@ -1,10 +1,6 @@
 import { fail, type ErrorName } from '../../errors'
-import {
-  SUPPLIER_STATUSES,
-  TRANSITIONS,
-  type MoveCommand,
-  type SupplierStatus,
-} from './transitions'
+import { TRANSITIONS, type MoveCommand } from './transitions'
+import { SUPPLIER_STATUSES, type SupplierStatus } from '../../vocabulary'
 
 /*
  * What may be done to a supplier in each lifecycle status (spec, "States and transitions",

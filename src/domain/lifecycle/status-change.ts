@@ -1,30 +1,20 @@
 import { z } from 'zod'
 import { insertEvent } from '../../../sql/audit'
-import {
-  findApproval,
-  insertApproval,
-  isLatestApproval,
-  type ApprovalRow,
-} from '../../../sql/approval'
+import { isLatestApproval, type ApprovalRow } from '../../../sql/approval'
 import type { Sql } from '../../../sql/db'
-import { findSupplier, lockSupplier } from '../../../sql/supplier'
+import { lockSupplier } from '../../../sql/supplier'
 import { fail } from '../../errors'
 import type { ApprovalCommandResult, SupplierStatusRequest } from '../../schemas/supplier'
-import { approvalHandler, type ApplierCtx } from '../approval/handler'
-import { commandResult, currentCommandResult, decideApproval } from '../approval/submit'
+import { approvalHandler, type ApplierCtx, type NotApplied } from '../approval/handler'
 import type { DomainDeps, WriteContext } from '../context'
-import { assertQualificationsValid } from '../supplier/compliance'
-import { logChanges } from '../supplier/profile'
-import { runWrite } from '../write/pipeline'
-import { assertAllowed } from './policy'
-import {
-  applyMove,
-  approvalOf,
-  checkGuard,
-  claimVersion,
-  moveTo,
-  SUPPLIER_STATUSES,
-} from './transitions'
+import { assertQualificationsValid } from './guards'
+import { logChanges, statusChange } from '../write/change-log'
+import { openApproval, runApprovalCommand } from '../write/approval-command'
+import { relockSupplier, supplierForWrite } from '../write/target'
+import { approvalOf, moveTo } from './transitions'
+import { checkGuard } from './guards'
+import { applyMove, claimVersion } from './move'
+import { SUPPLIER_STATUSES } from '../../vocabulary'
 
 /*
  * SUP-ADM-043, the status command, and its STATUS_CHANGE approval. The command checks
@@ -54,21 +44,17 @@ export function changeSupplierStatus(
   supplierId: string,
   req: SupplierStatusRequest,
 ): Promise<ApprovalCommandResult> {
-  return runWrite(deps, ctx, {
+  return runApprovalCommand(deps, ctx, {
     async precheck(sql) {
-      const seen = await findSupplier(sql, supplierId)
-      if (!seen) fail('SUPPLIER_NOT_FOUND')
-      assertAllowed(seen.status, 'STATUS_CHANGE', 'a status change')
+      const seen = await supplierForWrite(sql, supplierId, 'STATUS_CHANGE', 'a status change')
       const move = moveTo(seen.status, req.targetStatus, 'STATUS')
       if (seen.updateTime !== req.expectedUpdateTime) fail('VERSION_STALE')
       // Refused early, with nothing written; checked again under the lock and when applied.
       if (move.guard === 'QUALIFICATIONS_VALID') await assertQualificationsValid(sql, supplierId)
-      return { seen: seen, move }
+      return { seen, move }
     },
     async run(tx, { seen, move }) {
-      const locked = await lockSupplier(tx, supplierId)
-      if (!locked) fail('SUPPLIER_NOT_FOUND')
-      if (locked.status !== seen.status) fail('CONCURRENT_MODIFICATION')
+      await relockSupplier(tx, seen, 'status')
       const claimed = await claimVersion(
         tx,
         { supplierId, status: seen.status, expectedUpdateTime: req.expectedUpdateTime },
@@ -84,51 +70,35 @@ export function changeSupplierStatus(
         changeReason: req.changeReason,
         expectedUpdateTime: claimed,
       }
-      const approval = await insertApproval(tx, {
-        requestNo: `STS-${supplierId}-${crypto.randomUUID()}`,
-        bizType,
-        subType,
-        supplierId,
-        targetType: 'SUPPLIER',
-        targetId: supplierId,
-        applicantAdminId: ctx.adminId,
-        candidateSnapshot: snapshot,
-        levels,
-        submitNoteEnc: null,
-      })
-      await logChanges(
-        tx,
-        ctx,
-        supplierId,
-        'STATUS_CHANGE',
-        [statusRow(supplierId, move.from, move.to)],
-        {
-          approvalLogId: approval.approvalLogId,
-          status: approval.status,
-          changeReason: req.changeReason,
-        },
-      )
-      await insertEvent(tx, {
-        aggregateType: 'SUPPLIER',
-        aggregateId: supplierId,
-        eventType: 'SupplierStatusChangeRequested',
-        payload: {
-          supplierId,
-          approvalLogId: approval.approvalLogId,
-          fromStatus: move.from,
-          targetStatus: move.to,
+      return openApproval(tx, ctx, {
+        approval: {
+          bizType,
           subType,
+          supplierId,
+          targetType: 'SUPPLIER',
+          targetId: supplierId,
+          candidateSnapshot: snapshot,
+          levels,
+        },
+        log: {
+          operationType: 'STATUS_CHANGE',
+          changes: [statusChange('SUPPLIER', supplierId, move.from, move.to)],
           changeReason: req.changeReason,
-          operatorId: ctx.adminId,
+        },
+        event: {
+          aggregateType: 'SUPPLIER',
+          aggregateId: supplierId,
+          eventType: 'SupplierStatusChangeRequested',
+          payload: {
+            supplierId,
+            fromStatus: move.from,
+            targetStatus: move.to,
+            subType,
+            changeReason: req.changeReason,
+          },
         },
       })
-      return commandResult(approval)
     },
-    afterCommit: async (submitted) => {
-      const approval = await findApproval(deps.sql, submitted.approvalLogId)
-      return approval ? commandResult(await decideApproval(deps, ctx, approval)) : submitted
-    },
-    replay: (kept) => currentCommandResult(deps, kept),
   })
 }
 
@@ -164,7 +134,7 @@ export const statusChangeApproval = approvalHandler<StatusChangeSnapshot>({
       ctx,
       supplier.supplierId,
       'STATUS_CHANGE',
-      [statusRow(supplier.supplierId, moved.from, moved.to)],
+      [statusChange('SUPPLIER', supplier.supplierId, moved.from, moved.to)],
       {
         approvalLogId: approval.approvalLogId,
         status: 'APPLIED',
@@ -186,24 +156,17 @@ export const statusChangeApproval = approvalHandler<StatusChangeSnapshot>({
     })
   },
 
-  reject: (tx, _deps, ctx, approval, snapshot) =>
-    notApplied(tx, ctx, approval, snapshot, 'REJECTED', 'rejected by the approval provider'),
-
-  applyFailed: (tx, _deps, ctx, approval, snapshot, error) =>
-    notApplied(tx, ctx, approval, snapshot, 'APPLY_FAILED', error.message),
-
-  withdraw: (tx, _deps, ctx, approval, snapshot) =>
-    notApplied(tx, ctx, approval, snapshot, 'WITHDRAWN', 'withdrawn after its application failed'),
+  notApplied: (tx, _deps, ctx, approval, snapshot, outcome) =>
+    logNotApplied(tx, ctx, approval, snapshot, outcome),
 })
 
 /** The evidence of a status change that did not happen: the status is left as it is. */
-async function notApplied(
+async function logNotApplied(
   tx: Sql,
   ctx: ApplierCtx,
   approval: ApprovalRow,
   snapshot: StatusChangeSnapshot,
-  outcome: string,
-  reason: string,
+  { status: outcome, reason }: NotApplied,
 ) {
   await logChanges(
     tx,
@@ -234,11 +197,3 @@ async function notApplied(
     },
   })
 }
-
-const statusRow = (supplierId: string, from: string, to: string) => ({
-  targetType: 'SUPPLIER' as const,
-  targetId: supplierId,
-  fieldName: 'status',
-  oldValueMasked: from,
-  newValueMasked: to,
-})

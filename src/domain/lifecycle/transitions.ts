@@ -1,12 +1,5 @@
-import { SUPPLIER_STATUSES, updateSupplier, type SupplierColumns } from '../../../sql/supplier'
-import type { Sql } from '../../../sql/db'
+import type { SupplierStatus } from '../../vocabulary'
 import { fail } from '../../errors'
-import type { DomainDeps } from '../context'
-import { assertQualificationsValid } from '../supplier/compliance'
-import { checkRegistration } from '../supplier/registration-rules'
-
-export type SupplierStatus = (typeof SUPPLIER_STATUSES)[number]
-export { SUPPLIER_STATUSES }
 
 /**
  * What must hold for a move, checked in the transaction that makes it:
@@ -16,6 +9,7 @@ export { SUPPLIER_STATUSES }
  * - FINANCE_CLEARED: the finance clearance port confirmed everything settled (its answer is the
  *   evidence the caller hands over);
  * - NONE: the status command itself (permission, reason, version) is the condition.
+ * The table only names them; `checkGuard` (./guards.ts) checks them, so the table is plain data.
  */
 export type Guard = 'NONE' | 'REGISTRATION_RULES' | 'QUALIFICATIONS_VALID' | 'FINANCE_CLEARED'
 
@@ -182,118 +176,4 @@ export const targetsOf = (from: SupplierStatus, command: MoveCommand): SupplierS
 export function approvalOf(move: Move): MoveApproval {
   if (!move.approval) throw new Error(`${move.from} → ${move.to} goes through no approval`)
   return move.approval
-}
-
-/** What a guard may need beyond the database: the finance clearance port's answer. */
-export interface GuardEvidence {
-  clearance?: { cleared: true }
-}
-
-type GuardDeps = Pick<DomainDeps, 'config'>
-
-/** Checks the guard of `move` on the supplier as it is inside the caller's transaction. */
-export async function checkGuard(
-  tx: Sql,
-  deps: GuardDeps,
-  move: Move,
-  supplierId: string,
-  evidence: GuardEvidence = {},
-) {
-  switch (move.guard) {
-    case 'NONE':
-      return
-    case 'REGISTRATION_RULES':
-      return checkRegistration(tx, deps, supplierId)
-    case 'QUALIFICATIONS_VALID':
-      return assertQualificationsValid(tx, supplierId)
-    case 'FINANCE_CLEARED':
-      if (evidence.clearance?.cleared !== true) {
-        fail('ARCHIVE_CLEARANCE_UNAVAILABLE', 'finance clearance has not confirmed the archive')
-      }
-      return
-  }
-}
-
-/**
- * The supplier a move is applied to. `expectedUpdateTime` is the version the move is guarded by:
- * for a command, the one the client sent, so a change since the client read the row makes the
- * UPDATE miss.
- */
-export interface MoveSubject {
-  supplierId: string
-  status: SupplierStatus
-  expectedUpdateTime: string
-}
-
-/**
- * Applies `move` with the one guarded UPDATE (`WHERE id AND status = from AND update_time =
- * expected AND deleted_at IS NULL`); a miss is a concurrent change, 395014. The guard is then
- * checked on the row as written, in the same transaction (the registration rules must see the
- * form the same UPDATE writes), so a failed guard rolls the move back with everything else.
- */
-export async function applyMove(
-  tx: Sql,
-  deps: GuardDeps,
-  supplier: MoveSubject,
-  move: Move,
-  options: {
-    adminId: string
-    columns?: SupplierColumns & { supplier_no?: string | null }
-    evidence?: GuardEvidence
-  },
-) {
-  if (move.from !== supplier.status) {
-    fail(
-      'SUPPLIER_STATUS_TRANSITION_INVALID',
-      `${move.trigger} is not allowed from ${supplier.status}`,
-    )
-  }
-  const row = await updateSupplier(
-    tx,
-    {
-      supplierId: supplier.supplierId,
-      status: move.from,
-      expectedUpdateTime: supplier.expectedUpdateTime,
-      adminId: options.adminId,
-    },
-    { ...options.columns, status: move.to },
-  )
-  if (!row) fail('CONCURRENT_MODIFICATION')
-  await checkGuard(tx, deps, move, supplier.supplierId, options.evidence)
-  return { from: move.from, to: move.to, updateTime: row.updateTime }
-}
-
-/** `applyMove` of the move declared from the supplier's status by `trigger` (else 395005). */
-export function moveStatus(
-  tx: Sql,
-  deps: GuardDeps,
-  supplier: MoveSubject,
-  trigger: Trigger,
-  options: Parameters<typeof applyMove>[4],
-) {
-  return applyMove(tx, deps, supplier, moveBy(supplier.status, trigger), options)
-}
-
-/**
- * A command's claim on the supplier before its approval decides: the same guarded UPDATE with
- * the client's version, changing nothing but the version (and who wrote). Two commands sent on
- * the same version cannot both pass it, so at most one approval is opened per version.
- */
-export async function claimVersion(
-  tx: Sql,
-  supplier: MoveSubject,
-  adminId: string,
-): Promise<string> {
-  const row = await updateSupplier(
-    tx,
-    {
-      supplierId: supplier.supplierId,
-      status: supplier.status,
-      expectedUpdateTime: supplier.expectedUpdateTime,
-      adminId,
-    },
-    {},
-  )
-  if (!row) fail('CONCURRENT_MODIFICATION')
-  return row.updateTime
 }

@@ -1,5 +1,5 @@
 import { isAllowed } from '../lifecycle/policy'
-import { SUPPLIER_STATUSES, type SupplierStatus } from '../lifecycle/transitions'
+import { SUPPLIER_STATUSES, type SupplierStatus } from '../../vocabulary'
 
 /*
  * Which lifecycle statuses may take part in new business through a resource relation, as the

@@ -8,8 +8,8 @@ import {
   type ResourceRow,
 } from '../../../sql/resource'
 import { AppError, ERRORS, fail } from '../../errors'
-import { page, type PageResult } from '../../http/envelope'
-import type { Deps } from '../../http/types'
+import { page, type PageResult } from '../paging'
+import type { Deps } from '../deps'
 import { fleetResourcesFor, vehiclesById, type FleetVehicle } from '../../ports/fleet'
 import { FLEET_MODULE, MODULE_NAMES, RESOURCE_MODULES, resourceModule } from './modules'
 

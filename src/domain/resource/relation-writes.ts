@@ -1,4 +1,5 @@
-import { insertChangeLogs, insertEvent, type ChangeLogEntry } from '../../../sql/audit'
+import { insertEvent } from '../../../sql/audit'
+import { logChanges, type FieldChange } from '../write/change-log'
 import type { Sql } from '../../../sql/db'
 import {
   endRelation,
@@ -9,9 +10,9 @@ import {
   updateRelation,
   type RelationVersionRow,
 } from '../../../sql/resource'
-import { SUPPLIER_STATUSES } from '../../../sql/supplier'
+import { SUPPLIER_STATUSES } from '../../vocabulary'
 import { fail } from '../../errors'
-import type { Deps } from '../../http/types'
+import type { Deps } from '../deps'
 import { fleetResourcesFor, vehiclesById } from '../../ports/fleet'
 import type {
   SupplierResourceReassignRequest,
@@ -20,7 +21,7 @@ import type {
 import type { DomainDeps, WriteContext } from '../context'
 import { runWrite, type WriteCommand } from '../write/pipeline'
 import { maskForLog } from '../masking'
-import type { SupplierStatus } from '../lifecycle/transitions'
+import type { SupplierStatus } from '../../vocabulary'
 import { NEW_RELATION_ALLOWED } from './eligibility'
 import { FLEET_MODULE, resourceModule, type ResourceModule } from './modules'
 import { relationView, type SupplierResourceRelationVO } from './relations'
@@ -185,24 +186,20 @@ export function reassignRelationCommand(
       const current = await relationVersion(tx, target.module, target.resourceId, timezone, true)
       checkExpected(current, expected)
       const log = (
-        supplierId: string,
         targetId: string,
         fieldName: string,
         oldValue: unknown,
         newValue: unknown,
-      ): ChangeLogEntry => ({
-        supplierId,
-        operationType: 'RELATION_SET',
+      ): FieldChange => ({
         targetType: 'RELATION',
         targetId,
         fieldName,
         oldValueMasked: maskForLog(fieldName, oldValue),
         newValueMasked: maskForLog(fieldName, newValue),
-        changeReason: body.changeReason,
-        operatorId: ctx.adminId,
-        requestId: ctx.requestId,
       })
-      const entries: ChangeLogEntry[] = []
+      // The previous supplier's history records that the resource left it.
+      const left: FieldChange[] = []
+      const entries: FieldChange[] = []
       let relationId: string
       if (current && current.supplierId === body.supplierId) {
         // Same supplier: the relation stays, its terms change.
@@ -210,16 +207,10 @@ export function reassignRelationCommand(
         await updateRelation(tx, relationId, { requiredTypeCode, remark, adminId: ctx.adminId })
         if (current.requiredTypeCode !== requiredTypeCode)
           entries.push(
-            log(
-              body.supplierId,
-              relationId,
-              'requiredTypeCode',
-              current.requiredTypeCode,
-              requiredTypeCode,
-            ),
+            log(relationId, 'requiredTypeCode', current.requiredTypeCode, requiredTypeCode),
           )
         if (current.remark !== remark)
-          entries.push(log(body.supplierId, relationId, 'remark', current.remark, remark))
+          entries.push(log(relationId, 'remark', current.remark, remark))
       } else {
         // A new supplier: the old relation ends and a new one starts, so each supplier's
         // history keeps its own relation.
@@ -238,24 +229,20 @@ export function reassignRelationCommand(
         )
         const resource = `${target.module}:${target.resourceId}`
         if (current) {
-          entries.push(
-            log(
-              current.supplierId,
-              current.relationId,
-              'supplierId',
-              current.supplierId,
-              body.supplierId,
-            ),
-            log(body.supplierId, relationId, 'supplierId', current.supplierId, body.supplierId),
-          )
+          left.push(log(current.relationId, 'supplierId', current.supplierId, body.supplierId))
+          entries.push(log(relationId, 'supplierId', current.supplierId, body.supplierId))
         } else {
-          entries.push(log(body.supplierId, relationId, 'resource', null, resource))
+          entries.push(log(relationId, 'resource', null, resource))
         }
         if (requiredTypeCode !== null)
-          entries.push(log(body.supplierId, relationId, 'requiredTypeCode', null, requiredTypeCode))
-        if (remark !== null) entries.push(log(body.supplierId, relationId, 'remark', null, remark))
+          entries.push(log(relationId, 'requiredTypeCode', null, requiredTypeCode))
+        if (remark !== null) entries.push(log(relationId, 'remark', null, remark))
       }
-      await insertChangeLogs(tx, entries)
+      const reason = { changeReason: body.changeReason }
+      if (current && left.length) {
+        await logChanges(tx, ctx, current.supplierId, 'RELATION_SET', left, reason)
+      }
+      await logChanges(tx, ctx, body.supplierId, 'RELATION_SET', entries, reason)
       await insertEvent(tx, {
         aggregateType: 'RELATION',
         aggregateId: relationId,
@@ -305,20 +292,22 @@ export function unbindRelationCommand(
         await relationVersion(tx, target.module, target.resourceId, timezone, true),
       )
       await endRelation(tx, current.relationId, ctx.adminId)
-      await insertChangeLogs(tx, [
-        {
-          supplierId: current.supplierId,
-          operationType: 'RELATION_UNBIND',
-          targetType: 'RELATION',
-          targetId: current.relationId,
-          fieldName: 'resource',
-          oldValueMasked: `${target.module}:${target.resourceId}`,
-          newValueMasked: null,
-          changeReason: body.changeReason,
-          operatorId: ctx.adminId,
-          requestId: ctx.requestId,
-        },
-      ])
+      await logChanges(
+        tx,
+        ctx,
+        current.supplierId,
+        'RELATION_UNBIND',
+        [
+          {
+            targetType: 'RELATION',
+            targetId: current.relationId,
+            fieldName: 'resource',
+            oldValueMasked: `${target.module}:${target.resourceId}`,
+            newValueMasked: null,
+          },
+        ],
+        { changeReason: body.changeReason },
+      )
       await insertEvent(tx, {
         aggregateType: 'RELATION',
         aggregateId: current.relationId,

@@ -18,13 +18,15 @@ import {
 } from '../../../sql/supplier-children'
 import type { Sql } from '../../../sql/db'
 import { maskCertNo, maskPhone } from '../../crypto/sensitive'
-import { normalizePhone } from '../identity'
+import { normalizePhone } from '../../identity'
 import { fail } from '../../errors'
 import type { BankAccountInput } from '../../schemas/supplier'
 import type { DomainDeps } from '../context'
 import { maskForLog } from '../masking'
 import { planMerge } from './merge'
-import { accountColumns, emptyToNull, type FieldChange } from './form'
+import { accountColumns } from '../account/rules'
+import { emptyToNull } from '../write/fields'
+import { type FieldChange } from '../write/change-log'
 
 type Cipher = Pick<DomainDeps, 'cipher'>
 

@@ -1,31 +1,16 @@
 import { enabledTypeCodes, type SupplierColumns, type SupplierRow } from '../../../sql/supplier'
 import type { Sql } from '../../../sql/db'
-import { maskAccountNo, maskTaxNo, maskPhone, utf8Bytes } from '../../crypto/sensitive'
-import { normalizeAccountNo, normalizeName, normalizePhone, normalizeTaxNo } from '../identity'
+import { maskTaxNo, maskPhone, utf8Bytes } from '../../crypto/sensitive'
+import { normalizeName, normalizePhone, normalizeTaxNo } from '../../identity'
 import { fail, type ErrorName } from '../../errors'
-import { LIMITS } from '../../schemas/supplier'
+import { LIMITS } from '../../vocabulary'
 import type { z } from 'zod'
 import type { BankAccountInput } from '../../schemas/supplier'
 import { today, type DomainDeps } from '../context'
 import { maskForLog } from '../masking'
-
-/** A field-level change, values already masked for the change log. */
-export interface FieldChange {
-  targetType:
-    | 'SUPPLIER'
-    | 'TYPE'
-    | 'CONTACT'
-    | 'QUALIFICATION'
-    | 'CONTRACT'
-    | 'EVALUATION'
-    | 'ACCOUNT'
-    | 'RELATION'
-    | 'QUALIFICATION_RULE'
-  targetId: string | null
-  fieldName: string
-  oldValueMasked: string | null
-  newValueMasked: string | null
-}
+import type { FieldChange } from '../write/change-log'
+import { checkStorageUrls, emptyToNull } from '../write/fields'
+import { checkAccounts } from '../account/rules'
 
 /**
  * What checking and writing a supplier form can answer (identityOf, checkFieldRules,
@@ -42,9 +27,6 @@ export const FORM_ERRORS = [
   'VERSION_STALE',
   'CONCURRENT_MODIFICATION',
 ] as const satisfies readonly ErrorName[]
-
-export const emptyToNull = <T>(v: T | null | undefined): T | null =>
-  v === undefined || v === null || (v as unknown) === '' ? null : v
 
 /** Subject fields stored as they come (after the empty → null rule), API name → column. */
 const PLAIN_FIELDS = {
@@ -201,98 +183,4 @@ export async function checkFieldRules(
   ]
   checkStorageUrls(deps.config, urls)
   if (input.initialAccounts) checkAccounts(input.initialAccounts, 'initialAccounts')
-}
-
-/** Whether a URL lies under an authorized storage prefix (licence, images, proof files). */
-export function isAuthorizedStorageUrl(prefixes: readonly string[], url: string) {
-  // Compare the normalized URL, so `…/supplier/../private/x` cannot climb out of a prefix.
-  let href: string
-  try {
-    const parsed = new URL(url)
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return false
-    href = parsed.href
-  } catch {
-    return false
-  }
-  return prefixes.some((p) => href.startsWith(p))
-}
-
-/** Every [field, url] given must be an authorized storage URL (blank ones are absent). */
-export function checkStorageUrls(
-  config: Pick<DomainDeps['config'], 'storageUrlPrefixes'>,
-  urls: [field: string, url: string | null | undefined][],
-) {
-  for (const [field, url] of urls) {
-    if (url && !isAuthorizedStorageUrl(config.storageUrlPrefixes, url))
-      fail('STORAGE_URL_UNAUTHORIZED', `${field}: not on an authorized storage prefix`)
-  }
-}
-
-/** C-03 (number well formed), settlement terms, and no number twice in one request. */
-export function checkAccounts(accounts: z.output<typeof BankAccountInput>[], path: string) {
-  const seen = new Set<string>()
-  accounts.forEach((a, i) => {
-    const at = `${path}.${i}`
-    const number = checkAccountNo(a.accountNo, at)
-    if (seen.has(number))
-      fail('ACCOUNT_DUPLICATED', `${at}.accountNo: repeated in this request (C-19)`)
-    seen.add(number)
-    checkSettlementTerms(a, at)
-  })
-}
-
-/** C-03: the normalized account number (6..32 digits), or ACCOUNT_NO_INVALID naming `at`. */
-export function checkAccountNo(accountNo: string, at: string): string {
-  const number = normalizeAccountNo(accountNo)
-  if (!/^\d{6,32}$/.test(number)) {
-    fail(
-      'ACCOUNT_NO_INVALID',
-      `${at}.accountNo: 6..32 digits after removing spaces and hyphens (C-03)`,
-    )
-  }
-  return number
-}
-
-/** Settlement terms of one account as they will be stored (a new one, or a change merged). */
-export function checkSettlementTerms(
-  a: {
-    settleMode?: string | null
-    accountPeriod?: number | null
-    invoiceType?: string | null
-    taxRate?: number | null
-  },
-  at: string,
-) {
-  if (a.accountPeriod != null && a.settleMode !== 'MONTHLY') {
-    fail('SETTLEMENT_TERMS_INVALID', `${at}.accountPeriod: allowed only when settleMode is MONTHLY`)
-  }
-  if ((a.invoiceType === 'SPECIAL' || a.invoiceType === 'NORMAL') && a.taxRate == null) {
-    fail('SETTLEMENT_TERMS_INVALID', `${at}.taxRate: required when invoiceType is ${a.invoiceType}`)
-  }
-  if (a.invoiceType === 'NONE' && a.taxRate != null) {
-    fail('SETTLEMENT_TERMS_INVALID', `${at}.taxRate: must be empty when invoiceType is NONE`)
-  }
-}
-
-/** Columns of a new bank account; the account name is the subject's full name. */
-export async function accountColumns(
-  deps: Pick<DomainDeps, 'cipher'>,
-  a: z.output<typeof BankAccountInput>,
-  accountName: string,
-) {
-  const number = normalizeAccountNo(a.accountNo)
-  return {
-    account_name: accountName,
-    account_type: a.accountType,
-    bank_name: a.bankName,
-    bank_branch: emptyToNull(a.bankBranch),
-    account_no_enc: await deps.cipher.encrypt(number),
-    account_no_bidx: await deps.cipher.blindIndex(number, 'accountNo'),
-    account_no_mask: maskAccountNo(number) as string,
-    proof_file_urls: a.proofFileUrls ?? [],
-    settle_mode: a.settleMode ?? null,
-    account_period: a.accountPeriod ?? null,
-    invoice_type: a.invoiceType ?? null,
-    tax_rate: a.taxRate ?? null,
-  }
 }

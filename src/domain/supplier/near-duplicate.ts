@@ -1,8 +1,14 @@
-import { similarSuppliers, type Candidate } from '../../../sql/supplier'
+import {
+  similarSuppliers,
+  taxNoHolder,
+  type Candidate,
+  type SupplierRow,
+} from '../../../sql/supplier'
 import type { Sql } from '../../../sql/db'
 import { constantTimeEqual } from '../../crypto/sensitive'
 import { fail } from '../../errors'
-import type { DomainDeps } from '../context'
+import type { DomainDeps, WriteContext } from '../context'
+import { checkFieldRules, identityOf, type Identity } from './form'
 
 /**
  * Near-duplicate protection on create and submit. When similar live suppliers exist, the
@@ -68,4 +74,47 @@ async function tokenMatches(
   if (!Number.isInteger(expiresAt) || expiresAt < Date.now() / 1000 || !mac) return false
   const expected = await sign(deps, input, candidates, expiresAt)
   return constantTimeEqual(expected, mac)
+}
+
+/**
+ * The identity pre-checks of a supplier form, in this order: normalize the identity, the field
+ * rules, the tax number's holder (C-02), then the near-duplicate names (C-01, confirmable by
+ * token). Against `seen` (an edit), only a changed tax number or name is checked again;
+ * `beforeRules` runs the command's own refusals between normalizing and the field rules.
+ */
+export async function checkIdentity(
+  sql: Sql,
+  deps: Pick<DomainDeps, 'config' | 'cipher'>,
+  ctx: Pick<WriteContext, 'adminId'>,
+  req: Parameters<typeof checkFieldRules>[2] & {
+    fullName?: string
+    taxNo?: string
+    shortName?: string | null
+    duplicateConfirmToken?: string
+  },
+  target: { supplierId: string | null; seen?: SupplierRow },
+  beforeRules?: (identity: Identity) => void,
+): Promise<Identity> {
+  const { supplierId, seen } = target
+  const identity = await identityOf(deps, req)
+  beforeRules?.(identity)
+  await checkFieldRules(sql, deps, req)
+  const { fullName, taxNoBidx } = identity
+  if (
+    taxNoBidx !== undefined &&
+    taxNoBidx !== seen?.taxNoBidx &&
+    (await taxNoHolder(sql, taxNoBidx, supplierId))
+  ) {
+    fail('TAX_NO_DUPLICATE')
+  }
+  if (fullName !== undefined && fullName !== seen?.fullName) {
+    await confirmNoNearDuplicates(sql, deps, {
+      adminId: ctx.adminId,
+      fullName,
+      shortName: req.shortName ?? seen?.shortName,
+      supplierId,
+      token: req.duplicateConfirmToken,
+    })
+  }
+  return identity
 }

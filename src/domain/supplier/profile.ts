@@ -1,11 +1,10 @@
-import { insertChangeLogs, insertEvent } from '../../../sql/audit'
+import { insertEvent } from '../../../sql/audit'
 import type { Sql } from '../../../sql/db'
 import {
   findSupplier,
   insertSupplier,
   lockSupplier,
   softDeleteDraft,
-  taxNoHolder,
   updateSupplier,
   type SupplierColumns,
   type SupplierRow,
@@ -30,18 +29,14 @@ import {
   mergeTypes,
   replaceDraftAccounts,
 } from './children'
-import type { SupplierStatus } from '../lifecycle/transitions'
+import type { SupplierStatus } from '../../vocabulary'
 import { assertAllowed } from '../lifecycle/policy'
-import { confirmNoNearDuplicates } from './near-duplicate'
-import {
-  checkFieldRules,
-  diffSubject,
-  identityOf,
-  type Identity,
-  type FieldChange,
-  type SubjectInput,
-} from './form'
+import { checkIdentity } from './near-duplicate'
+import { diffSubject, type Identity, type SubjectInput } from './form'
+import { type FieldChange } from '../write/change-log'
 import { runWrite } from '../write/pipeline'
+import { relockSupplier, supplierForWrite } from '../write/target'
+import { logChanges } from '../write/change-log'
 
 const ONBOARDING_STAGE: Record<SupplierStatus, OnboardingStage> = {
   DRAFT: 'PROFILE_DRAFT',
@@ -72,47 +67,11 @@ export async function writeResult(sql: Sql, supplierId: string): Promise<Supplie
   }
 }
 
-/** Writes the change-log rows of one command; nothing sensitive reaches here unmasked. */
-export function logChanges(
-  tx: Sql,
-  ctx: Pick<WriteContext, 'adminId' | 'requestId'>,
-  supplierId: string,
-  operationType: string,
-  changes: FieldChange[],
-  extra: {
-    changeReason?: string | null
-    approvalLogId?: string | null
-    status?: string | null
-  } = {},
-) {
-  return insertChangeLogs(
-    tx,
-    changes.map((c) => ({
-      ...c,
-      targetId: c.targetId ?? (c.targetType === 'SUPPLIER' ? supplierId : null),
-      supplierId,
-      operationType,
-      operatorId: ctx.adminId,
-      requestId: ctx.requestId,
-      ...extra,
-    })),
-  )
-}
-
 /** SUP-ADM-003: a new DRAFT with its types, contacts, qualifications and initial accounts. */
 export function createDraft(deps: DomainDeps, ctx: WriteContext, req: SupplierDraftRequest) {
   return runWrite(deps, ctx, {
     async precheck(sql) {
-      const identity = await identityOf(deps, req)
-      await checkFieldRules(sql, deps, req)
-      if (await taxNoHolder(sql, identity.taxNoBidx!, null)) fail('TAX_NO_DUPLICATE')
-      await confirmNoNearDuplicates(sql, deps, {
-        adminId: ctx.adminId,
-        fullName: identity.fullName!,
-        shortName: req.shortName,
-        supplierId: null,
-        token: req.duplicateConfirmToken,
-      })
+      const identity = await checkIdentity(sql, deps, ctx, req, { supplierId: null })
       return identity
     },
     async run(tx, identity) {
@@ -145,35 +104,12 @@ export function createDraft(deps: DomainDeps, ctx: WriteContext, req: SupplierDr
 }
 
 /** Pre-checks of every profile write: existence, status, version (steps 2 and 3). */
-export async function loadForWrite(sql: Sql, supplierId: string, expectedUpdateTime: string) {
-  const supplier = await findSupplier(sql, supplierId)
-  if (!supplier) fail('SUPPLIER_NOT_FOUND')
-  assertAllowed(supplier.status, 'PROFILE_EDIT', 'editing the profile')
-  if (supplier.updateTime !== expectedUpdateTime) fail('VERSION_STALE')
-  return supplier
-}
-
-/** Pre-checks of a registration submit: a live DRAFT at the expected version. */
-export async function findSupplierForSubmit(
-  sql: Sql,
-  supplierId: string,
-  expectedUpdateTime: string,
-) {
-  const supplier = await findSupplier(sql, supplierId)
-  if (!supplier) fail('SUPPLIER_NOT_FOUND')
-  assertAllowed(supplier.status, 'SUBMIT', 'submitting the registration')
-  if (supplier.updateTime !== expectedUpdateTime) fail('VERSION_STALE')
-  return supplier
-}
+export const loadForWrite = (sql: Sql, supplierId: string, expectedUpdateTime: string) =>
+  supplierForWrite(sql, supplierId, 'PROFILE_EDIT', 'editing the profile', { expectedUpdateTime })
 
 /** Inside the lock: the row must still be what the pre-checks saw, or someone else won. */
-export async function relock(tx: Sql, seen: SupplierRow) {
-  const locked = await lockSupplier(tx, seen.supplierId)
-  if (!locked || locked.status !== seen.status || locked.updateTime !== seen.updateTime) {
-    fail('CONCURRENT_MODIFICATION')
-  }
-  return locked
-}
+export const relock = (tx: Sql, seen: SupplierRow) =>
+  relockSupplier(tx, seen, 'version', { gone: 'CONCURRENT_MODIFICATION' })
 
 /** A form's fields and collections; each collection present is a complete snapshot. */
 type Form = SubjectInput & {
@@ -278,38 +214,21 @@ export function updateSupplierProfile(
   return runWrite(deps, ctx, {
     async precheck(sql) {
       const seen = await loadForWrite(sql, supplierId, req.expectedUpdateTime)
-      const identity = await identityOf(deps, req)
-      const { fullName, taxNoBidx } = identity
-      const identityChanges =
-        (fullName !== undefined && fullName !== seen.fullName) ||
-        (taxNoBidx !== undefined && taxNoBidx !== seen.taxNoBidx)
-      if (identityChanges) {
-        assertAllowed(seen.status, 'IDENTITY_EDIT', 'changing fullName or taxNo')
-      }
-      if (req.initialAccounts !== undefined) {
-        assertAllowed(
-          seen.status,
-          'INITIAL_ACCOUNTS_EDIT',
-          'initialAccounts (use the account endpoints)',
-        )
-      }
-      await checkFieldRules(sql, deps, req)
-      if (
-        taxNoBidx !== undefined &&
-        taxNoBidx !== seen.taxNoBidx &&
-        (await taxNoHolder(sql, taxNoBidx, supplierId))
-      ) {
-        fail('TAX_NO_DUPLICATE')
-      }
-      if (fullName !== undefined && fullName !== seen.fullName) {
-        await confirmNoNearDuplicates(sql, deps, {
-          adminId: ctx.adminId,
-          fullName,
-          shortName: req.shortName ?? seen.shortName,
-          supplierId,
-          token: req.duplicateConfirmToken,
-        })
-      }
+      const identity = await checkIdentity(sql, deps, ctx, req, { supplierId, seen }, (id) => {
+        const identityChanges =
+          (id.fullName !== undefined && id.fullName !== seen.fullName) ||
+          (id.taxNoBidx !== undefined && id.taxNoBidx !== seen.taxNoBidx)
+        if (identityChanges) {
+          assertAllowed(seen.status, 'IDENTITY_EDIT', 'changing fullName or taxNo')
+        }
+        if (req.initialAccounts !== undefined) {
+          assertAllowed(
+            seen.status,
+            'INITIAL_ACCOUNTS_EDIT',
+            'initialAccounts (use the account endpoints)',
+          )
+        }
+      })
       return { seen, identity }
     },
     async run(tx, { seen, identity }) {

@@ -10,17 +10,15 @@ import {
 import { enabledTypeCodes } from '../../../sql/supplier'
 import type { Sql } from '../../../sql/db'
 import { fail } from '../../errors'
-import type { Deps } from '../../http/types'
+import type { Deps } from '../deps'
 import type { WriteContext } from '../context'
 import { runWrite } from '../write/pipeline'
-import type { FieldChange } from './form'
+import type { FieldChange } from '../write/change-log'
 
 /*
  * Qualification rules of a supplier type: which qualification types a supplier of that type
  * must (or may) hold and how many days ahead an expiry is announced.
  */
-
-export const MAX_RULES = 100
 
 /** The response contract is the row parser itself (zod objects drop unlisted columns). */
 export { QualificationRuleRow as QualificationRuleVO } from '../../../sql/qualification-rule'

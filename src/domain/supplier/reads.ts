@@ -19,8 +19,8 @@ import {
   type SupplierListFilter,
 } from '../../../sql/supplier-read'
 import { fail } from '../../errors'
-import { page, type PageResult } from '../../http/envelope'
-import type { Deps } from '../../http/types'
+import { page, type PageResult } from '../paging'
+import type { Deps } from '../deps'
 
 /*
  * Read verbs of the supplier module: list (SUP-ADM-001), basic and account information

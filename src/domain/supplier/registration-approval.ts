@@ -2,12 +2,13 @@ import { insertEvent } from '../../../sql/audit'
 import { isLatestApproval, type ApprovalRow } from '../../../sql/approval'
 import type { Sql } from '../../../sql/db'
 import { lockSupplier, nextSupplierNo, type SupplierRow } from '../../../sql/supplier'
-import { liveAccounts, liveTypes, setAccountsStatus } from '../../../sql/supplier-children'
+import { liveAccounts, liveTypes } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
 import { approvalHandler, type ApplierCtx, type ApplierDeps } from '../approval/handler'
-import { moveStatus } from '../lifecycle/transitions'
-import type { FieldChange } from './form'
-import { logChanges } from './profile'
+import { moveStatus } from '../lifecycle/move'
+import type { FieldChange } from '../write/change-log'
+import { logChanges, statusChange } from '../write/change-log'
+import { moveSupplierAccounts, nextAccountStatus } from '../account/statuses'
 import { RegistrationSnapshot } from './registration'
 
 /**
@@ -41,9 +42,9 @@ export const registrationApproval = approvalHandler<RegistrationSnapshot>({
       columns: { supplier_no: supplierNo },
     })
     const accounts = await liveAccounts(tx, supplier.supplierId, 'PENDING')
-    await setAccountsStatus(tx, supplier.supplierId, 'PENDING', 'ACTIVE')
+    await moveSupplierAccounts(tx, supplier.supplierId, 'PENDING', 'APPROVAL_APPLIED')
     const changes: FieldChange[] = [
-      statusChange(supplier.supplierId, moved.from, moved.to),
+      statusChange('SUPPLIER', supplier.supplierId, moved.from, moved.to),
       {
         targetType: 'SUPPLIER',
         targetId: supplier.supplierId,
@@ -51,13 +52,14 @@ export const registrationApproval = approvalHandler<RegistrationSnapshot>({
         oldValueMasked: null,
         newValueMasked: supplierNo,
       },
-      ...accounts.map((a): FieldChange => ({
-        targetType: 'ACCOUNT',
-        targetId: a.accountId,
-        fieldName: 'status',
-        oldValueMasked: 'PENDING',
-        newValueMasked: 'ACTIVE',
-      })),
+      ...accounts.map((a) =>
+        statusChange(
+          'ACCOUNT',
+          a.accountId,
+          'PENDING',
+          nextAccountStatus('PENDING', 'APPROVAL_APPLIED'),
+        ),
+      ),
     ]
     await logChanges(tx, ctx, supplier.supplierId, 'REGISTRATION_APPLY', changes, {
       approvalLogId: approval.approvalLogId,
@@ -87,15 +89,10 @@ export const registrationApproval = approvalHandler<RegistrationSnapshot>({
     }
   },
 
-  reject: (tx, deps, ctx, approval) =>
-    backToDraft(tx, deps, ctx, approval, {
-      operationType: 'REGISTRATION_REJECT',
-      status: 'REJECTED',
-      reason: 'rejected by the approval provider',
-      eventType: 'SupplierRegistrationRejected',
-    }),
-
-  async applyFailed(tx, _deps, ctx, approval, _snapshot, error) {
+  async notApplied(tx, deps, ctx, approval, _snapshot, { status, reason }) {
+    if (status !== 'APPLY_FAILED') {
+      return backToDraft(tx, deps, ctx, approval, { status, reason, ...BACK_TO_DRAFT[status] })
+    }
     // The supplier stays VETTING; the evidence says why the approved change is not in effect.
     await logChanges(
       tx,
@@ -111,21 +108,9 @@ export const registrationApproval = approvalHandler<RegistrationSnapshot>({
           newValueMasked: 'APPLY_FAILED',
         },
       ],
-      {
-        approvalLogId: approval.approvalLogId,
-        status: 'APPLY_FAILED',
-        changeReason: error.message,
-      },
+      { approvalLogId: approval.approvalLogId, status, changeReason: reason },
     )
   },
-
-  withdraw: (tx, deps, ctx, approval) =>
-    backToDraft(tx, deps, ctx, approval, {
-      operationType: 'REGISTRATION_WITHDRAW',
-      status: 'WITHDRAWN',
-      reason: 'withdrawn after its application failed',
-      eventType: 'SupplierRegistrationWithdrawn',
-    }),
 })
 
 /**
@@ -149,6 +134,12 @@ async function assertSnapshotUnchanged(
   if (!same) fail('APPROVAL_APPLY_FAILED', 'the supplier changed since this approval was submitted')
 }
 
+/** The change log's operation and the event of a registration sent back to DRAFT. */
+const BACK_TO_DRAFT = {
+  REJECTED: { operationType: 'REGISTRATION_REJECT', eventType: 'SupplierRegistrationRejected' },
+  WITHDRAWN: { operationType: 'REGISTRATION_WITHDRAW', eventType: 'SupplierRegistrationWithdrawn' },
+} as const
+
 /**
  * The registration is finally not approved: back to DRAFT, no supplierNo, the initial accounts
  * editable again. Only the supplier's current submission may send it back, and only from VETTING,
@@ -166,13 +157,13 @@ async function backToDraft(
   const moved = await moveStatus(tx, deps, current(supplier), 'REGISTRATION_REJECTED', {
     adminId: ctx.adminId,
   })
-  await setAccountsStatus(tx, supplier.supplierId, 'PENDING', 'DRAFT')
+  await moveSupplierAccounts(tx, supplier.supplierId, 'PENDING', 'REGISTRATION_RETURNED')
   await logChanges(
     tx,
     ctx,
     supplier.supplierId,
     what.operationType,
-    [statusChange(supplier.supplierId, moved.from, moved.to)],
+    [statusChange('SUPPLIER', supplier.supplierId, moved.from, moved.to)],
     { approvalLogId: approval.approvalLogId, status: what.status, changeReason: what.reason },
   )
   await insertEvent(tx, {
@@ -195,12 +186,4 @@ const current = (s: SupplierRow) => ({
   supplierId: s.supplierId,
   status: s.status,
   expectedUpdateTime: s.updateTime,
-})
-
-const statusChange = (supplierId: string, from: string, to: string): FieldChange => ({
-  targetType: 'SUPPLIER',
-  targetId: supplierId,
-  fieldName: 'status',
-  oldValueMasked: from,
-  newValueMasked: to,
 })

@@ -1,19 +1,16 @@
-import { insertEvent } from '../../../sql/audit'
 import { z } from 'zod'
-import { findApproval, insertApproval } from '../../../sql/approval'
-import { setSubmittedSnapshot, taxNoHolder } from '../../../sql/supplier'
-import { liveAccounts, setAccountsStatus } from '../../../sql/supplier-children'
-import { fail } from '../../errors'
+import { setSubmittedSnapshot } from '../../../sql/supplier'
+import { liveAccounts } from '../../../sql/supplier-children'
 import type { ApprovalCommandResult, SupplierSubmitRequest } from '../../schemas/supplier'
-import { commandResult, currentCommandResult, decideApproval } from '../approval/submit'
 import type { DomainDeps, WriteContext } from '../context'
-import { approvalOf, moveBy, moveStatus } from '../lifecycle/transitions'
-import { confirmNoNearDuplicates } from './near-duplicate'
-import { checkFieldRules, identityOf } from './form'
-import { runWrite } from '../write/pipeline'
-import { applyForm, findSupplierForSubmit, logChanges, relock } from './profile'
-
-export { checkRegistration } from './registration-rules'
+import { approvalOf, moveBy } from '../lifecycle/transitions'
+import { moveStatus } from '../lifecycle/move'
+import { applyForm, relock } from './profile'
+import { checkIdentity } from './near-duplicate'
+import { openApproval, runApprovalCommand } from '../write/approval-command'
+import { supplierForWrite } from '../write/target'
+import { moveSupplierAccounts } from '../account/statuses'
+import { statusChange } from '../write/change-log'
 
 /** The registration's approval (PROFILE_CREATE, 4 levels), as the transition table declares it. */
 const REGISTRATION_APPROVAL = approvalOf(moveBy('DRAFT', 'SUBMIT_REGISTRATION'))
@@ -30,20 +27,17 @@ export function submitRegistration(
   supplierId: string,
   req: SupplierSubmitRequest,
 ): Promise<ApprovalCommandResult> {
-  const { cipher } = deps
-  return runWrite(deps, ctx, {
+  return runApprovalCommand(deps, ctx, {
     async precheck(sql) {
-      const seen = await findSupplierForSubmit(sql, supplierId, req.expectedUpdateTime)
-      const identity = await identityOf(deps, req)
-      await checkFieldRules(sql, deps, req)
-      if (await taxNoHolder(sql, identity.taxNoBidx!, supplierId)) fail('TAX_NO_DUPLICATE')
-      await confirmNoNearDuplicates(sql, deps, {
-        adminId: ctx.adminId,
-        fullName: identity.fullName!,
-        shortName: req.shortName,
+      const seen = await supplierForWrite(
+        sql,
         supplierId,
-        token: req.duplicateConfirmToken,
-      })
+        'SUBMIT',
+        'submitting the registration',
+        { expectedUpdateTime: req.expectedUpdateTime },
+      )
+      // Unlike an edit, every identity check runs again: the registration is what is approved.
+      const identity = await checkIdentity(sql, deps, ctx, req, { supplierId })
       return { seen, identity }
     },
     async run(tx, { seen, identity }) {
@@ -58,7 +52,7 @@ export function submitRegistration(
         { adminId: ctx.adminId, columns },
       )
       const accounts = await liveAccounts(tx, supplierId, 'DRAFT')
-      await setAccountsStatus(tx, supplierId, 'DRAFT', 'PENDING')
+      await moveSupplierAccounts(tx, supplierId, 'DRAFT', 'REGISTRATION_SUBMITTED')
       const submitted: RegistrationSnapshot = {
         schemaVersion: 1,
         supplierId,
@@ -72,41 +66,28 @@ export function submitRegistration(
         })),
       }
       await setSubmittedSnapshot(tx, supplierId, submitted)
-      const approval = await insertApproval(tx, {
-        requestNo: `REG-${supplierId}-${crypto.randomUUID()}`,
-        bizType: REGISTRATION_APPROVAL.bizType,
-        supplierId,
-        targetType: 'SUPPLIER',
-        targetId: supplierId,
-        applicantAdminId: ctx.adminId,
-        candidateSnapshot: submitted,
-        levels: REGISTRATION_APPROVAL.levels,
-        submitNoteEnc: await cipher.encryptNullable(req.submitNote?.trim()),
+      return openApproval(tx, ctx, {
+        approval: {
+          bizType: REGISTRATION_APPROVAL.bizType,
+          supplierId,
+          targetType: 'SUPPLIER',
+          targetId: supplierId,
+          candidateSnapshot: submitted,
+          levels: REGISTRATION_APPROVAL.levels,
+          submitNoteEnc: await deps.cipher.encryptNullable(req.submitNote?.trim()),
+        },
+        log: {
+          operationType: 'REGISTRATION_SUBMIT',
+          changes: [...changes, statusChange('SUPPLIER', supplierId, moved.from, moved.to)],
+        },
+        event: {
+          aggregateType: 'SUPPLIER',
+          aggregateId: supplierId,
+          eventType: 'SupplierRegistrationSubmitted',
+          payload: { supplierId },
+        },
       })
-      changes.push({
-        targetType: 'SUPPLIER',
-        targetId: supplierId,
-        fieldName: 'status',
-        oldValueMasked: moved.from,
-        newValueMasked: moved.to,
-      })
-      await logChanges(tx, ctx, supplierId, 'REGISTRATION_SUBMIT', changes, {
-        approvalLogId: approval.approvalLogId,
-        status: approval.status,
-      })
-      await insertEvent(tx, {
-        aggregateType: 'SUPPLIER',
-        aggregateId: supplierId,
-        eventType: 'SupplierRegistrationSubmitted',
-        payload: { supplierId, approvalLogId: approval.approvalLogId, operatorId: ctx.adminId },
-      })
-      return commandResult(approval)
     },
-    afterCommit: async (submittedResult) => {
-      const approval = await findApproval(deps.sql, submittedResult.approvalLogId)
-      return approval ? commandResult(await decideApproval(deps, ctx, approval)) : submittedResult
-    },
-    replay: (kept) => currentCommandResult(deps, kept),
   })
 }
 

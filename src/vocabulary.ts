@@ -1,11 +1,84 @@
 /*
- * The statuses of an approval record and the moves between them, as data (spec, "States and
- * transitions", rule 9: APPROVED reaches APPLIED only through the common result applier, and a
- * failed application can be retried). The SQL module builds its guarded UPDATEs from this table,
- * so no status literal of an approval is spelled anywhere else. Plain data: no imports, so the
- * SQL layer may read it.
+ * The service's shared vocabulary: the spec's bounds, its enumerations and the statuses of each
+ * aggregate with the moves between them, as plain data. It imports nothing, so every layer may
+ * read it (sql/ builds its guarded UPDATEs and CHECK-mirroring arrays from it, schemas/ its
+ * enums); the rules that act on these words live in src/domain/.
  */
 
+/** The seven lifecycle codes, as the supplier_status_check constraint has them. */
+export const SUPPLIER_STATUSES = [
+  'DRAFT',
+  'VETTING',
+  'ACTIVE',
+  'SUSPENDED',
+  'FROZEN',
+  'BLACKLIST',
+  'ARCHIVED',
+] as const
+export type SupplierStatus = (typeof SUPPLIER_STATUSES)[number]
+
+/** Account statuses as the supplier_bank_account_status_check constraint has them. */
+export const ACCOUNT_STATUSES = ['DRAFT', 'PENDING', 'ACTIVE', 'APPLY_FAILED', 'REJECTED'] as const
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number]
+
+/** Codes of the named risk flags an account can carry (raised by `src/domain/account/rules.ts`). */
+export const RISK_FLAG_CODES = ['ACCOUNT_NO_HELD_ELSEWHERE', 'PERSONAL_HOLDER_MISMATCH'] as const
+export type RiskFlagCode = (typeof RISK_FLAG_CODES)[number]
+
+/** Worst first: the order in which a type's state is the worst of its required qualifications. */
+export const COMPLIANCE_STATES = ['MISSING', 'EXPIRED', 'EXPIRING', 'OK'] as const
+export type ComplianceState = (typeof COMPLIANCE_STATES)[number]
+
+/** States that let a supplier act (resume, unfreeze): held and not expired. */
+export const COMPLIANT_STATES: readonly ComplianceState[] = ['EXPIRING', 'OK']
+
+/** Bounds of the spec, in one place. Byte bounds are UTF-8 bytes, not characters. */
+export const LIMITS = {
+  fullName: 500,
+  shortName: 300,
+  legalRepresentative: 500,
+  taxNoBytes: 64,
+  companyPhone: 20,
+  registeredCapital: 50,
+  businessScope: 500,
+  address: 500,
+  mainCooperationBytes: 65_535,
+  licenseImageUrl: 500,
+  noteBytes: 16_777_215,
+  types: 15,
+  contactName: 500,
+  contactPhone: 20,
+  contactRole: 64,
+  contactRemark: 200,
+  qualType: 64,
+  certNo: 128,
+  qualImageUrlBytes: 65_535,
+  bankName: 500,
+  bankBranch: 500,
+  accountNoBytes: 128,
+  proofFileUrls: 20,
+  proofFileUrl: 1000,
+  /** N of the spec's "0..N initial accounts" (not shown there): ours. */
+  initialAccounts: 20,
+  changeReason: 500,
+  submitNote: 2000,
+  collectionItems: 100,
+} as const
+
+/** At most this many live qualification rules per supplier type. */
+export const MAX_RULES = 100
+
+export const STAFF_SCALES = ['LT50', 'R50_200', 'R200_500', 'GT500'] as const
+export const ACCOUNT_TYPES = ['CORPORATE', 'PERSONAL'] as const
+export const SETTLE_MODES = ['PER_ORDER', 'WEEKLY', 'MONTHLY', 'PREPAID'] as const
+export const INVOICE_TYPES = ['SPECIAL', 'NORMAL', 'NONE'] as const
+
+/*
+ * The statuses of an approval record and the moves between them (spec, "States and
+ * transitions", rule 9: APPROVED reaches APPLIED only through the common result applier, and a
+ * failed application can be retried). sql/approval.ts builds its guarded UPDATEs from this table,
+ * so no status literal of an approval is spelled anywhere else.
+ */
 /** Every status an approval record can be in, as approval_log_status_check has them. */
 export const APPROVAL_STATUSES = [
   'SUBMITTED',

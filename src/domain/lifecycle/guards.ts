@@ -1,0 +1,110 @@
+import type { Sql } from '../../../sql/db'
+import { supplierCompliance } from '../../../sql/compliance'
+import {
+  accountNumbersHeldElsewhere,
+  registrationFacts,
+  requiredQualifications,
+  taxNoHolder,
+} from '../../../sql/supplier'
+import { liveAccounts, liveTypes, validQualificationTypes } from '../../../sql/supplier-children'
+import { fail } from '../../errors'
+import { COMPLIANT_STATES } from '../../vocabulary'
+import { today, type DomainDeps } from '../context'
+import type { Move } from './transitions'
+
+/*
+ * The guards the transition table names, kept apart from the table so that the table is data
+ * and the lifecycle reaches into no command folder: a guard is a check on the supplier as it is
+ * inside the caller's transaction.
+ */
+
+/** What a guard may need beyond the database: the finance clearance port's answer. */
+export interface GuardEvidence {
+  clearance?: { cleared: true }
+}
+
+export type GuardDeps = Pick<DomainDeps, 'config'>
+
+/** Checks the guard of `move` on the supplier as it is inside the caller's transaction. */
+export async function checkGuard(
+  tx: Sql,
+  deps: GuardDeps,
+  move: Move,
+  supplierId: string,
+  evidence: GuardEvidence = {},
+) {
+  switch (move.guard) {
+    case 'NONE':
+      return
+    case 'REGISTRATION_RULES':
+      return checkRegistration(tx, deps, supplierId)
+    case 'QUALIFICATIONS_VALID':
+      return assertQualificationsValid(tx, supplierId)
+    case 'FINANCE_CLEARED':
+      if (evidence.clearance?.cleared !== true) {
+        fail('ARCHIVE_CLEARANCE_UNAVAILABLE', 'finance clearance has not confirmed the archive')
+      }
+      return
+  }
+}
+
+/**
+ * Guard of resume and unfreeze: every live type's required qualifications are held and not
+ * expired (EXPIRING is still valid). Otherwise 395008 with the offending ones in `data.missing`.
+ */
+export async function assertQualificationsValid(sql: Sql, supplierId: string) {
+  const compliance = await supplierCompliance(sql, supplierId)
+  const missing = compliance.flatMap((t) =>
+    t.requiredQualifications
+      .filter((q) => !COMPLIANT_STATES.includes(q.state))
+      .map((q) => ({ typeCode: t.typeCode, qualType: q.qualType, state: q.state })),
+  )
+  if (missing.length) {
+    fail(
+      'QUALIFICATIONS_MISSING',
+      `required qualifications missing or expired: ${missing.map((m) => `${m.typeCode}/${m.qualType} ${m.state}`).join(', ')}`,
+      { missing },
+    )
+  }
+}
+
+/**
+ * The registration checks on the state as it will be approved, under the aggregate lock:
+ * C-02 tax number unique, C-06 licence image, C-09 required qualifications of all chosen types,
+ * and for each initial account C-19 (C-03 is checked with the other field rules).
+ */
+export async function checkRegistration(
+  tx: Sql,
+  deps: Pick<DomainDeps, 'config'>,
+  supplierId: string,
+) {
+  const facts = await registrationFacts(tx, supplierId)
+  if (!facts) fail('SUPPLIER_NOT_FOUND')
+  const { taxNoBidx, licenseImageUrl } = facts!
+  if (await taxNoHolder(tx, taxNoBidx, supplierId)) fail('TAX_NO_DUPLICATE')
+  if (!licenseImageUrl) fail('LICENSE_IMAGE_REQUIRED')
+  const types = (await liveTypes(tx, supplierId)).map((t) => t.typeCode)
+  const required = await requiredQualifications(tx, types)
+  const held = await validQualificationTypes(tx, supplierId, today(deps.config.timezone))
+  const missing = required.filter((r) => !held.has(r.qualType))
+  if (missing.length) {
+    fail(
+      'QUALIFICATIONS_MISSING',
+      `required qualifications missing or expired: ${missing.map((m) => m.qualType).join(', ')} (C-09)`,
+      { missing },
+    )
+  }
+  const accounts = (await liveAccounts(tx, supplierId)).filter((a) => a.status !== 'ACTIVE')
+  const elsewhere = await accountNumbersHeldElsewhere(
+    tx,
+    accounts.map((a) => a.accountNoBidx),
+    supplierId,
+  )
+  const clash = accounts.find((a) => elsewhere.has(a.accountNoBidx))
+  if (clash) {
+    fail(
+      'ACCOUNT_DUPLICATED',
+      `account ${clash.accountNoMask} is a valid account of another supplier (C-19)`,
+    )
+  }
+}

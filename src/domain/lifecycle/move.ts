@@ -1,0 +1,91 @@
+import type { Sql } from '../../../sql/db'
+import { moveSupplier, updateSupplier, type SupplierColumns } from '../../../sql/supplier'
+import { fail } from '../../errors'
+import type { SupplierStatus } from '../../vocabulary'
+import { checkGuard, type GuardDeps, type GuardEvidence } from './guards'
+import { moveBy, type Move, type Trigger } from './transitions'
+
+/**
+ * The supplier a move is applied to. `expectedUpdateTime` is the version the move is guarded by:
+ * for a command, the one the client sent, so a change since the client read the row makes the
+ * UPDATE miss.
+ */
+export interface MoveSubject {
+  supplierId: string
+  status: SupplierStatus
+  expectedUpdateTime: string
+}
+
+/**
+ * Applies `move` with the one guarded UPDATE (`WHERE id AND status = from AND update_time =
+ * expected AND deleted_at IS NULL`); a miss is a concurrent change, 395014. The guard is then
+ * checked on the row as written, in the same transaction (the registration rules must see the
+ * form the same UPDATE writes), so a failed guard rolls the move back with everything else.
+ */
+export async function applyMove(
+  tx: Sql,
+  deps: GuardDeps,
+  supplier: MoveSubject,
+  move: Move,
+  options: {
+    adminId: string
+    columns?: SupplierColumns & { supplier_no?: string | null }
+    evidence?: GuardEvidence
+  },
+) {
+  if (move.from !== supplier.status) {
+    fail(
+      'SUPPLIER_STATUS_TRANSITION_INVALID',
+      `${move.trigger} is not allowed from ${supplier.status}`,
+    )
+  }
+  const row = await moveSupplier(
+    tx,
+    {
+      supplierId: supplier.supplierId,
+      status: move.from,
+      expectedUpdateTime: supplier.expectedUpdateTime,
+      adminId: options.adminId,
+    },
+    move.to,
+    options.columns ?? {},
+  )
+  if (!row) fail('CONCURRENT_MODIFICATION')
+  await checkGuard(tx, deps, move, supplier.supplierId, options.evidence)
+  return { from: move.from, to: move.to, updateTime: row.updateTime }
+}
+
+/** `applyMove` of the move declared from the supplier's status by `trigger` (else 395005). */
+export function moveStatus(
+  tx: Sql,
+  deps: GuardDeps,
+  supplier: MoveSubject,
+  trigger: Trigger,
+  options: Parameters<typeof applyMove>[4],
+) {
+  return applyMove(tx, deps, supplier, moveBy(supplier.status, trigger), options)
+}
+
+/**
+ * A command's claim on the supplier before its approval decides: the same guarded UPDATE with
+ * the client's version, changing nothing but the version (and who wrote). Two commands sent on
+ * the same version cannot both pass it, so at most one approval is opened per version.
+ */
+export async function claimVersion(
+  tx: Sql,
+  supplier: MoveSubject,
+  adminId: string,
+): Promise<string> {
+  const row = await updateSupplier(
+    tx,
+    {
+      supplierId: supplier.supplierId,
+      status: supplier.status,
+      expectedUpdateTime: supplier.expectedUpdateTime,
+      adminId,
+    },
+    {},
+  )
+  if (!row) fail('CONCURRENT_MODIFICATION')
+  return row.updateTime
+}

@@ -1,0 +1,67 @@
+import { insertChangeLogs } from '../../../sql/audit'
+import type { Sql } from '../../../sql/db'
+import type { WriteContext } from '../context'
+
+/*
+ * The change log of a write: every command and every approval handler writes its rows here, in
+ * the transaction of the business write, with values already masked.
+ */
+
+/** A field-level change, values already masked for the change log. */
+export interface FieldChange {
+  targetType:
+    | 'SUPPLIER'
+    | 'TYPE'
+    | 'CONTACT'
+    | 'QUALIFICATION'
+    | 'CONTRACT'
+    | 'EVALUATION'
+    | 'ACCOUNT'
+    | 'RELATION'
+    | 'QUALIFICATION_RULE'
+  targetId: string | null
+  fieldName: string
+  oldValueMasked: string | null
+  newValueMasked: string | null
+}
+
+/** Writes the change-log rows of one command; nothing sensitive reaches here unmasked. */
+export function logChanges(
+  tx: Sql,
+  ctx: Pick<WriteContext, 'adminId' | 'requestId'>,
+  supplierId: string,
+  operationType: string,
+  changes: FieldChange[],
+  extra: {
+    changeReason?: string | null
+    approvalLogId?: string | null
+    status?: string | null
+  } = {},
+) {
+  return insertChangeLogs(
+    tx,
+    changes.map((c) => ({
+      ...c,
+      targetId: c.targetId ?? (c.targetType === 'SUPPLIER' ? supplierId : null),
+      supplierId,
+      operationType,
+      operatorId: ctx.adminId,
+      requestId: ctx.requestId,
+      ...extra,
+    })),
+  )
+}
+
+/** The change-log row of a status move (of a supplier, or of an account). */
+export const statusChange = (
+  targetType: 'SUPPLIER' | 'ACCOUNT',
+  targetId: string,
+  from: string,
+  to: string,
+): FieldChange => ({
+  targetType,
+  targetId,
+  fieldName: 'status',
+  oldValueMasked: from,
+  newValueMasked: to,
+})
