@@ -273,6 +273,9 @@ describe('constraint violations map to the catalog', () => {
     const codes = answers.map((a) => a.body.code).sort()
     expect(codes).toContain(200)
     for (const a of answers) expect(a.status).toBe(200)
-    expect(codes.every((c) => c === 200 || c === ERRORS.TAX_NO_DUPLICATE.code)).toBe(true)
+    expect(
+      codes.every((c) => c === 200 || c === ERRORS.TAX_NO_DUPLICATE.code),
+      JSON.stringify(answers.map((a) => a.body)),
+    ).toBe(true)
   })
 })
