@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint'
  * (relative paths), so a folder's name anywhere in the path is what counts.
  */
 const UP = {
-  entries: '(^|/)(app|main|edge|metrics)$',
+  entries: '(^|/)(app|main|edge|metrics|tracing)$',
   db: '(^|/)db/',
   routes: '(^|/)routes/',
   http: '(^|/)http/',
@@ -57,6 +57,12 @@ const layers = [
     'src/vocabulary.ts and src/identity.ts (import-free)',
     ['src/vocabulary.ts', 'src/identity.ts'],
     [['.', 'anything']],
+  ),
+  // What the traced layers share through the OpenTelemetry API; logger.ts and sql/ read it.
+  layer(
+    'src/trace-context.ts (the OpenTelemetry API only)',
+    ['src/trace-context.ts'],
+    [['^\\.', 'any module of the service']],
   ),
   layer(
     'config, errors, logger, memory, crypto/',

@@ -29,6 +29,36 @@ COMMENT ON EXTENSION pg_trgm IS 'text similarity measurement and index searching
 
 
 --
+-- Name: change_log_append_or_seal(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.change_log_append_or_seal() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  IF TG_OP = 'UPDATE' AND OLD.audit_hash IS NULL
+     AND to_jsonb(NEW) - '{audit_chain,audit_seq,audit_prev,audit_hash}'::text[]
+       = to_jsonb(OLD) - '{audit_chain,audit_seq,audit_prev,audit_hash}'::text[] THEN
+    RETURN NEW;
+  END IF;
+  RAISE EXCEPTION '% is append-only evidence: % refused', TG_TABLE_NAME, TG_OP;
+END $$;
+
+
+--
+-- Name: change_log_count_inserted(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.change_log_count_inserted() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  PERFORM list_count_add('change_log', '', '', (SELECT count(*) FROM added a WHERE a.supplier_id IS NOT NULL));
+  RETURN NULL;
+END $$;
+
+
+--
 -- Name: forbid_delete(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -47,12 +77,158 @@ CREATE FUNCTION public.forbid_evidence_change() RETURNS trigger
 
 
 --
+-- Name: list_count_add(text, text, text, bigint); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.list_count_add(p_list text, p_status text, p_type_code text, p_delta bigint) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  IF p_delta = 0 THEN RETURN; END IF;
+  UPDATE list_count SET n = n + p_delta
+  WHERE id = (SELECT c.id FROM list_count c
+              WHERE c.list = p_list AND c.status = p_status AND c.type_code = p_type_code
+              LIMIT 1 FOR UPDATE SKIP LOCKED);
+  IF NOT FOUND THEN
+    INSERT INTO list_count (list, status, type_code, n) VALUES (p_list, p_status, p_type_code, p_delta);
+  END IF;
+END $$;
+
+
+--
+-- Name: list_count_rebuild(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.list_count_rebuild() RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  LOCK TABLE supplier, supplier_type, change_log, list_count IN SHARE ROW EXCLUSIVE MODE;
+  DELETE FROM list_count;
+  INSERT INTO list_count (list, status, type_code, n)
+  SELECT 'supplier', s.status, '', count(*) FROM supplier s WHERE s.deleted_at IS NULL GROUP BY s.status
+  UNION ALL
+  SELECT 'supplier', s.status, t.type_code, count(*)
+  FROM supplier_type t JOIN supplier s ON s.supplier_id = t.supplier_id AND s.deleted_at IS NULL
+  WHERE t.deleted_at IS NULL GROUP BY s.status, t.type_code
+  UNION ALL
+  SELECT 'change_log', '', '', count(*) FROM change_log c WHERE c.supplier_id IS NOT NULL;
+END $$;
+
+
+--
+-- Name: list_count_truncated(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.list_count_truncated() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  PERFORM list_count_rebuild();
+  RETURN NULL;
+END $$;
+
+
+--
 -- Name: next_version(timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
 --
 
 CREATE FUNCTION public.next_version(previous timestamp with time zone) RETURNS timestamp with time zone
     LANGUAGE sql STABLE
     AS $$ SELECT greatest(date_trunc('second', now()), date_trunc('second', previous) + interval '1 second') $$;
+
+
+--
+-- Name: supplier_count_changed(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.supplier_count_changed() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE r record;
+BEGIN
+  IF current_setting('transaction_isolation') = 'repeatable read' THEN
+    RAISE EXCEPTION 'supplier status and deletion are written at READ COMMITTED or SERIALIZABLE: list_count reads the supplier''s types';
+  END IF;
+  FOR r IN
+    SELECT k.status, k.type_code, sum(k.d) AS d FROM (
+      SELECT OLD.status AS status, '' AS type_code, -1 AS d WHERE OLD.deleted_at IS NULL
+      UNION ALL SELECT NEW.status, '', 1 WHERE NEW.deleted_at IS NULL
+      UNION ALL SELECT OLD.status, t.type_code, -1 FROM supplier_type t
+        WHERE OLD.deleted_at IS NULL AND t.supplier_id = OLD.supplier_id AND t.deleted_at IS NULL
+      UNION ALL SELECT NEW.status, t.type_code, 1 FROM supplier_type t
+        WHERE NEW.deleted_at IS NULL AND t.supplier_id = NEW.supplier_id AND t.deleted_at IS NULL
+    ) k
+    GROUP BY k.status, k.type_code HAVING sum(k.d) <> 0 ORDER BY k.type_code, k.status
+  LOOP
+    PERFORM list_count_add('supplier', r.status, r.type_code, r.d);
+  END LOOP;
+  RETURN NULL;
+END $$;
+
+
+--
+-- Name: supplier_count_inserted(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.supplier_count_inserted() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE r record;
+BEGIN
+  FOR r IN SELECT a.status, count(*) AS n FROM added a WHERE a.deleted_at IS NULL
+           GROUP BY a.status ORDER BY a.status LOOP
+    PERFORM list_count_add('supplier', r.status, '', r.n);
+  END LOOP;
+  RETURN NULL;
+END $$;
+
+
+--
+-- Name: supplier_type_count_changed(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.supplier_type_count_changed() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE old_status text; new_status text;
+BEGIN
+  IF OLD.deleted_at IS NULL THEN
+    SELECT s.status INTO old_status FROM supplier s
+    WHERE s.supplier_id = OLD.supplier_id AND s.deleted_at IS NULL FOR SHARE;
+  END IF;
+  IF NEW.deleted_at IS NULL THEN
+    SELECT s.status INTO new_status FROM supplier s
+    WHERE s.supplier_id = NEW.supplier_id AND s.deleted_at IS NULL FOR SHARE;
+  END IF;
+  IF old_status IS NOT NULL THEN PERFORM list_count_add('supplier', old_status, OLD.type_code, -1); END IF;
+  IF new_status IS NOT NULL THEN PERFORM list_count_add('supplier', new_status, NEW.type_code, 1); END IF;
+  RETURN NULL;
+END $$;
+
+
+--
+-- Name: supplier_type_count_inserted(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.supplier_type_count_inserted() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE r record;
+BEGIN
+  PERFORM 1 FROM supplier s
+  WHERE s.supplier_id IN (SELECT a.supplier_id FROM added a WHERE a.deleted_at IS NULL)
+  ORDER BY s.supplier_id FOR SHARE;
+  FOR r IN
+    SELECT s.status, a.type_code, count(*) AS n
+    FROM added a JOIN supplier s ON s.supplier_id = a.supplier_id AND s.deleted_at IS NULL
+    WHERE a.deleted_at IS NULL
+    GROUP BY s.status, a.type_code ORDER BY a.type_code, s.status
+  LOOP
+    PERFORM list_count_add('supplier', r.status, r.type_code, r.n);
+  END LOOP;
+  RETURN NULL;
+END $$;
 
 
 SET default_tablespace = '';
@@ -158,6 +334,11 @@ CREATE TABLE public.approval_log (
     submit_note_enc text,
     withdrawn_at timestamp with time zone,
     risk_flags jsonb GENERATED ALWAYS AS (COALESCE((candidate_snapshot -> 'riskFlags'::text), '[]'::jsonb)) STORED,
+    audit_chain text,
+    audit_seq bigint,
+    audit_prev text,
+    audit_hash text,
+    audit_vacated text,
     CONSTRAINT approval_log_biz_type_check CHECK ((biz_type = ANY (ARRAY['PROFILE_CREATE'::text, 'ACCOUNT_CREATE'::text, 'ACCOUNT_CHANGE'::text, 'STATUS_CHANGE'::text]))),
     CONSTRAINT approval_log_levels_check CHECK (((levels >= 1) AND (levels <= 10))),
     CONSTRAINT approval_log_provider_check CHECK ((provider = 'LOCAL_AUTO'::text)),
@@ -198,6 +379,20 @@ COMMENT ON COLUMN public.approval_log.submit_note_enc IS 'the applicant''s note 
 
 
 --
+-- Name: COLUMN approval_log.audit_hash; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.approval_log.audit_hash IS 'HMAC-SHA256 (hex) under AUDIT_HMAC_KEY of the row, its chain and seq, audit_prev and audit_vacated';
+
+
+--
+-- Name: COLUMN approval_log.audit_vacated; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.approval_log.audit_vacated IS 'the chain places this row held before its last change, as seq:hash items separated by commas';
+
+
+--
 -- Name: approval_log_approval_log_id_seq; Type: SEQUENCE; Schema: public; Owner: -
 --
 
@@ -209,6 +404,43 @@ ALTER TABLE public.approval_log ALTER COLUMN approval_log_id ADD GENERATED ALWAY
     NO MAXVALUE
     CACHE 1
 );
+
+
+--
+-- Name: audit_chain_head; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.audit_chain_head (
+    chain text NOT NULL,
+    seq bigint NOT NULL,
+    hash text NOT NULL,
+    CONSTRAINT audit_chain_head_seq_check CHECK ((seq >= 0))
+);
+
+
+--
+-- Name: TABLE audit_chain_head; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.audit_chain_head IS 'the last seq and hash of each audit chain (change_log and approval_log rows); never deleted';
+
+
+--
+-- Name: audit_trail_state; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.audit_trail_state (
+    singleton boolean DEFAULT true NOT NULL,
+    legacy_sealed_at timestamp with time zone,
+    CONSTRAINT audit_trail_state_singleton CHECK (singleton)
+);
+
+
+--
+-- Name: TABLE audit_trail_state; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.audit_trail_state IS 'one row: when the rows written before the audit trail were sealed (NULL: not yet)';
 
 
 --
@@ -230,6 +462,10 @@ CREATE TABLE public.change_log (
     operator_id bigint,
     request_id text,
     create_time timestamp with time zone DEFAULT now() NOT NULL,
+    audit_chain text,
+    audit_seq bigint,
+    audit_prev text,
+    audit_hash text,
     CONSTRAINT change_log_operation_type_check CHECK ((operation_type = ANY (ARRAY['DRAFT_CREATE'::text, 'DRAFT_UPDATE'::text, 'DRAFT_DELETE'::text, 'PROFILE_UPDATE'::text, 'CONTACT_REPLACE'::text, 'REGISTRATION_SUBMIT'::text, 'REGISTRATION_APPLY'::text, 'REGISTRATION_REJECT'::text, 'REGISTRATION_APPLY_FAILED'::text, 'REGISTRATION_WITHDRAW'::text, 'ACCOUNT_CREATE'::text, 'ACCOUNT_CHANGE'::text, 'ACCOUNT_DEFAULT'::text, 'STATUS_CHANGE'::text, 'ARCHIVE'::text, 'RELATION_SET'::text, 'RELATION_UNBIND'::text, 'QUALIFICATION_RULE_REPLACE'::text]))),
     CONSTRAINT change_log_status_check CHECK ((status = ANY (ARRAY['SUBMITTED'::text, 'APPROVED'::text, 'REJECTED'::text, 'APPLIED'::text, 'APPLY_FAILED'::text, 'WITHDRAWN'::text]))),
     CONSTRAINT change_log_supplier_required CHECK (((supplier_id IS NOT NULL) OR (target_type = 'QUALIFICATION_RULE'::text))),
@@ -245,10 +481,17 @@ COMMENT ON TABLE public.change_log IS 'field-level change evidence, masked value
 
 
 --
+-- Name: COLUMN change_log.audit_hash; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.change_log.audit_hash IS 'HMAC-SHA256 (hex) under AUDIT_HMAC_KEY of the row, its chain and seq, and audit_prev';
+
+
+--
 -- Name: change_log_change_log_id_seq; Type: SEQUENCE; Schema: public; Owner: -
 --
 
-ALTER TABLE public.change_log ALTER COLUMN change_log_id ADD GENERATED ALWAYS AS IDENTITY (
+ALTER TABLE public.change_log ALTER COLUMN change_log_id ADD GENERATED BY DEFAULT AS IDENTITY (
     SEQUENCE NAME public.change_log_change_log_id_seq
     START WITH 9007199254740993
     INCREMENT BY 1
@@ -515,6 +758,41 @@ CREATE TABLE public.job_lease (
 --
 
 COMMENT ON TABLE public.job_lease IS 'One row per background job that must run on one replica at a time: who holds it, until when.';
+
+
+--
+-- Name: list_count; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.list_count (
+    id bigint NOT NULL,
+    list text NOT NULL,
+    status text DEFAULT ''::text NOT NULL,
+    type_code text DEFAULT ''::text NOT NULL,
+    n bigint NOT NULL,
+    CONSTRAINT list_count_list_check CHECK ((list = ANY (ARRAY['supplier'::text, 'change_log'::text])))
+);
+
+
+--
+-- Name: TABLE list_count; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.list_count IS 'exact list totals kept by triggers; a total is sum(n) over its key (list, status, type_code)';
+
+
+--
+-- Name: list_count_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.list_count ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.list_count_id_seq
+    START WITH 9007199254740993
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
 
 
 --
@@ -2107,6 +2385,22 @@ ALTER TABLE ONLY public.approval_log
 
 
 --
+-- Name: audit_chain_head audit_chain_head_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.audit_chain_head
+    ADD CONSTRAINT audit_chain_head_pkey PRIMARY KEY (chain);
+
+
+--
+-- Name: audit_trail_state audit_trail_state_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.audit_trail_state
+    ADD CONSTRAINT audit_trail_state_pkey PRIMARY KEY (singleton);
+
+
+--
 -- Name: change_log change_log_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2160,6 +2454,14 @@ ALTER TABLE ONLY public.idempotency_record
 
 ALTER TABLE ONLY public.job_lease
     ADD CONSTRAINT job_lease_pkey PRIMARY KEY (job);
+
+
+--
+-- Name: list_count list_count_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.list_count
+    ADD CONSTRAINT list_count_pkey PRIMARY KEY (id);
 
 
 --
@@ -2436,6 +2738,13 @@ CREATE INDEX approval_log_unfinished ON public.approval_log USING btree (submitt
 
 
 --
+-- Name: approval_log_unsealed; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX approval_log_unsealed ON public.approval_log USING btree (approval_log_id) WHERE (audit_hash IS NULL);
+
+
+--
 -- Name: change_log_approval; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2446,7 +2755,7 @@ CREATE INDEX change_log_approval ON public.change_log USING btree (approval_log_
 -- Name: change_log_order; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX change_log_order ON public.change_log USING btree (create_time DESC, change_log_id DESC);
+CREATE INDEX change_log_order ON public.change_log USING btree (date_trunc('second'::text, (create_time AT TIME ZONE 'UTC'::text)) DESC, change_log_id DESC) INCLUDE (create_time) WHERE (supplier_id IS NOT NULL);
 
 
 --
@@ -2460,7 +2769,14 @@ CREATE INDEX change_log_rule ON public.change_log USING btree (target_id, create
 -- Name: change_log_supplier; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX change_log_supplier ON public.change_log USING btree (supplier_id, create_time DESC, change_log_id DESC);
+CREATE INDEX change_log_supplier ON public.change_log USING btree (supplier_id, date_trunc('second'::text, (create_time AT TIME ZONE 'UTC'::text)) DESC, change_log_id DESC) INCLUDE (create_time);
+
+
+--
+-- Name: change_log_unsealed; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX change_log_unsealed ON public.change_log USING btree (change_log_id) WHERE (audit_hash IS NULL);
 
 
 --
@@ -2496,6 +2812,13 @@ CREATE INDEX fleet_vehicle_name_live_idx ON public.fleet_vehicle USING btree (na
 --
 
 CREATE UNIQUE INDEX idempotency_record_key ON public.idempotency_record USING btree (admin_id, idempotency_key);
+
+
+--
+-- Name: list_count_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX list_count_key ON public.list_count USING btree (list, type_code, status);
 
 
 --
@@ -2684,7 +3007,7 @@ CREATE INDEX supplier_list_full_name ON public.supplier USING btree (full_name, 
 -- Name: supplier_list_order; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX supplier_list_order ON public.supplier USING btree (create_time DESC, supplier_id DESC) WHERE (deleted_at IS NULL);
+CREATE INDEX supplier_list_order ON public.supplier USING btree (date_trunc('second'::text, (create_time AT TIME ZONE 'UTC'::text)) DESC, supplier_id DESC) INCLUDE (create_time, status) WHERE (deleted_at IS NULL);
 
 
 --
@@ -2807,10 +3130,31 @@ CREATE TRIGGER approval_log_no_truncate BEFORE TRUNCATE ON public.approval_log F
 
 
 --
+-- Name: audit_chain_head audit_chain_head_no_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER audit_chain_head_no_delete BEFORE DELETE ON public.audit_chain_head FOR EACH ROW EXECUTE FUNCTION public.forbid_evidence_change();
+
+
+--
+-- Name: audit_chain_head audit_chain_head_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER audit_chain_head_no_truncate BEFORE TRUNCATE ON public.audit_chain_head FOR EACH STATEMENT EXECUTE FUNCTION public.forbid_evidence_change();
+
+
+--
 -- Name: change_log change_log_append_only; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER change_log_append_only BEFORE DELETE OR UPDATE ON public.change_log FOR EACH ROW EXECUTE FUNCTION public.forbid_evidence_change();
+CREATE TRIGGER change_log_append_only BEFORE DELETE OR UPDATE ON public.change_log FOR EACH ROW EXECUTE FUNCTION public.change_log_append_or_seal();
+
+
+--
+-- Name: change_log change_log_count_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER change_log_count_insert AFTER INSERT ON public.change_log REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION public.change_log_count_inserted();
 
 
 --
@@ -2856,6 +3200,27 @@ CREATE TRIGGER supplier_contract_no_physical_delete BEFORE DELETE ON public.supp
 
 
 --
+-- Name: supplier supplier_count_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER supplier_count_insert AFTER INSERT ON public.supplier REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION public.supplier_count_inserted();
+
+
+--
+-- Name: supplier supplier_count_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER supplier_count_truncate AFTER TRUNCATE ON public.supplier FOR EACH STATEMENT EXECUTE FUNCTION public.list_count_truncated();
+
+
+--
+-- Name: supplier supplier_count_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER supplier_count_update AFTER UPDATE OF status, deleted_at ON public.supplier FOR EACH ROW WHEN (((old.status IS DISTINCT FROM new.status) OR ((old.deleted_at IS NULL) <> (new.deleted_at IS NULL)))) EXECUTE FUNCTION public.supplier_count_changed();
+
+
+--
 -- Name: supplier_evaluation supplier_evaluation_no_physical_delete; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -2881,6 +3246,27 @@ CREATE TRIGGER supplier_qualification_no_physical_delete BEFORE DELETE ON public
 --
 
 CREATE TRIGGER supplier_resource_relation_no_physical_delete BEFORE DELETE ON public.supplier_resource_relation FOR EACH ROW EXECUTE FUNCTION public.forbid_delete();
+
+
+--
+-- Name: supplier_type supplier_type_count_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER supplier_type_count_insert AFTER INSERT ON public.supplier_type REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION public.supplier_type_count_inserted();
+
+
+--
+-- Name: supplier_type supplier_type_count_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER supplier_type_count_truncate AFTER TRUNCATE ON public.supplier_type FOR EACH STATEMENT EXECUTE FUNCTION public.list_count_truncated();
+
+
+--
+-- Name: supplier_type supplier_type_count_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER supplier_type_count_update AFTER UPDATE OF deleted_at, type_code, supplier_id ON public.supplier_type FOR EACH ROW WHEN ((((old.deleted_at IS NULL) <> (new.deleted_at IS NULL)) OR (old.type_code <> new.type_code) OR (old.supplier_id <> new.supplier_id))) EXECUTE FUNCTION public.supplier_type_count_changed();
 
 
 --
@@ -3008,4 +3394,7 @@ INSERT INTO public.schema_migrations (version) VALUES
     ('20261123050000'),
     ('20261123060100'),
     ('20261124000000'),
-    ('20261124120000');
+    ('20261124120000'),
+    ('20261125000100'),
+    ('20261125100000'),
+    ('20261125100100');

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { many, maybeOne, one, type Sql } from './db'
+import { many, maybeOne, none, one, type Sql } from './db'
 
 const Exists = z.object({ exists: z.literal(true) })
 
@@ -97,15 +97,15 @@ export async function grant(
   grants: { permissions?: readonly string[]; roles?: readonly string[] },
 ): Promise<void> {
   for (const code of grants.permissions ?? []) {
-    await sql`
+    await none(sql`
       INSERT INTO admin_permission (admin_id, permission_code) VALUES (${adminId}, ${code})
       ON CONFLICT (admin_id, permission_code) WHERE deleted_at IS NULL DO NOTHING
-    `
+    `)
   }
   for (const code of grants.roles ?? []) {
-    await sql`
+    await none(sql`
       INSERT INTO admin_role (admin_id, role_code) VALUES (${adminId}, ${code})
       ON CONFLICT (admin_id, role_code) WHERE deleted_at IS NULL DO NOTHING
-    `
+    `)
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { many, maybeOne, none, one, type Sql, DATE_TIME } from './db'
+import { many, maybeOne, one, type Query, type Sql, DATE_TIME } from './db'
+import { ApprovalToSeal, approvalWriteToSeal } from './audit-trail'
 import {
   APPROVAL_INITIAL,
   APPROVAL_STATUSES,
@@ -52,10 +53,19 @@ export interface NewApproval {
   submitNoteEnc: string | null
 }
 
+/** An approval as written, with what its seal needs (the writer seals it before commit). */
+export const WrittenApproval = ApprovalRow.extend(ApprovalToSeal.shape)
+export type WrittenApproval = z.output<typeof WrittenApproval>
+
+/**
+ * Every approval write locks its supplier's audit chain head in the same statement and returns
+ * the row as its hash covers it: the caller seals it (`sealApproval`) in the same transaction.
+ */
 export function insertApproval(sql: Sql, a: NewApproval) {
   return one(
     sql`
-      INSERT INTO approval_log AS a (
+      WITH a AS (
+      INSERT INTO approval_log (
         request_no, provider, biz_type, sub_type, supplier_id, target_type, target_id, applicant_admin_id,
         candidate_snapshot, levels, status, sync_status, submit_note_enc
       ) VALUES (
@@ -63,11 +73,19 @@ export function insertApproval(sql: Sql, a: NewApproval) {
         ${a.targetId}, ${a.applicantAdminId}, ${sql.json(a.candidateSnapshot as never)}, ${a.levels}, ${APPROVAL_INITIAL},
         'NOT_REQUIRED', ${a.submitNoteEnc}
       )
-      RETURNING ${approvalColumns(sql)}
+        RETURNING *
+      )
+      ${approvalWriteToSeal(sql, approvalColumns(sql), null)}
     `,
-    ApprovalRow,
+    WrittenApproval,
   )
 }
+
+/**
+ * An UPDATE of approval_log (`WITH a AS (UPDATE … RETURNING *)`) followed by
+ * `approvalWriteToSeal`: the row with the head lock and what its seal needs; null: no row matched.
+ */
+const written = (statement: Query) => maybeOne(statement, WrittenApproval)
 
 export function lockApproval(sql: Sql, approvalLogId: string) {
   return maybeOne(
@@ -79,18 +97,26 @@ export function lockApproval(sql: Sql, approvalLogId: string) {
 /** Records the provider's standardized decision (APPROVED or REJECTED) on a SUBMITTED approval. */
 export function recordDecision(sql: Sql, approvalLogId: string, decision: 'APPROVED' | 'REJECTED') {
   const event = DECISION_EVENT[decision]
-  return none(sql`
-    UPDATE approval_log SET status = ${approvalTarget(event)}, finished_at = now(), update_time = next_version(update_time)
-    WHERE approval_log_id = ${approvalLogId} AND status IN ${sql(approvalSources(event))}
+  return written(sql`
+    WITH a AS (
+      UPDATE approval_log SET status = ${approvalTarget(event)}, finished_at = now(), update_time = next_version(update_time)
+      WHERE approval_log_id = ${approvalLogId} AND status IN ${sql(approvalSources(event))}
+      RETURNING *
+    )
+    ${approvalWriteToSeal(sql, approvalColumns(sql), approvalLogId)}
   `)
 }
 
 export function markApplied(sql: Sql, approvalLogId: string) {
-  return none(sql`
-    UPDATE approval_log
-    SET status = ${approvalTarget('APPLY')}, applied_at = now(), apply_attempts = apply_attempts + 1,
-        failure_code = NULL, failure_reason = NULL, update_time = next_version(update_time)
-    WHERE approval_log_id = ${approvalLogId} AND status IN ${sql(approvalSources('APPLY'))}
+  return written(sql`
+    WITH a AS (
+      UPDATE approval_log
+      SET status = ${approvalTarget('APPLY')}, applied_at = now(), apply_attempts = apply_attempts + 1,
+          failure_code = NULL, failure_reason = NULL, update_time = next_version(update_time)
+      WHERE approval_log_id = ${approvalLogId} AND status IN ${sql(approvalSources('APPLY'))}
+      RETURNING *
+    )
+    ${approvalWriteToSeal(sql, approvalColumns(sql), approvalLogId)}
   `)
 }
 
@@ -100,20 +126,28 @@ export function markApplyFailed(
   failureCode: number,
   reason: string,
 ) {
-  return none(sql`
-    UPDATE approval_log
-    SET status = ${approvalTarget('APPLY_FAIL')}, apply_attempts = apply_attempts + 1,
-        failure_code = ${failureCode}, failure_reason = ${reason}, update_time = next_version(update_time)
-    WHERE approval_log_id = ${approvalLogId} AND status IN ${sql(approvalSources('APPLY_FAIL'))}
+  return written(sql`
+    WITH a AS (
+      UPDATE approval_log
+      SET status = ${approvalTarget('APPLY_FAIL')}, apply_attempts = apply_attempts + 1,
+          failure_code = ${failureCode}, failure_reason = ${reason}, update_time = next_version(update_time)
+      WHERE approval_log_id = ${approvalLogId} AND status IN ${sql(approvalSources('APPLY_FAIL'))}
+      RETURNING *
+    )
+    ${approvalWriteToSeal(sql, approvalColumns(sql), approvalLogId)}
   `)
 }
 
 /** The way out of an APPLY_FAILED approval that can never be applied; the record stays. */
 export function markWithdrawn(sql: Sql, approvalLogId: string) {
-  return none(sql`
-    UPDATE approval_log
-    SET status = ${approvalTarget('WITHDRAW')}, withdrawn_at = now(), update_time = next_version(update_time)
-    WHERE approval_log_id = ${approvalLogId} AND status IN ${sql(approvalSources('WITHDRAW'))}
+  return written(sql`
+    WITH a AS (
+      UPDATE approval_log
+      SET status = ${approvalTarget('WITHDRAW')}, withdrawn_at = now(), update_time = next_version(update_time)
+      WHERE approval_log_id = ${approvalLogId} AND status IN ${sql(approvalSources('WITHDRAW'))}
+      RETURNING *
+    )
+    ${approvalWriteToSeal(sql, approvalColumns(sql), approvalLogId)}
   `)
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { maybeOne, none, type Sql } from './db'
 
-/** One field-level change; values are already masked by the caller. */
+/** One field-level change; values are already masked by the caller (sealed: `appendChangeLogs`). */
 export interface ChangeLogEntry {
   /** Null only for rows about a supplier type's qualification rules. */
   supplierId: string | null
@@ -16,25 +16,6 @@ export interface ChangeLogEntry {
   status?: string | null
   operatorId: string
   requestId: string
-}
-
-export function insertChangeLogs(sql: Sql, entries: ChangeLogEntry[]) {
-  if (entries.length === 0) return Promise.resolve(0)
-  const rows = entries.map((e) => ({
-    supplier_id: e.supplierId,
-    approval_log_id: e.approvalLogId ?? null,
-    operation_type: e.operationType,
-    target_type: e.targetType,
-    target_id: e.targetId ?? null,
-    field_name: e.fieldName,
-    old_value_masked: e.oldValueMasked,
-    new_value_masked: e.newValueMasked,
-    change_reason: e.changeReason ?? null,
-    status: e.status ?? null,
-    operator_id: e.operatorId,
-    request_id: e.requestId,
-  }))
-  return none(sql`INSERT INTO change_log ${sql(rows)}`)
 }
 
 export interface DomainEvent {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { formatDateTime, many, none, one, type Query, type Sql } from './db'
+import { formatDateTime, many, none, one, secondOf, type Query, type Sql } from './db'
 
 /*
  * Approval records (SUP-ADM-012): the change log, read as evidence. change_log and approval_log
@@ -64,6 +64,12 @@ export interface ChangeLogFilter {
  * postgres.js's serializer (`new Date(x)`), i.e. the Node process's time zone, not the session's.
  */
 const where = (sql: Sql, f: ChangeLogFilter) => {
+  // The bounds are whole seconds of the service's zone, compared with the second a row is shown
+  // at (the order key, so a range is a range of the order index): from the second `from` on, to
+  // the second `to` included, as the times shown to the client read.
+  const second = secondOf(sql, sql`c.create_time`)
+  const utcWallTime = (bound: string) =>
+    sql`((${bound}::text::timestamp AT TIME ZONE ${f.timezone}::text) AT TIME ZONE 'UTC')`
   const eq = (column: Query, value: string | undefined) =>
     value === undefined ? sql`` : sql`AND ${column} = ${value}`
   return sql`
@@ -74,14 +80,23 @@ const where = (sql: Sql, f: ChangeLogFilter) => {
     ${eq(sql`c.target_type`, f.targetType)}
     ${eq(sql`c.field_name`, f.fieldName)}
     ${eq(sql`c.status`, f.status)}
-    ${f.createTimeFrom === undefined ? sql`` : sql`AND c.create_time >= (${f.createTimeFrom}::text::timestamp AT TIME ZONE ${f.timezone}::text)`}
-    ${
-      f.createTimeTo === undefined
-        ? sql``
-        : sql`AND c.create_time < (${f.createTimeTo}::text::timestamp AT TIME ZONE ${f.timezone}::text) + interval '1 second'`
-    }
+    ${f.createTimeFrom === undefined ? sql`` : sql`AND ${second} >= ${utcWallTime(f.createTimeFrom)}`}
+    ${f.createTimeTo === undefined ? sql`` : sql`AND ${second} <= ${utcWallTime(f.createTimeTo)}`}
   `
 }
+
+/** Whether `f` filters on nothing: all the change log's supplier rows, whose total is kept. */
+const unfiltered = (f: ChangeLogFilter) =>
+  [
+    f.supplierId,
+    f.approvalLogId,
+    f.operationType,
+    f.targetType,
+    f.fieldName,
+    f.status,
+    f.createTimeFrom,
+    f.createTimeTo,
+  ].every((v) => v === undefined)
 
 /**
  * A change-log row, and the response contract of an approval record (the domain adds only the
@@ -106,10 +121,14 @@ export const ChangeLogRow = z.object({
 export type ChangeLogRow = z.output<typeof ChangeLogRow>
 
 /**
- * One page of change-log rows, newest first (create_time DESC, change_log_id DESC). Only whether
- * the linked approval has an opinion is read here, never the ciphertext.
+ * One page of change-log rows, newest first: by the second a row is shown at, then by id
+ * (SUP-ADM-012: createTime DESC, changeLogId DESC). The page's ids come from the order index
+ * first, and only those rows are read and joined to their approval, so a deep page costs the
+ * index entries it skips. Only whether the linked approval has an opinion is read here, never
+ * the ciphertext.
  */
 export function changeLogPage(sql: Sql, f: ChangeLogFilter) {
+  const order = sql`ORDER BY ${secondOf(sql, sql`c.create_time`)} DESC, c.change_log_id DESC`
   return many(
     sql`
       SELECT c.change_log_id::text AS "changeLogId", c.supplier_id::text AS "supplierId",
@@ -120,11 +139,15 @@ export function changeLogPage(sql: Sql, f: ChangeLogFilter) {
              c.status, c.operator_id::text AS "operatorId",
              ${formatDateTime(sql, sql`c.create_time`, f.timezone)} AS "createTime",
              (a.opinion_enc IS NOT NULL) AS "hasOpinion"
-      FROM change_log c
+      FROM (
+        SELECT c.change_log_id FROM change_log c
+        ${where(sql, f)}
+        ${order}
+        LIMIT ${f.limit} OFFSET ${f.offset}
+      ) page
+      JOIN change_log c ON c.change_log_id = page.change_log_id
       LEFT JOIN approval_log a ON a.approval_log_id = c.approval_log_id
-      ${where(sql, f)}
-      ORDER BY c.create_time DESC, c.change_log_id DESC
-      LIMIT ${f.limit} OFFSET ${f.offset}
+      ${order}
     `,
     ChangeLogRow,
   )
@@ -132,10 +155,15 @@ export function changeLogPage(sql: Sql, f: ChangeLogFilter) {
 
 const Total = z.object({ total: z.number().int() })
 
-/** How many change-log rows match the filter. */
+/**
+ * How many change-log rows match the filter. Unfiltered, the total is read from list_count (kept
+ * by a trigger in the inserting transaction; the log is append-only); a filter's rows are counted.
+ */
 export async function countChangeLogs(sql: Sql, f: ChangeLogFilter): Promise<number> {
   const row = await one(
-    sql`SELECT count(*)::int AS total FROM change_log c ${where(sql, f)}`,
+    unfiltered(f)
+      ? sql`SELECT COALESCE(sum(l.n), 0)::int AS total FROM list_count l WHERE l.list = 'change_log'`
+      : sql`SELECT count(*)::int AS total FROM change_log c ${where(sql, f)}`,
     Total,
   )
   return row.total

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { many, one, type Sql } from './db'
+import { many, none, one, type Sql } from './db'
 
 /*
  * Cheap queries run at each /metrics scrape. `approval_log` has no deleted_at (evidence is never
@@ -46,5 +46,5 @@ export function poolConnections(sql: Sql) {
 
 /** The cheapest round trip: readiness asks only whether the database answers. */
 export async function ping(sql: Sql): Promise<void> {
-  await sql`SELECT 1`
+  await none(sql`SELECT 1`)
 }

@@ -171,7 +171,9 @@ export async function softDeleteDraft(sql: Sql, supplierId: string, adminId: str
     'supplier_evaluation',
     'supplier_bank_account',
   ]) {
-    await sql`UPDATE ${sql(table)} SET deleted_at = now() WHERE supplier_id = ${supplierId} AND deleted_at IS NULL`
+    await none(
+      sql`UPDATE ${sql(table)} SET deleted_at = now() WHERE supplier_id = ${supplierId} AND deleted_at IS NULL`,
+    )
   }
   return true
 }

@@ -5,6 +5,7 @@ export const DEV_SECRETS = {
   AUTH_JWT_SECRET: 'dev-only-jwt-secret-change-me-0123456789abcdef',
   DATA_ENCRYPTION_KEYS: 'dev1:ZGV2LW9ubHktZGF0YS1rZXktMzItYnl0ZXMtbG9uZyE=',
   BLIND_INDEX_KEY: 'ZGV2LW9ubHktYmxpbmQtaW5kZXgta2V5LTMyLWJ5dGVzIQ==',
+  AUDIT_HMAC_KEY: 'ZGV2LW9ubHktYXVkaXQtdHJhaWwta2V5LTMyLWJ5dGVzIQ==',
   INTERNAL_TOKEN: 'dev-only-internal-token',
 } as const
 
@@ -90,6 +91,74 @@ const origins = z.string().transform((value, ctx) => {
 })
 
 /**
+ * `key=value[,key=value…]` with percent-encoded values, the format of OTEL_EXPORTER_OTLP_HEADERS
+ * and OTEL_RESOURCE_ATTRIBUTES. A problem never echoes a value: headers carry collector keys.
+ */
+const keyValues = z.string().transform((value, ctx) => {
+  const pairs: Record<string, string> = {}
+  for (const part of value.split(',')) {
+    if (!part.trim()) continue
+    const at = part.indexOf('=')
+    const key = at > 0 ? part.slice(0, at).trim() : ''
+    let decoded: string | undefined
+    try {
+      decoded = at > 0 ? decodeURIComponent(part.slice(at + 1).trim()) : undefined
+    } catch {
+      decoded = undefined
+    }
+    if (!key || decoded === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'expected "key=value[,key=value…]" (values URL-encoded)',
+      })
+      return z.NEVER
+    }
+    pairs[key] = decoded
+  }
+  return pairs
+})
+
+/** Where spans go (OTEL_TRACES_EXPORTER): a comma list; `none` alone turns tracing off. */
+const TRACE_EXPORTERS = ['otlp', 'console', 'none'] as const
+const traceExporters = z.string().transform((value, ctx) => {
+  const names = [
+    ...new Set(
+      value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ]
+  const unknown = names.find((n) => !(TRACE_EXPORTERS as readonly string[]).includes(n))
+  if (unknown !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `"${unknown}" is not supported: use ${TRACE_EXPORTERS.join(', ')}`,
+    })
+    return z.NEVER
+  }
+  return names.filter((n): n is 'otlp' | 'console' => n !== 'none')
+})
+
+/** OTLP over HTTP only: gRPC would need another exporter, and collectors take both on 4318. */
+const otlpProtocol = z.enum(['http/protobuf', 'http/json'], {
+  message: 'must be http/protobuf or http/json (grpc is not supported)',
+})
+
+const otlpUrl = z.url({ protocol: /^https?$/ })
+const positiveMs = z.coerce.number().int().min(1)
+
+/** The samplers of the OpenTelemetry specification (OTEL_TRACES_SAMPLER). */
+export const TRACE_SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const
+
+/**
  * TLS modes that dbmate (lib/pq) and postgres.js implement alike (postgres.js treats `allow` as
  * `require`, so it is refused rather than meaning two things).
  */
@@ -161,6 +230,10 @@ const EnvSchema = z
       .string()
       .refine((k) => base64Bytes(k) >= 32, 'must be at least 32 bytes of base64')
       .default(DEV_SECRETS.BLIND_INDEX_KEY),
+    AUDIT_HMAC_KEY: z
+      .string()
+      .refine((k) => base64Bytes(k) >= 32, 'must be at least 32 bytes of base64')
+      .default(DEV_SECRETS.AUDIT_HMAC_KEY),
     INTERNAL_TOKEN: z
       .string()
       .min(16, 'must be at least 16 characters')
@@ -185,6 +258,27 @@ const EnvSchema = z
     LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     STUCK_APPROVAL_AGE_SECONDS: z.coerce.number().int().min(1).default(900),
+    // OpenTelemetry's own variables (https://opentelemetry.io/docs/specs/otel/configuration/sdk-environment-variables/).
+    OTEL_SDK_DISABLED: bool,
+    OTEL_TRACES_EXPORTER: traceExporters.optional(),
+    OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl.optional(),
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: otlpUrl.optional(),
+    OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol.optional(),
+    OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol.optional(),
+    OTEL_EXPORTER_OTLP_HEADERS: keyValues.optional(),
+    OTEL_EXPORTER_OTLP_TRACES_HEADERS: keyValues.optional(),
+    OTEL_EXPORTER_OTLP_TIMEOUT: positiveMs.optional(),
+    OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: positiveMs.optional(),
+    OTEL_EXPORTER_OTLP_COMPRESSION: z.enum(['gzip', 'none']).optional(),
+    OTEL_EXPORTER_OTLP_TRACES_COMPRESSION: z.enum(['gzip', 'none']).optional(),
+    OTEL_SERVICE_NAME: z.string().min(1).optional(),
+    OTEL_RESOURCE_ATTRIBUTES: keyValues.optional(),
+    OTEL_TRACES_SAMPLER: z.enum(TRACE_SAMPLERS).default('parentbased_always_on'),
+    OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
+    OTEL_BSP_SCHEDULE_DELAY: z.coerce.number().int().min(0).default(5000),
+    OTEL_BSP_EXPORT_TIMEOUT: positiveMs.default(30000),
+    OTEL_BSP_MAX_QUEUE_SIZE: z.coerce.number().int().min(1).default(2048),
+    OTEL_BSP_MAX_EXPORT_BATCH_SIZE: z.coerce.number().int().min(1).default(512),
   })
   .superRefine((env, ctx) => {
     if (env.DATABASE_POOLER === 'transaction' && env.MIGRATE_ON_START) {
@@ -203,6 +297,13 @@ const EnvSchema = z
         message: 'required with FLEET_BASE_URL (sent as X-Internal-Token)',
       })
     }
+    if (env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE > env.OTEL_BSP_MAX_QUEUE_SIZE) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['OTEL_BSP_MAX_EXPORT_BATCH_SIZE'],
+        message: 'must not exceed OTEL_BSP_MAX_QUEUE_SIZE',
+      })
+    }
     const activeKey = env.DATA_ENCRYPTION_KEY_ID
     if (activeKey && !env.DATA_ENCRYPTION_KEYS.has(activeKey)) {
       ctx.addIssue({
@@ -216,6 +317,13 @@ const EnvSchema = z
         code: 'custom',
         path: ['BLIND_INDEX_KEY'],
         message: 'must differ from every DATA_ENCRYPTION_KEYS key',
+      })
+    }
+    if ([...env.DATA_ENCRYPTION_KEYS.values(), env.BLIND_INDEX_KEY].includes(env.AUDIT_HMAC_KEY)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['AUDIT_HMAC_KEY'],
+        message: 'must differ from BLIND_INDEX_KEY and every DATA_ENCRYPTION_KEYS key',
       })
     }
     // The development secrets are public (they are in this repository): they are accepted only
@@ -237,6 +345,7 @@ const EnvSchema = z
         ),
       ],
       ['BLIND_INDEX_KEY', env.BLIND_INDEX_KEY === DEV_SECRETS.BLIND_INDEX_KEY],
+      ['AUDIT_HMAC_KEY', env.AUDIT_HMAC_KEY === DEV_SECRETS.AUDIT_HMAC_KEY],
       ['INTERNAL_TOKEN', env.INTERNAL_TOKEN === DEV_SECRETS.INTERNAL_TOKEN],
     ]
     for (const [name, isDev] of devValues) {
@@ -275,6 +384,56 @@ const EnvSchema = z
   })
 
 export type Config = ReturnType<typeof toConfig>
+
+/**
+ * Tracing from the OTEL_* variables. Off unless an exporter is named (OTEL_TRACES_EXPORTER) or an
+ * OTLP endpoint is set, and always off with OTEL_SDK_DISABLED=true; a signal-specific variable
+ * (…_TRACES_…) wins over the general one, as the specification says.
+ */
+function tracingConfig(env: z.output<typeof EnvSchema>) {
+  const endpointSet = Boolean(
+    env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT,
+  )
+  const exporters = env.OTEL_TRACES_EXPORTER ?? (endpointSet ? ['otlp' as const] : [])
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT
+  const sampler = env.OTEL_TRACES_SAMPLER
+  const { 'service.name': attributeName, ...resourceAttributes } =
+    env.OTEL_RESOURCE_ATTRIBUTES ?? {}
+  return {
+    enabled: !env.OTEL_SDK_DISABLED && exporters.length > 0,
+    exporters,
+    otlp: {
+      /** The traces URL as given, or the general endpoint with `v1/traces` appended. */
+      url:
+        env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
+        (base ? `${base.replace(/\/*$/, '')}/v1/traces` : 'http://localhost:4318/v1/traces'),
+      protocol:
+        env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ??
+        env.OTEL_EXPORTER_OTLP_PROTOCOL ??
+        ('http/protobuf' as const),
+      /** Sent with every export (a collector's API key, say): never logged. */
+      headers: { ...env.OTEL_EXPORTER_OTLP_HEADERS, ...env.OTEL_EXPORTER_OTLP_TRACES_HEADERS },
+      timeoutMs: env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT ?? env.OTEL_EXPORTER_OTLP_TIMEOUT ?? 10000,
+      compression:
+        env.OTEL_EXPORTER_OTLP_TRACES_COMPRESSION ?? env.OTEL_EXPORTER_OTLP_COMPRESSION ?? 'none',
+    },
+    serviceName: env.OTEL_SERVICE_NAME ?? attributeName ?? 'supplier-admin',
+    resourceAttributes,
+    sampler: {
+      name: sampler,
+      /** Share of traces sampled by the ratio samplers (OTEL_TRACES_SAMPLER_ARG, default 1). */
+      ratio: env.OTEL_TRACES_SAMPLER_ARG ?? 1,
+    },
+    batch: {
+      scheduledDelayMillis: env.OTEL_BSP_SCHEDULE_DELAY,
+      exportTimeoutMillis: env.OTEL_BSP_EXPORT_TIMEOUT,
+      maxQueueSize: env.OTEL_BSP_MAX_QUEUE_SIZE,
+      maxExportBatchSize: env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE,
+    },
+  }
+}
+
+export type TracingConfig = ReturnType<typeof tracingConfig>
 
 /**
  * The bounds every layer derives from the one request deadline. The server-side ones sit a
@@ -317,7 +476,7 @@ function toConfig(env: z.output<typeof EnvSchema>) {
     dataDir: env.DATA_DIR,
     embeddedDbPort: env.EMBEDDED_DB_PORT,
     /** Production deployments may run migrations as a deploy step instead. */
-    migrateOnStart: env.MIGRATE_ON_START ?? env.DATABASE_POOLER === 'none',
+    migrateOnStart: env.MIGRATE_ON_START ?? (embedded || env.DATABASE_POOLER === 'none'),
     demoData: env.DEMO_DATA ?? embedded,
     demoAdminId: env.DEMO_ADMIN_ID,
     timezone: env.APP_TIMEZONE,
@@ -350,6 +509,8 @@ function toConfig(env: z.output<typeof EnvSchema>) {
       keys,
       activeKeyId: env.DATA_ENCRYPTION_KEY_ID ?? [...keys.keys()][0],
       blindIndexKey: env.BLIND_INDEX_KEY,
+      /** HMAC key of the audit trail's hashes (change_log and approval_log rows). */
+      auditKey: env.AUDIT_HMAC_KEY,
     },
     internalToken: env.INTERNAL_TOKEN,
     /** The fleet service; without baseUrl vehicles come from the local fleet_vehicle table. */
@@ -381,6 +542,8 @@ function toConfig(env: z.output<typeof EnvSchema>) {
       /** Approvals SUBMITTED or APPROVED for longer than this count as stuck. */
       stuckApprovalAgeSeconds: env.STUCK_APPROVAL_AGE_SECONDS,
     },
+    /** OpenTelemetry traces (OTEL_*): off unless an exporter or an OTLP endpoint is set. */
+    tracing: tracingConfig(env),
   }
 }
 

@@ -1,6 +1,7 @@
 import { pino, type DestinationStream, type Logger } from 'pino'
 import pinoPretty from 'pino-pretty'
 import { SENSITIVE_LOG_KEYS as SENSITIVE_KEYS } from './crypto/sensitive'
+import { logCorrelation } from './trace-context'
 
 /** Arrays of child records in request bodies, with the sensitive keys their items carry. */
 const SENSITIVE_LISTS = {
@@ -31,15 +32,19 @@ export const REDACT_PATHS: readonly string[] = [
  * @param options.format 'json' (one object per line, for machines; the default) or 'pretty'
  *   (a coloured, human-readable line with a local time, for a terminal; NO_COLOR turns colour off)
  * @param options.destination where lines go (defaults to stdout); tests pass an in-memory stream
+ * @param options.traceContext tracing is on: every line written inside a traced request carries
+ *   its `requestId`, `traceId` and `spanId` (read from the active trace context)
  */
 export function createLogger(options: {
   level: string
   format?: 'json' | 'pretty'
   destination?: DestinationStream
+  traceContext?: boolean
 }): Logger {
   const opts = {
     level: options.level,
     redact: { paths: [...REDACT_PATHS], censor: '[REDACTED]' },
+    ...(options.traceContext && { mixin: logCorrelation }),
   }
   if (options.format === 'pretty') {
     const pretty = pinoPretty({

@@ -15,8 +15,10 @@ import { createCipher } from './crypto/sensitive'
 import { loadDemoData, loadReferenceData } from './db/seed'
 import { DataDirInUseError, startEmbedded, type EmbeddedDatabase } from './db/embedded'
 import { appliedMigrations, MigrationError, migrate, migrateWithLock } from './db/migrate'
+import { sealLegacyRows } from './domain/audit/trail'
 import { encryptPlaintextApproveNotes } from './domain/supplier/approve-note'
 import { createLogger } from './logger'
+import { startTracing } from './tracing'
 import { createMetrics } from './metrics'
 import { answerClientErrors } from './http/client-error'
 import { SUCCESS_MESSAGE } from './http/envelope'
@@ -97,7 +99,10 @@ try {
 const logger: Logger = createLogger({
   level: config.logLevel,
   format: config.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json'),
+  traceContext: config.tracing.enabled,
 })
+// Before anything runs that could be traced; undefined (and the API a no-op) unless configured.
+const tracing = startTracing(config.tracing, logger)
 
 let handler: (req: Request, env: unknown) => Response | Promise<Response> = starting
 let server: Server | undefined
@@ -117,6 +122,7 @@ async function failStartup(err: unknown): Promise<never> {
   await startupSql?.end({ timeout: 1 }).catch(() => {})
   await sql?.end({ timeout: 1 }).catch(() => {})
   await embedded?.stop().catch(() => {})
+  await tracing?.shutdown().catch(() => {})
   const message = err instanceof Error ? err.message : String(err)
   console.error(`start-up failed: ${message.replace(/\s*\n\s*/g, ' | ')}`)
   process.exit(1)
@@ -169,6 +175,9 @@ try {
   // Notes written in plaintext before migration 20261123000100 are encrypted before serving.
   const encryptedNotes = await encryptPlaintextApproveNotes(startupSql, cipher)
   if (encryptedNotes) logger.info({ count: encryptedNotes }, 'plaintext approve notes encrypted')
+  // Rows written before the audit trail (migration 20261125000100) are chained before serving.
+  const sealedRows = await sealLegacyRows(startupSql, { cipher })
+  if (sealedRows) logger.info({ count: sealedRows }, 'audit trail: earlier rows sealed')
   await startupSql.end({ timeout: 5 })
   startupSql = undefined
 
@@ -177,7 +186,15 @@ try {
   const permissions = permissionLookupFor(config, sql)
   // One set of metrics for the app and the reconciliation sweeper, so /metrics sees both.
   const metrics = createMetrics({ sql, config, logger })
-  const deps = { config, sql, logger, cipher, permissions, observer: metrics.observer }
+  const deps = {
+    config,
+    sql,
+    logger,
+    cipher,
+    permissions,
+    observer: metrics.observer,
+    tracing: Boolean(tracing),
+  }
   const app = createApp({ ...deps, metrics })
   stopSweeper = startApprovalSweeper(domainDeps(deps))
   handler = (req, env) => app.fetch(req, env)
@@ -205,6 +222,8 @@ const shutdown = (signal: string) => {
     await stopSweeper()
     await sql!.end({ timeout: 5 })
     await embedded?.stop()
+    // The spans of the last requests, exported before the process goes.
+    await tracing?.shutdown().catch(() => {})
     logger.info('stopped cleanly')
     process.exit(0)
   })

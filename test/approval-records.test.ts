@@ -113,6 +113,31 @@ describe('SUP-ADM-012 approval records', () => {
     expect(combined.body.data.total).toBe(1)
   })
 
+  it('happy: rows shown with the same second are in changeLogId order, whatever their sub-seconds', async () => {
+    // Later rows (larger ids) get earlier fractions of the same second: ordered by the stored
+    // time they would come back the other way round from the id tie-break (issue 20 §3).
+    const { supplierId } = await insertSupplier(h)
+    const rows: string[] = []
+    for (const fraction of ['.900', '.600', '.300', '.000']) {
+      rows.push(
+        await insertChangeLog(h, supplierId, { createTime: `2026-08-01 10:00:00${fraction}` }),
+      )
+    }
+    const byIdDesc = [...rows].sort((x, y) => (BigInt(y) > BigInt(x) ? 1 : -1))
+    const scoped = await records(`supplierId=${supplierId}`)
+    expect(ids(scoped)).toEqual(byIdDesc)
+    expect(new Set(scoped.body.data.records.map((r: any) => r.createTime))).toEqual(
+      new Set(['2026-08-01 10:00:00']),
+    )
+    // All suppliers' rows (the other order index) and a range of that one second.
+    const all = await records('pageSize=100')
+    expect(ids(all).filter((id: string) => rows.includes(id))).toEqual(byIdDesc)
+    const second = await records(
+      `createTimeFrom=${encodeURIComponent('2026-08-01 10:00:00')}&createTimeTo=${encodeURIComponent('2026-08-01 10:00:00')}`,
+    )
+    expect(ids(second)).toEqual(byIdDesc)
+  })
+
   it('happy: the time range is inclusive at both ends, to the second', async () => {
     const { supplierId } = await insertSupplier(h)
     const before = await insertChangeLog(h, supplierId, { createTime: '2026-07-01 09:59:59' })

@@ -14,6 +14,7 @@ const PRODUCTION = {
   AUTH_JWT_SECRET: 'prod-jwt-secret-0123456789-abcdefghijklmnop',
   DATA_ENCRYPTION_KEYS: `prod1:${key32('p')}`,
   BLIND_INDEX_KEY: key32('b'),
+  AUDIT_HMAC_KEY: key32('a'),
   INTERNAL_TOKEN: 'prod-internal-token-0123456789',
 }
 
@@ -74,6 +75,17 @@ describe('loadConfig', () => {
       statementTimeoutMs: 59000,
       lockTimeoutMs: 58000,
     })
+  })
+
+  it('migrates at start-up by default on the embedded engine and on a direct connection', () => {
+    // DATABASE_POOLER describes DATABASE_URL; with no DATABASE_URL the embedded engine is used
+    // and has no pooler in front of it, whatever the variable says.
+    expect(loadConfig({ DATABASE_POOLER: 'transaction' }).migrateOnStart).toBe(true)
+    expect(loadConfig({}).migrateOnStart).toBe(true)
+    expect(loadConfig({ DATABASE_URL: REAL_DB }).migrateOnStart).toBe(true)
+    expect(
+      loadConfig({ DATABASE_URL: REAL_DB, DATABASE_POOLER: 'transaction' }).migrateOnStart,
+    ).toBe(false)
   })
 
   it('a DATA_ENCRYPTION_KEY_ID naming a key that is not listed is refused', () => {
@@ -195,6 +207,10 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_ENCRYPTION_KEYS: `k1:${key}`, BLIND_INDEX_KEY: key })).toThrow(
       /BLIND_INDEX_KEY: must differ/,
     )
+    expect(() => loadConfig({ BLIND_INDEX_KEY: key, AUDIT_HMAC_KEY: key })).toThrow(
+      /AUDIT_HMAC_KEY: must differ/,
+    )
+    expect(() => loadConfig({ AUDIT_HMAC_KEY: btoa('short') })).toThrow(/AUDIT_HMAC_KEY: must be/)
   })
 
   it('empty strings count as unset', () => {
@@ -247,6 +263,93 @@ describe('loadConfig', () => {
       if (saved === undefined) delete process.env.APP_TIMEZONE
       else process.env.APP_TIMEZONE = saved
     }
+  })
+})
+
+describe('tracing configuration (OTEL_*)', () => {
+  const tracing = (env: Record<string, string>) => loadConfig(env).tracing
+
+  it('is off by default, and with OTEL_TRACES_EXPORTER=none or OTEL_SDK_DISABLED=true', () => {
+    expect(tracing({}).enabled).toBe(false)
+    expect(tracing({ OTEL_TRACES_EXPORTER: 'none' }).enabled).toBe(false)
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }
+    expect(tracing({ ...endpoint, OTEL_TRACES_EXPORTER: 'none' }).enabled).toBe(false)
+    expect(tracing({ ...endpoint, OTEL_SDK_DISABLED: 'true' }).enabled).toBe(false)
+  })
+
+  it('is on once an exporter is named or an OTLP endpoint is set, with the specification defaults', () => {
+    expect(tracing({ OTEL_TRACES_EXPORTER: 'otlp' })).toMatchObject({
+      enabled: true,
+      exporters: ['otlp'],
+      otlp: {
+        url: 'http://localhost:4318/v1/traces',
+        protocol: 'http/protobuf',
+        headers: {},
+        timeoutMs: 10000,
+        compression: 'none',
+      },
+      serviceName: 'supplier-admin',
+      sampler: { name: 'parentbased_always_on', ratio: 1 },
+      batch: { scheduledDelayMillis: 5000, maxQueueSize: 2048, maxExportBatchSize: 512 },
+    })
+    expect(tracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' })).toMatchObject({
+      enabled: true,
+      exporters: ['otlp'],
+      otlp: { url: 'http://collector:4318/v1/traces' },
+    })
+    expect(tracing({ OTEL_TRACES_EXPORTER: 'console,otlp' }).exporters).toEqual(['console', 'otlp'])
+  })
+
+  it('a signal-specific variable wins over the general one', () => {
+    const t = tracing({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://general:4318',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example.com/custom/path',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+      OTEL_EXPORTER_OTLP_HEADERS: 'x-team=supply,api-key=general',
+      OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'api-key=s3cr%3Dt',
+      OTEL_EXPORTER_OTLP_TIMEOUT: '2000',
+      OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: '3000',
+      OTEL_EXPORTER_OTLP_TRACES_COMPRESSION: 'gzip',
+      OTEL_RESOURCE_ATTRIBUTES: 'service.name=from-attributes,deployment.environment.name=prod',
+      OTEL_SERVICE_NAME: 'supplier-admin-eu',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.25',
+    })
+    expect(t).toMatchObject({
+      otlp: {
+        url: 'https://traces.example.com/custom/path',
+        protocol: 'http/json',
+        headers: { 'x-team': 'supply', 'api-key': 's3cr=t' },
+        timeoutMs: 3000,
+        compression: 'gzip',
+      },
+      serviceName: 'supplier-admin-eu',
+      resourceAttributes: { 'deployment.environment.name': 'prod' },
+      sampler: { name: 'parentbased_traceidratio', ratio: 0.25 },
+    })
+    expect(tracing({ OTEL_RESOURCE_ATTRIBUTES: 'service.name=from-attributes' }).serviceName).toBe(
+      'from-attributes',
+    )
+  })
+
+  it('refuses what it cannot honour, naming the variable and never echoing a header value', () => {
+    for (const [name, value] of [
+      ['OTEL_TRACES_EXPORTER', 'zipkin'],
+      ['OTEL_EXPORTER_OTLP_PROTOCOL', 'grpc'],
+      ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'collector:4318'],
+      ['OTEL_TRACES_SAMPLER', 'sometimes'],
+      ['OTEL_TRACES_SAMPLER_ARG', '1.5'],
+      ['OTEL_BSP_MAX_EXPORT_BATCH_SIZE', '4096'],
+    ]) {
+      expect(configError({ [name]: value }).problems.join('\n'), name).toMatch(
+        new RegExp(`^${name}: `),
+      )
+    }
+    const headers = configError({ OTEL_EXPORTER_OTLP_HEADERS: 'api-key=secret-value%zz' })
+    expect(headers.problems).toEqual([
+      'OTEL_EXPORTER_OTLP_HEADERS: expected "key=value[,key=value…]" (values URL-encoded)',
+    ])
   })
 })
 

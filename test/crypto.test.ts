@@ -31,7 +31,12 @@ function randomKey(bytes = 32): string {
 }
 
 function config(keys: Record<string, string>, activeKeyId: string, blindIndexKey: string) {
-  return { keys: new Map(Object.entries(keys)), activeKeyId, blindIndexKey } satisfies CryptoConfig
+  return {
+    keys: new Map(Object.entries(keys)),
+    activeKeyId,
+    blindIndexKey,
+    auditKey: randomKey(),
+  } satisfies CryptoConfig
 }
 
 describe('SensitiveCipher', () => {

@@ -29,7 +29,10 @@ const bundle = (external: string[]) =>
 const externalImports = (metafile: Metafile) =>
   new Set(Object.values(metafile.outputs).flatMap((o) => o.imports.map((i) => i.path)))
 
-/** Inputs that must never reach the edge: Node entry, embedded database, pino, test code. */
+/**
+ * Inputs that must never reach the edge: Node entry, embedded database, pino, the tracing SDK,
+ * test code.
+ */
 const FORBIDDEN_INPUTS = [
   /^src\/main\.ts$/,
   /^src\/db\//,
@@ -40,6 +43,9 @@ const FORBIDDEN_INPUTS = [
   /node_modules\/@electric-sql\//,
   /node_modules\/@hono\/node-server\//,
   /node_modules\/dbmate\//,
+  // The OpenTelemetry SDK (Node's async_hooks and http) is the Node entry's; the edge has the API.
+  /^src\/tracing\.ts$/,
+  /node_modules\/@opentelemetry\/(?!api\/)/,
 ]
 
 describe('edge bundle', () => {

@@ -1,3 +1,6 @@
+import type postgres from 'postgres'
+import { approvalAsItStands } from '../sql/audit-trail'
+import { sealApproval, sealUnsealedRows } from '../src/domain/audit/trail'
 import { maskAccountNo, maskCertNo, maskPhone, maskTaxNo } from '../src/crypto/sensitive'
 import { normalizeAccountNo, normalizeTaxNo } from '../src/identity'
 import type { Harness } from './harness'
@@ -259,7 +262,24 @@ export async function insertApprovalLog(
     )
     RETURNING approval_log_id::text AS id
   `
+  // Written around the service, so sealed the way rows from before the audit trail are.
+  await sealUnsealedRows(h.sql, h)
   return r.id
+}
+
+/**
+ * Sets an approval's state by hand (`edit`, a statement on the transaction), as the service
+ * would have written it: the row is sealed again, so the audit trail stays whole.
+ */
+export async function editApproval(
+  h: Harness,
+  approvalLogId: string,
+  edit: (tx: postgres.TransactionSql) => Promise<unknown>,
+) {
+  await h.sql.begin(async (tx) => {
+    await edit(tx)
+    await sealApproval(tx, h, await approvalAsItStands(tx, approvalLogId))
+  })
 }
 
 export interface ChangeLogFixture {
@@ -297,5 +317,6 @@ export async function insertChangeLog(
     )
     RETURNING change_log_id::text AS id
   `
+  await sealUnsealedRows(h.sql, h)
   return r.id
 }

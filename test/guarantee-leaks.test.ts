@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ALL_PERMISSIONS, useHarness } from './harness'
+import { callerTrace, OWN_STATEMENT, startOtlpReceiver } from './otlp-receiver'
 import { insertResource } from './resource-data'
 import { ITEMS, newDraft, submitBodyFrom, versionOf } from './client'
 import { uniqueName } from './supplier-data'
@@ -7,8 +8,8 @@ import { uniqueName } from './supplier-data'
 /**
  * Leak scan: a scenario that carries distinctive sensitive values through every write and read,
  * its failure paths included, then a scan of every response, every log line, every change-log
- * row, every event payload and every text, varchar and json(b) column of every table. Zero
- * plaintext hits.
+ * row, every event payload, every span exported to a real OTLP receiver (tracing on) and every
+ * text, varchar and json(b) column of every table. Zero plaintext hits.
  */
 
 const stamp = String(Date.now()).slice(-6)
@@ -33,12 +34,40 @@ const forms = (value: string) =>
   )
 
 describe('leak scan: no plaintext sensitive value anywhere', () => {
-  const h = useHarness({ env: { DUPLICATE_SUBMIT_WINDOW_SECONDS: '0' } })
+  let otlp: Awaited<ReturnType<typeof startOtlpReceiver>>
+  beforeAll(async () => {
+    otlp = await startOtlpReceiver()
+  })
+  afterAll(() => otlp?.close())
+  /** Statements sent while a request runs (one at a time here): each must have its span. */
+  let traced = 0
+  let inRequest = false
+  const h = useHarness({
+    onStatement: (text) => {
+      if (inRequest && !OWN_STATEMENT.test(text)) traced++
+    },
+    env: () => ({
+      DUPLICATE_SUBMIT_WINDOW_SECONDS: '0',
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    }),
+  })
 
   it('after a scenario through every write and read, nothing holds a plaintext value', async () => {
     const responses: string[] = []
-    const call = async (...args: Parameters<typeof h.call>) => {
-      const res = await h.call(...args)
+    const request = h.app.request.bind(h.app)
+    h.app.request = (async (...args: Parameters<typeof request>) => {
+      inRequest = true
+      try {
+        return await request(...args)
+      } finally {
+        inRequest = false
+      }
+    }) as typeof h.app.request
+    // Every request continues a caller's trace, so that every one of them is exported.
+    const call = async (...[method, path, options]: Parameters<typeof h.call>) => {
+      const headers = { ...callerTrace().headers, ...options?.headers }
+      const res = await h.call(method, path, { ...options, headers })
       responses.push(JSON.stringify(res.body))
       return res
     }
@@ -194,6 +223,17 @@ describe('leak scan: no plaintext sensitive value anywhere', () => {
     }
     responses.forEach((text, i) => scanText(`response #${i}`, text))
     h.logs.forEach((line, i) => scanText(`log line #${i}`, line))
+    await h.tracing!.flush()
+    otlp.texts().forEach((text, i) => scanText(`exported span batch #${i}`, text))
+    // The scan sees the spans of the whole scenario: every request's, its statements and writes.
+    const names = new Set(otlp.spans.map((s) => s.name))
+    expect(names).toContain('POST /admin/supplier/items')
+    expect(names).toContain('POST /admin/supplier/items/:supplierId/accounts/:accountId/change')
+    expect([...names].some((n) => n.startsWith('INSERT supplier_bank_account'))).toBe(true)
+    // Every statement of every request, writes and failure paths included, has its span.
+    const statements = otlp.spans.filter((s) => s.attributes['db.system.name'] === 'postgresql')
+    expect(statements.length).toBeGreaterThan(50)
+    expect(statements.length).toBe(traced)
     const columns = await h.sql<{ table: string; column: string }[]>`
       SELECT c.table_name AS table, c.column_name AS column
       FROM information_schema.columns c JOIN pg_tables t

@@ -2,14 +2,16 @@ import { readFile } from 'node:fs/promises'
 import { randomBytes } from 'node:crypto'
 import { sign } from 'hono/jwt'
 import postgres from 'postgres'
-import { afterAll, beforeAll, inject } from 'vitest'
+import { afterAll, beforeAll, expect, inject } from 'vitest'
 import { connect, type DatabaseOptions } from '../sql/db'
 import { grant, PERMISSION_CODES } from '../sql/admin'
 import { createApp } from '../src/app'
 import { loadConfig, type Config } from '../src/config'
 import { createCipher, type SensitiveCipher } from '../src/crypto/sensitive'
 import { startEmbedded } from '../src/db/embedded'
+import { describeFinding, verifyAuditTrail } from '../src/domain/audit/verify'
 import { createLogger } from '../src/logger'
+import { startTracing, type Tracing } from '../src/tracing'
 import { sqlPermissionLookup, type PermissionLookup } from '../src/ports/permission'
 import type { ApprovalProvider } from '../src/ports/approval-provider'
 import { mismatch } from './contract'
@@ -83,6 +85,8 @@ export interface Harness {
   app: ReturnType<typeof createApp>
   /** What the app was built with (for calling domain verbs, such as the sweep, directly). */
   deps: Deps
+  /** Started when the configuration turns tracing on (OTEL_*), as `npm start` does. */
+  tracing?: Tracing
   /** Creates an administrator holding exactly these permissions and roles. */
   admin(permissions?: readonly string[], roles?: readonly string[]): Promise<string>
   token(adminId: string, claims?: Record<string, unknown>): Promise<string>
@@ -125,6 +129,11 @@ export function useHarness(
     approvalProvider?: (h: Harness) => ApprovalProvider
     /** Sees every statement the harness's pool sends, with its parameters. */
     onStatement?: (text: string, parameters: unknown[]) => void
+    /**
+     * After the file's tests the audit trail must verify whole (every write path the file ran
+     * sealed what it wrote); 'tampered' for a file that breaks it on purpose.
+     */
+    auditTrail?: 'whole' | 'tampered'
   } = {},
 ) {
   const h = {} as Harness
@@ -150,7 +159,10 @@ export function useHarness(
     const logger = createLogger({
       level: 'info',
       destination: { write: (line: string) => void h.logs.push(line) },
+      traceContext: h.config.tracing.enabled,
     })
+    // As the Node entry does: the SDK only when OTEL_* configure an exporter.
+    h.tracing = startTracing(h.config.tracing, logger)
     h.deps = {
       config: h.config,
       sql: h.sql,
@@ -158,6 +170,7 @@ export function useHarness(
       cipher: h.cipher,
       permissions: (options.permissions ?? sqlPermissionLookup)(h.sql),
       approvalProvider: options.approvalProvider?.(h),
+      tracing: Boolean(h.tracing),
     }
     h.app = createApp(h.deps)
     h.admin = async (permissions = ALL_PERMISSIONS, roles = ['ADMIN']) => {
@@ -215,7 +228,15 @@ export function useHarness(
     }
   })
   afterAll(async () => {
-    await h.db?.close()
+    try {
+      if (h.db && options.auditTrail !== 'tampered') {
+        const report = await verifyAuditTrail(h.sql, { cipher: h.cipher })
+        expect(report.findings.map(describeFinding), 'the audit trail after this file').toEqual([])
+      }
+    } finally {
+      await h.tracing?.shutdown()
+      await h.db?.close()
+    }
   })
   return h
 }

@@ -42,6 +42,10 @@ const UPWARD: [file: string, specifier: string][] = [
   ['src/http/probe.ts', '../../sql/supplier'],
   ['src/routes/probe.ts', '../../sql/dict'],
   ['src/routes/probe.ts', '../db/embedded'],
+  ['src/trace-context.ts', './config'],
+  // The tracing SDK is started by the entry points only.
+  ['src/http/probe.ts', '../tracing'],
+  ['sql/probe.ts', '../src/tracing'],
 ]
 
 const DOWNWARD: [file: string, specifier: string][] = [
@@ -59,6 +63,10 @@ const DOWNWARD: [file: string, specifier: string][] = [
   ['src/http/probe.ts', '../../sql/db'],
   ['src/routes/probe.ts', '../domain/dictionary'],
   ['src/app.ts', './routes/system'],
+  ['src/trace-context.ts', '@opentelemetry/api'],
+  ['sql/probe.ts', '../src/trace-context'],
+  ['src/logger.ts', './trace-context'],
+  ['src/main.ts', './tracing'],
 ]
 
 describe('layers: an upward import fails the lint with the layer rule', () => {

@@ -1,3 +1,4 @@
+import { editApproval } from './fixtures'
 import { serve } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -129,9 +130,13 @@ describe('GET /metrics', () => {
       providerDown = false
     }
     const stuckBefore = value((await scrape()).body, 'supplier_approvals_stuck')
-    await h.sql`
-      UPDATE approval_log SET submitted_at = now() - interval '11 minutes'
-      WHERE approval_log_id = ${approvalLogId}`
+    await editApproval(
+      h,
+      approvalLogId,
+      (tx) => tx`
+        UPDATE approval_log SET submitted_at = now() - interval '11 minutes'
+        WHERE approval_log_id = ${approvalLogId}`,
+    )
     expect(value((await scrape()).body, 'supplier_approvals_stuck')).toBe(stuckBefore! + 1)
   })
 

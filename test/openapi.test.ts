@@ -255,6 +255,20 @@ describe('/openapi.json', () => {
     expect(doc.components.schemas.SupplierWriteResultVO.properties.status.enum).toContain('DRAFT')
   })
 
+  it('one SupplierBankAccountVO: the account-info list and every account answer refer to it', () => {
+    const s = doc.components.schemas as Record<string, any>
+    expect(s.SupplierAccountInfoVO.properties.bankAccounts.items).toEqual({
+      $ref: '#/components/schemas/SupplierBankAccountVO',
+    })
+    const account = doc.paths['/admin/supplier/items/{supplierId}/accounts/{accountId}'].get
+    expect(envelopeOf(account).oneOf[0].properties.data).toEqual({
+      $ref: '#/components/schemas/SupplierBankAccountVO',
+    })
+    expect(Object.keys(s.SupplierBankAccountVO.properties)).toEqual(
+      expect.arrayContaining(['accountNoMask', 'riskFlags', 'proofFileUrls', 'updateTime']),
+    )
+  })
+
   it('every route that parses a JSON body documents its requestBody, and vice versa', async () => {
     // Observable test of "has a JSON validator": a malformed JSON body is refused with HTTP 400
     // only by routes that parse JSON. Every write route is probed; GET routes never take a body.

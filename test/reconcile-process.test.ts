@@ -54,12 +54,14 @@ describe.skipIf(!process.env.DATABASE_URL)('stuck approvals after a crash (Postg
     expect(created.code, JSON.stringify(created)).toBe(200)
     const { supplierId, updateTime } = created.data
 
-    // The decision (the second transaction) blocks; the process dies while it waits.
+    // The decision (the second transaction) blocks; the process dies while it waits. Only a
+    // change of status is held: the submit's own transaction updates the row too (its seal).
     await sql.unsafe(`
       CREATE OR REPLACE FUNCTION hold_decision() RETURNS trigger LANGUAGE plpgsql AS
         $$ BEGIN PERFORM pg_sleep(30); RETURN NEW; END $$;
       CREATE TRIGGER hold_decision BEFORE UPDATE ON approval_log
-        FOR EACH ROW EXECUTE FUNCTION hold_decision();
+        FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status)
+        EXECUTE FUNCTION hold_decision();
     `)
     void fetch(`${base}/${supplierId}/submit`, {
       method: 'POST',
@@ -70,7 +72,7 @@ describe.skipIf(!process.env.DATABASE_URL)('stuck approvals after a crash (Postg
       const [row] = await sql`
         SELECT count(*)::int AS n FROM pg_stat_activity
         WHERE datname = current_database() AND pid <> pg_backend_pid()
-          AND query LIKE '%UPDATE approval_log%' AND state = 'active'`
+          AND query LIKE '%UPDATE approval_log%' AND state = 'active' AND wait_event = 'PgSleep'`
       return row.n > 0
     }, 10_000)
     expect(holding).toBe(true)

@@ -4,6 +4,7 @@ import { accessOf, grant } from '../sql/admin'
 import { insertSupplier } from './fixtures'
 import { ALL_PERMISSIONS, useHarness } from './harness'
 import { insertRelation, insertResource } from './resource-data'
+import { CONTACT_PHONE, draftBody } from './supplier-data'
 
 /*
  * What a read costs the database: the statements one request sends, counted on the pool. The
@@ -58,6 +59,16 @@ describe('statements per request', () => {
     const again = await statementsOf(path, reader)
     expect(permissionStatements(again)).toHaveLength(0)
     expect(again).toHaveLength(1)
+  })
+
+  it("the detail's allowedActions: the caller's codes come with supplier:view, in its one statement; remembered, whatever they hold", async () => {
+    const path = `/admin/supplier/items/${supplierId}`
+    // A reader who holds none of the command permissions: what they lack is advice too.
+    const reader = await h.admin(['supplier:view'])
+    const first = await statementsOf(path, reader)
+    expect(permissionStatements(first)).toHaveLength(1)
+    expect(first).toHaveLength(2)
+    expect(await statementsOf(path, reader)).toHaveLength(1)
   })
 
   it('the resource page checks two permissions and a role in one statement', async () => {
@@ -206,5 +217,24 @@ describe('a granted read is remembered for PERMISSION_READ_CACHE_SECONDS (5 s), 
     // The resource page also needs supplier:resource:view, which the detail's grant does not say.
     const page = `/admin/supplier/items/${supplierId}/resource-info/page`
     expect((await h.call('GET', page, { admin })).body.code).toBe(395002)
+  })
+
+  it('a draft create reads none of the children of the supplier it has just inserted', async () => {
+    const body = draftBody({
+      types: [{ typeCode: 'OTHER' }],
+      contacts: [{ contactName: 'Li Si', contactPhone: CONTACT_PHONE }],
+    })
+    recording = []
+    const res = await h.call('POST', '/admin/supplier/items', { body })
+    const sent = recording
+    recording = undefined
+    expect(res.body).toMatchObject({ code: 200, success: true })
+    // Each child kind is only written: its reads (FROM supplier_type t, supplier_contact c,
+    // supplier_qualification q, supplier_bank_account a) would find nothing to merge with.
+    const readsOfChildren = sent.filter((s) =>
+      /FROM supplier_(type t|contact c|qualification q)\b/.test(s),
+    )
+    expect(readsOfChildren).toEqual([])
+    expect(sent.filter((s) => /FROM supplier_bank_account a/.test(s))).toHaveLength(1) // the answer's
   })
 })

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabase, type TestDatabase } from './harness'
 import {
   checkSources,
+  extractStatements,
   readSources,
   type Allowed,
   type SourceFile,
@@ -104,7 +105,7 @@ describe('the soft-delete rule in the code of sql/ and src/', () => {
     for (const table of ['supplier', 'supplier_type', 'supplier_contact', 'dict_data']) {
       expect(softDeleteTables.has(table), table).toBe(true)
       expect(
-        statements.some((s) => new RegExp(`\\b${table}\\b`).test(s.text)),
+        statements.some((s) => s.variants.some((v) => new RegExp(`\\b${table}\\b`).test(v))),
         table,
       ).toBe(true)
     }
@@ -224,6 +225,15 @@ describe('the check itself, on statements written to break it', () => {
         SELECT 1 FROM supplier s -- AND s.deleted_at IS NULL
         WHERE s.note = 's.deleted_at IS NULL' /* s.deleted_at IS NULL */\``),
     ).toEqual(['missing supplier s'])
+    // Nor is a dollar-quoted one, and a quote inside it hides no code.
+    expect(
+      check(
+        'const q = (sql) => sql`SELECT 1 FROM supplier s WHERE s.note = $$ s.deleted_at IS NULL $$`',
+      ),
+    ).toEqual(['missing supplier s'])
+    expect(check("const q = (sql) => sql`SELECT $$it's$$ AS note FROM supplier s`")).toEqual([
+      'missing supplier s',
+    ])
   })
 
   it('error: a table named through sql(…) counts as soft-deletable unless the code names it', () => {
@@ -243,6 +253,25 @@ describe('the check itself, on statements written to break it', () => {
     expect(check("const q = (sql) => sql`SELECT 1 FROM ${sql('change_log')} x`")).toEqual([])
   })
 
+  it('happy: one binding substituted twice takes one branch per variant; two bindings do not', () => {
+    const text = `
+      export const page = (sql, f) => {
+        const order = f.asc ? sql\`ORDER BY s.a ASC\` : sql\`ORDER BY s.a DESC\`
+        const other = f.asc ? sql\`ORDER BY s.b ASC\` : sql\`ORDER BY s.b DESC\`
+        return sql\`SELECT 1 FROM (SELECT s.id FROM supplier s \${order}) p \${order} \${other}\`
+      }
+    `
+    const {
+      statements: [page],
+    } = extractStatements([source('sql/page.ts', text)])
+    // order: 2 branches shared by its two uses; other: 2 of its own.
+    expect(page.variants).toHaveLength(4)
+    expect(page.variants.filter((v) => /a ASC\s*\)\s*p\s+ORDER BY s\.a ASC/.test(v))).toHaveLength(
+      2,
+    )
+    expect(page.variants.some((v) => /a ASC\s*\)\s*p\s+ORDER BY s\.a DESC/.test(v))).toBe(false)
+  })
+
   it('happy: fragments are inlined (local, conditional, looked up, imported, with arguments bound)', () => {
     const where = `
       const listWhere = (sql, f) => {
@@ -259,8 +288,12 @@ describe('the check itself, on statements written to break it', () => {
         SELECT 1 FROM supplier s \${f.live ? sql\`WHERE s.deleted_at IS NULL\` : sql\`\`}
         ORDER BY \${{ a: sql\`s.a\`, b: sql\`s.b\` }[f.key]} \${f.lock ? sql\`FOR UPDATE OF s\` : sql\`\`}\`
     `
-    // Both branches of a conditional are read: the filter is there when it may be needed.
-    expect(check(order)).toEqual([])
+    // Each branch of a conditional makes its own statement: the one without the filter is
+    // reported, and the filter must hold whichever branch runs.
+    expect(check(order)).toEqual(['missing supplier s'])
+    expect(check(order.replace('sql``}\n', 'sql`WHERE s.deleted_at IS NULL AND s.x`}\n'))).toEqual(
+      [],
+    )
 
     const live = source(
       'sql/live.ts',
@@ -305,12 +338,13 @@ describe('the check itself, on statements written to break it', () => {
   })
 
   it('error: a fragment with a table that no checked statement inlines is reported as unchecked', () => {
+    // The statement is no SQL either, with a value where its FROM should be.
     expect(
       check(`
         export const from = (sql) => sql\`FROM supplier s\`
         export const q = (sql, parts) => sql\`SELECT 1 \${parts.from} WHERE s.deleted_at IS NULL\`
       `),
-    ).toEqual(['unchecked supplier s'])
+    ).toEqual(['unparsable <any>', 'unchecked supplier s'])
   })
 
   it('error: SQL under another tag name is reported, not skipped; other templates are not SQL', () => {
@@ -325,10 +359,101 @@ describe('the check itself, on statements written to break it', () => {
   it('happy: a list of fragments is read element by element', () => {
     const text = (filter: string) => `
       export const q = (sql) => sql\`
-        SELECT 1 FROM supplier s WHERE \${[sql\`s.status = 'ACTIVE'\`, sql\`${filter}\`]}\`
+        SELECT 1 FROM supplier s WHERE \${[sql\`s.status = 'ACTIVE'\`, sql\`AND ${filter}\`]}\`
     `
     expect(check(text('s.deleted_at IS NULL'))).toEqual([])
     expect(check(text('true'))).toEqual(['missing supplier s'])
+  })
+
+  it('error: a filter that filters no row of its table is reported', () => {
+    const where = (condition: string) =>
+      check(`const q = (sql) => sql\`SELECT 1 FROM supplier s WHERE ${condition}\``)
+    expect(where("s.deleted_at IS NULL OR s.status = 'DRAFT'")).toEqual(['missing supplier s'])
+    expect(where('NOT s.deleted_at IS NULL')).toEqual(['missing supplier s'])
+    expect(where('s.deleted_at IS NOT NULL')).toEqual(['missing supplier s'])
+    expect(check('const q = (sql) => sql`SELECT s.deleted_at IS NULL FROM supplier s`')).toEqual([
+      'missing supplier s',
+    ])
+    // An outer join's ON filters the joined side, not the side it keeps.
+    const join = (type: string, on: string, where: string) =>
+      check(`const q = (sql) => sql\`
+        SELECT 1 FROM supplier s ${type} JOIN supplier_type t ON t.supplier_id = s.supplier_id
+        AND ${on} WHERE ${where}\``)
+    expect(join('LEFT', 't.deleted_at IS NULL', 's.deleted_at IS NULL')).toEqual([])
+    expect(join('LEFT', 't.deleted_at IS NULL AND s.deleted_at IS NULL', 'true')).toEqual([
+      'missing supplier s',
+    ])
+    expect(join('RIGHT', 's.deleted_at IS NULL', 't.deleted_at IS NULL')).toEqual([])
+    expect(join('RIGHT', 's.deleted_at IS NULL AND t.deleted_at IS NULL', 'true')).toEqual([
+      'missing supplier_type t',
+    ])
+    expect(join('FULL', 's.deleted_at IS NULL AND t.deleted_at IS NULL', 'true')).toEqual([
+      'missing supplier s',
+      'missing supplier_type t',
+    ])
+  })
+
+  it('error: every table of a FROM list is read, after a join, a sub-select or a function too', () => {
+    const from = (list: string) =>
+      check(`const q = (sql) => sql\`SELECT 1 FROM ${list} WHERE s.deleted_at IS NULL\``)
+    expect(
+      from('supplier s JOIN supplier_type t ON t.deleted_at IS NULL, supplier_contact c'),
+    ).toEqual(['missing supplier_contact c'])
+    expect(from('(SELECT 1) x, supplier s, supplier_contact c')).toEqual([
+      'missing supplier_contact c',
+    ])
+    expect(from('unnest(${[1]}::int[]) n, supplier s, supplier_contact c')).toEqual([
+      'missing supplier_contact c',
+    ])
+    expect(
+      from('supplier s, LATERAL (SELECT 1 FROM supplier_type t WHERE t.supplier_id = 1) x'),
+    ).toEqual(['missing supplier_type t'])
+    expect(from('supplier s TABLESAMPLE SYSTEM (1), ONLY supplier_type AS t')).toEqual([
+      'missing supplier_type t',
+    ])
+  })
+
+  it('error: each CTE is a query scope of its own; a CTE is no table', () => {
+    expect(
+      check('const q = (sql) => sql`WITH live AS (SELECT * FROM supplier s) SELECT * FROM live`'),
+    ).toEqual(['missing supplier s'])
+    expect(
+      check(`const q = (sql) => sql\`
+        WITH gone AS (UPDATE supplier_type t SET is_primary = false WHERE t.id = 1 RETURNING t.id)
+        SELECT count(*) FROM gone\``),
+    ).toEqual(['missing supplier_type t'])
+    // A CTE that hides a table's name is read, not the table (inside it, the table is).
+    expect(
+      check(`const q = (sql) => sql\`
+        WITH supplier AS (SELECT * FROM supplier s WHERE s.deleted_at IS NULL)
+        SELECT * FROM supplier JOIN supplier_type t ON t.supplier_id = supplier.supplier_id\``),
+    ).toEqual(['missing supplier_type t'])
+    expect(
+      check(
+        'const q = (sql) => sql`WITH supplier AS (SELECT * FROM supplier) SELECT * FROM supplier`',
+      ),
+    ).toEqual(['missing supplier'])
+  })
+
+  it('error: a statement that PostgreSQL does not parse, or the check does not read, is reported', () => {
+    expect(
+      check('const q = (sql) => sql`SELECT 1 FROM supplier s WHERE s.deleted_at IS NULL AND`'),
+    ).toEqual(['unparsable <any>'])
+    expect(
+      check(`const q = (sql) => sql\`
+        WITH m AS (MERGE INTO supplier s USING supplier_type t ON t.supplier_id = s.supplier_id
+                   WHEN MATCHED THEN DELETE RETURNING s.supplier_id)
+        SELECT * FROM m\``),
+    ).toEqual(['unparsable <any>'])
+  })
+
+  it('happy: sql(object or list) is read as postgres.js writes it', () => {
+    const text = (filter: string) => `const q = (sql, row, set, ids) => [
+      sql\`INSERT INTO supplier_type \${sql(row)} RETURNING id\`,
+      sql\`UPDATE supplier_type t SET \${sql(set)} WHERE t.id IN \${sql(ids)} AND ${filter}\`,
+    ]`
+    expect(check(text('t.deleted_at IS NULL'))).toEqual([])
+    expect(check(text('true'))).toEqual(['missing supplier_type t'])
   })
 
   it('happy: an allow-list entry silences exactly its table in its function', () => {

@@ -1,5 +1,16 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join, posix } from 'node:path'
+import {
+  loadModule,
+  parseSync,
+  scanSync,
+  type Node,
+  type RangeVar,
+  type SelectStmt,
+  type InsertStmt,
+  type UpdateStmt,
+  type DeleteStmt,
+} from 'libpg-query'
 import ts from 'typescript'
 
 /*
@@ -8,22 +19,27 @@ import ts from 'typescript'
  *
  * 1. Every tagged template literal of the scanned TypeScript files is read with the TypeScript
  *    parser. A template under a query tag (`sql`, `tx`, `h.sql`…: TAG_NAMES) whose text starts
- *    with SELECT, WITH, UPDATE, INSERT or DELETE is a statement (SQL under any other tag is
- *    reported, so a query cannot escape the check by its tag's name); its substitutions are resolved where the code says what they are: fragments
- *    (`${listWhere(sql, f)}`, `${typesOf(sql)}`, `${lock ? sql`…` : sql``}`, `{…}[key]`, local or
- *    imported functions and constants, with their arguments bound) are inlined, `${sql('name')}`
- *    becomes that identifier, `${sql(other)}` an unknown identifier (`__ident__`), and any other
- *    value a placeholder (`__v__`).
- * 2. The statement is tokenized (comments and string literals are not code) and split into
- *    query scopes (each parenthesized sub-select, and each branch of UNION / EXCEPT /
- *    INTERSECT). Every table it reads or writes (FROM, JOIN, comma lists, UPDATE, DELETE, and
- *    the target of INSERT … ON CONFLICT … DO UPDATE) that has a deleted_at column, or whose name
- *    is not known (`FROM ${sql(table)}`), needs `<alias or table>.deleted_at IS NULL` in its own
- *    scope, or an unqualified `deleted_at IS NULL` there when it is the only such table of the
- *    scope. A plain INSERT … VALUES reads no rows and needs nothing.
- * 3. A fragment that references such a table but is never inlined into a checked statement
- *    cannot be proven either way: it is reported too, so a pattern the resolver cannot follow
- *    fails loudly instead of passing unchecked.
+ *    with SELECT, WITH, UPDATE, INSERT or DELETE is a statement (`(SELECT …) s` is a fragment;
+ *    SQL under any other tag is reported, so a query cannot escape the check by its tag's name).
+ *    Its substitutions are resolved where the code says what they are: fragments
+ *    (`${listWhere(sql, f)}`, `${lock ? sql`…` : sql``}`, `{…}[key]`, local or imported functions
+ *    and constants, with their arguments bound) are inlined, each branch of a conditional (each
+ *    property of a looked-up object, each `return`) giving its own variant of the statement;
+ *    `${sql('name')}` becomes that identifier; `${sql(other)}` what postgres.js makes of it
+ *    there: a column list after `INSERT INTO table`, `column = value` after SET, a list after IN,
+ *    else an unknown name (`"<dynamic>"`); any other value is a parameter (`$1`).
+ * 2. Each variant is parsed by PostgreSQL's own parser (libpg-query); one that does not parse, or
+ *    that holds another kind of statement (MERGE…), is reported. In each query scope of the tree
+ *    (each SELECT, set-operation branch, sub-select, CTE, UPDATE, DELETE, and INSERT … ON
+ *    CONFLICT … DO UPDATE), every table it reads or writes that has a deleted_at column, or whose
+ *    name is not known (`"<dynamic>"`), needs `<alias or table>.deleted_at IS NULL` as an AND-ed
+ *    term of a predicate that filters its rows: the scope's WHERE, the ON of a join on whose
+ *    non-preserved side it stands, or the ON CONFLICT WHERE of an upsert's target. An unqualified
+ *    `deleted_at IS NULL` counts when it is the only such table of the scope. A plain INSERT …
+ *    VALUES reads no rows and needs nothing.
+ * 3. A fragment that names such a table but is never inlined into a checked statement cannot be
+ *    proven either way: it is reported too, so a pattern the resolver cannot follow fails loudly
+ *    instead of passing unchecked.
  */
 
 /** Where a statement comes from: file, the function or constant that holds it, and its line. */
@@ -37,13 +53,18 @@ export interface Violation extends Origin {
   /** The table name, `<dynamic>` when the statement names it through `${sql(…)}`. */
   table: string
   alias: string | null
-  /** `missing` filter, or a fragment that no checked statement inlines (`unchecked`). */
-  kind: 'missing' | 'unchecked'
+  /**
+   * `missing` filter, a fragment that no checked statement inlines (`unchecked`), or a statement
+   * that PostgreSQL's parser rejects or that holds a statement other than SELECT, INSERT, UPDATE
+   * and DELETE (MERGE…) (`unparsable`).
+   */
+  kind: 'missing' | 'unchecked' | 'unparsable'
   statement: string
 }
 
 export interface Statement extends Origin {
-  text: string
+  /** The SQL texts the statement can take, one per combination of its fragments' branches. */
+  variants: string[]
 }
 
 export interface SourceFile {
@@ -79,11 +100,14 @@ export async function readSources(root: string, dirs: readonly string[]): Promis
 
 // Resolving templates to SQL text ----------------------------------------------------------------
 
-const STATEMENT_START = /^[\s(]*(SELECT|WITH|UPDATE|INSERT|DELETE)\b/i
+/** A parenthesized sub-select written as its own template (`(SELECT …) s`) is a fragment. */
+const STATEMENT_START = /^\s*(SELECT|WITH|UPDATE|INSERT|DELETE)\b/i
 /** How a statement under an unexpected tag name still gives itself away. */
 const SQL_LOOKING = /^[\s(]*(SELECT|WITH|UPDATE|INSERT|DELETE)\s[\s\S]*\b(FROM|SET|INTO)\b/
-const VALUE = ' __v__ '
-const IDENT = ' __ident__ '
+const VALUE = ' $1 '
+const DYNAMIC = '<dynamic>'
+/** Past this many variants a statement is a pattern to split up, not to enumerate. */
+const MAX_VARIANTS = 4096
 
 type Env = ReadonlyMap<string, { expr: ts.Expression; env: Env }>
 const EMPTY_ENV: Env = new Map()
@@ -101,6 +125,16 @@ const PARSED = new Map<string, ts.SourceFile>()
 
 /** A tag right before a backtick: the files without one hold no SQL (parsed only if imported). */
 const TAGGED = /[\w$)\]]`/
+
+/** Every concatenation of one text of each list, in order. */
+function product(lists: readonly (readonly string[])[]): string[] {
+  let out = ['']
+  for (const list of lists) {
+    out = [...new Set(out.flatMap((a) => list.map((b) => a + b)))]
+    if (out.length > MAX_VARIANTS) throw new Error(`more than ${MAX_VARIANTS} variants`)
+  }
+  return out
+}
 
 class Resolver {
   private readonly texts = new Map<string, string>()
@@ -132,29 +166,61 @@ class Resolver {
       .map(([path]) => this.file(path)!)
   }
 
-  /** The SQL text of a tagged template, substitutions resolved. */
-  templateText(node: ts.TaggedTemplateExpression, env: Env, depth = 0): string {
+  /** The SQL texts of a tagged template, substitutions resolved. */
+  templateText(node: ts.TaggedTemplateExpression, env: Env, depth = 0): string[] {
     this.reached.add(node)
     const t = node.template
-    if (ts.isNoSubstitutionTemplateLiteral(t)) return t.text
-    let text = t.head.text
-    for (const span of t.templateSpans) {
-      text += this.resolve(span.expression, env, depth + 1) + span.literal.text
+    if (ts.isNoSubstitutionTemplateLiteral(t)) return [t.text]
+    const literals = [t.head.text, ...t.templateSpans.map((s) => s.literal.text)]
+    const texts = t.templateSpans.map((span, i) =>
+      this.resolve(span.expression, env, depth + 1, literals.slice(0, i + 1).join(VALUE)),
+    )
+    // Substitutions that name one binding (`${order} … ${order}`) are one value at run time: in a
+    // variant they take the same branch, so they multiply the variants once, not once each.
+    const slotOf: number[] = []
+    const slots: { key: unknown; size: number }[] = []
+    t.templateSpans.forEach((span, i) => {
+      const key = this.bindingOf(span.expression, env)
+      const same = slots.findIndex((s) => key !== undefined && s.key === key)
+      if (same >= 0 && slots[same].size === texts[i].length) slotOf.push(same)
+      else slotOf.push(slots.push({ key, size: texts[i].length }) - 1)
+    })
+    let choices: number[][] = [[]]
+    for (const slot of slots) {
+      choices = choices.flatMap((c) => Array.from({ length: slot.size }, (_, j) => [...c, j]))
+      if (choices.length > MAX_VARIANTS) throw new Error(`more than ${MAX_VARIANTS} variants`)
     }
-    return text
+    return [
+      ...new Set(
+        choices.map(
+          (c) =>
+            t.head.text +
+            t.templateSpans.map((span, i) => texts[i][c[slotOf[i]]] + span.literal.text).join(''),
+        ),
+      ),
+    ]
   }
 
-  private resolve(expr: ts.Expression, env: Env, depth: number): string {
-    if (depth > 40) return VALUE
+  /** What an identifier substitution is bound to (one object per binding), else undefined. */
+  private bindingOf(expr: ts.Expression, env: Env): unknown {
+    if (!ts.isIdentifier(expr)) return undefined
+    const decl = this.lookup(expr)
+    return env.get(expr.text) ?? (decl?.kind === 'value' ? decl.expr : undefined)
+  }
+
+  private resolve(expr: ts.Expression, env: Env, depth: number, before: string): string[] {
+    const each = (exprs: readonly ts.Expression[]) =>
+      exprs.flatMap((e) => this.resolve(e, env, depth + 1, before))
+    if (depth > 40) return [VALUE]
     if (
       ts.isParenthesizedExpression(expr) ||
       ts.isAsExpression(expr) ||
       ts.isNonNullExpression(expr)
     )
-      return this.resolve(expr.expression, env, depth + 1)
-    if (ts.isTaggedTemplateExpression(expr)) return ` ${this.templateText(expr, env, depth + 1)} `
-    if (ts.isConditionalExpression(expr))
-      return `${this.resolve(expr.whenTrue, env, depth + 1)} ${this.resolve(expr.whenFalse, env, depth + 1)}`
+      return this.resolve(expr.expression, env, depth + 1, before)
+    if (ts.isTaggedTemplateExpression(expr))
+      return this.templateText(expr, env, depth + 1).map((t) => ` ${t} `)
+    if (ts.isConditionalExpression(expr)) return each([expr.whenTrue, expr.whenFalse])
     if (
       ts.isBinaryExpression(expr) &&
       [
@@ -163,45 +229,45 @@ class Resolver {
         ts.SyntaxKind.AmpersandAmpersandToken,
       ].includes(expr.operatorToken.kind)
     )
-      return `${this.resolve(expr.left, env, depth + 1)} ${this.resolve(expr.right, env, depth + 1)}`
+      return each([expr.left, expr.right])
+    // Only a key picks one of an object's fragments (`{ a: sql`…`, b: sql`…` }[key]).
     if (ts.isObjectLiteralExpression(expr))
-      return expr.properties
-        .map((p) => (ts.isPropertyAssignment(p) ? this.resolve(p.initializer, env, depth + 1) : ''))
-        .join(' ')
-    if (ts.isElementAccessExpression(expr)) return this.resolve(expr.expression, env, depth + 1)
+      return each(expr.properties.filter(ts.isPropertyAssignment).map((p) => p.initializer))
+    if (ts.isElementAccessExpression(expr)) return this.resolve(expr.expression, env, depth, before)
+    // postgres.js joins a list of fragments with spaces.
     if (ts.isArrayLiteralExpression(expr))
-      return expr.elements.map((e) => this.resolve(e, env, depth + 1)).join(' ')
+      return product(
+        expr.elements.map((e) => this.resolve(e, env, depth + 1, before).map((t) => ` ${t}`)),
+      )
     if (ts.isIdentifier(expr)) {
       const bound = env.get(expr.text)
-      if (bound) return this.resolve(bound.expr, bound.env, depth + 1)
+      if (bound) return this.resolve(bound.expr, bound.env, depth + 1, before)
       const decl = this.lookup(expr)
-      if (decl?.kind !== 'value') return VALUE
-      return this.resolve(decl.expr, decl.local ? env : EMPTY_ENV, depth + 1)
+      if (decl?.kind !== 'value') return [VALUE]
+      return this.resolve(decl.expr, decl.local ? env : EMPTY_ENV, depth + 1, before)
     }
-    if (ts.isCallExpression(expr)) return this.resolveCall(expr, env, depth)
-    return VALUE
+    if (ts.isCallExpression(expr)) return this.resolveCall(expr, env, depth, before)
+    return [VALUE]
   }
 
-  private resolveCall(call: ts.CallExpression, env: Env, depth: number): string {
+  private resolveCall(call: ts.CallExpression, env: Env, depth: number, before: string): string[] {
     const callee = call.expression
     // `sql(x)` (also `tx(x)`, `h.sql(x)`): an identifier, or a helper whose text is not SQL.
     if (isTagName(callee)) {
       const [arg] = call.arguments
       const literal = arg && this.stringValue(arg, env, depth + 1)
-      return literal === undefined ? IDENT : ` "${literal}" `
+      return [literal === undefined ? helperText(before) : ` "${literal}" `]
     }
-    if (!ts.isIdentifier(callee) || env.has(callee.text)) return VALUE
+    if (!ts.isIdentifier(callee) || env.has(callee.text)) return [VALUE]
     const decl = this.lookup(callee)
-    if (decl?.kind !== 'function') return VALUE
+    if (decl?.kind !== 'function') return [VALUE]
     const bound = new Map(env)
     decl.node.parameters.forEach((p, i) => {
       const arg = call.arguments[i]
       if (ts.isIdentifier(p.name) && arg) bound.set(p.name.text, { expr: arg, env })
       else if (ts.isIdentifier(p.name)) bound.delete(p.name.text)
     })
-    return returnedExpressions(decl.node)
-      .map((e) => this.resolve(e, bound, depth + 1))
-      .join(' ')
+    return returnedExpressions(decl.node).flatMap((e) => this.resolve(e, bound, depth + 1, before))
   }
 
   /** A string literal an expression stands for (directly, bound, or a constant), else undefined. */
@@ -248,6 +314,19 @@ class Resolver {
     }
     return undefined
   }
+}
+
+/**
+ * What postgres.js writes for `sql(x)` when x is not a known string: a column list and values
+ * after `INSERT INTO table`, `column = value` after SET, a list after IN, rows after VALUES, else
+ * a name.
+ */
+function helperText(before: string): string {
+  if (/\bINSERT\s+INTO\s+\S+\s*$/i.test(before)) return ' ("<column>") VALUES ($1) '
+  if (/\bSET\s*$/i.test(before)) return ' "<column>" = $1 '
+  if (/\bIN\s*$/i.test(before)) return ' ($1) '
+  if (/\bVALUES\s*$/i.test(before)) return ' ($1) '
+  return ` "${DYNAMIC}" `
 }
 
 const TAG_NAMES = new Set(['sql', 'tx', 'trx', 'db'])
@@ -354,14 +433,19 @@ export function extractStatements(sources: readonly SourceFile[], only?: readonl
   for (const node of templates) {
     const text = ownText(node)
     if (!isTagName(node.tag)) {
-      if (SQL_LOOKING.test(text)) foreign.push({ ...origin(node), text })
+      if (SQL_LOOKING.test(text)) foreign.push({ ...origin(node), variants: [text] })
     } else if (STATEMENT_START.test(text)) {
-      statements.push({ ...origin(node), text: resolver.templateText(node, EMPTY_ENV) })
+      const at = origin(node)
+      try {
+        statements.push({ ...at, variants: resolver.templateText(node, EMPTY_ENV) })
+      } catch (e) {
+        throw new Error(`${at.file}:${at.line} ${at.owner}: ${(e as Error).message}`, { cause: e })
+      }
     }
   }
   const fragments: Statement[] = templates
     .filter((node) => isTagName(node.tag) && !resolver.reached.has(node))
-    .map((node) => ({ ...origin(node), text: ownText(node) }))
+    .map((node) => ({ ...origin(node), variants: [ownText(node)] }))
   return { statements, fragments, foreign }
 }
 
@@ -374,220 +458,154 @@ function ownText(node: ts.TaggedTemplateExpression): string {
 
 // Reading SQL ----------------------------------------------------------------------------------
 
-interface Token {
-  /** Upper-cased for words, as written for quoted identifiers and punctuation. */
-  value: string
-  kind: 'word' | 'quoted' | 'punct' | 'literal'
-  scope: number
-}
+await loadModule()
 
-const SCOPE_OPENERS = new Set(['SELECT', 'WITH', 'VALUES', 'UPDATE', 'INSERT', 'DELETE'])
-const SET_OPERATORS = new Set(['UNION', 'EXCEPT', 'INTERSECT'])
-/** Words that end a table reference, so they are never taken for an alias. */
-const NOT_ALIAS = new Set([
-  'WHERE',
-  'JOIN',
-  'INNER',
-  'LEFT',
-  'RIGHT',
-  'FULL',
-  'CROSS',
-  'NATURAL',
-  'ON',
-  'USING',
-  'SET',
-  'GROUP',
-  'ORDER',
-  'LIMIT',
-  'OFFSET',
-  'FOR',
-  'HAVING',
-  'WINDOW',
-  'UNION',
-  'EXCEPT',
-  'INTERSECT',
-  'RETURNING',
-  'VALUES',
-  'SELECT',
-  'DEFAULT',
-  'TABLESAMPLE',
-  'FETCH',
-  'DO',
-  'OVERRIDING',
-  'WITH',
-  'LATERAL',
-  '__V__',
-  '__IDENT__',
-])
-
-const WORD = /[A-Za-z_][A-Za-z0-9_$]*/y
-const NUMBER = /[0-9.]+/y
-
-/** Tokens of one statement, each with the id of the query scope it belongs to. */
-export function tokenize(sql: string): Token[] {
-  const raw: Omit<Token, 'scope'>[] = []
-  let i = 0
-  while (i < sql.length) {
-    const c = sql[i]
-    if (/\s/.test(c)) i++
-    else if (sql.startsWith('--', i))
-      i = sql.indexOf('\n', i) === -1 ? sql.length : sql.indexOf('\n', i)
-    else if (sql.startsWith('/*', i))
-      i = sql.indexOf('*/', i) === -1 ? sql.length : sql.indexOf('*/', i) + 2
-    else if (c === "'") {
-      let j = i + 1
-      while (j < sql.length && !(sql[j] === "'" && sql[j + 1] !== "'")) j += sql[j] === "'" ? 2 : 1
-      raw.push({ value: "''", kind: 'literal' })
-      i = j + 1
-    } else if (c === '"') {
-      const j = sql.indexOf('"', i + 1)
-      const end = j === -1 ? sql.length : j
-      raw.push({ value: sql.slice(i + 1, end), kind: 'quoted' })
-      i = end + 1
-    } else if (/[A-Za-z_]/.test(c)) {
-      WORD.lastIndex = i
-      const m = WORD.exec(sql)![0]
-      raw.push({ value: m.toUpperCase(), kind: 'word' })
-      i += m.length
-    } else if (/[0-9]/.test(c)) {
-      NUMBER.lastIndex = i
-      const m = NUMBER.exec(sql)![0]
-      raw.push({ value: m, kind: 'literal' })
-      i += m.length
-    } else {
-      raw.push({ value: c, kind: 'punct' })
-      i++
-    }
-  }
-  // Scopes: a parenthesized statement opens one; a set operator starts a sibling.
-  let next = 0
-  const stack: { scope: number; opens: boolean }[] = [{ scope: next++, opens: true }]
-  const current = () => stack[stack.length - 1].scope
-  const out: Token[] = []
-  raw.forEach((t, k) => {
-    if (t.kind === 'punct' && t.value === '(') {
-      out.push({ ...t, scope: current() })
-      const after = raw[k + 1]
-      const opens = after?.kind === 'word' && SCOPE_OPENERS.has(after.value)
-      stack.push({ scope: opens ? next++ : current(), opens })
-      return
-    }
-    if (t.kind === 'punct' && t.value === ')' && stack.length > 1) {
-      stack.pop()
-      out.push({ ...t, scope: current() })
-      return
-    }
-    if (t.kind === 'word' && SET_OPERATORS.has(t.value)) {
-      // The rest of this query level is another query: the nearest opening entry and the plain
-      // parentheses above it (which share its scope) move to a new scope.
-      let top = stack.length - 1
-      while (top > 0 && !stack[top].opens) top--
-      const sibling = next++
-      for (let s = top; s < stack.length; s++) stack[s] = { ...stack[s], scope: sibling }
-    }
-    out.push({ ...t, scope: current() })
-  })
-  return out
-}
-
-const isWord = (t: Token | undefined, ...values: string[]) =>
-  t !== undefined && t.kind === 'word' && values.includes(t.value)
-const isPunct = (t: Token | undefined, value: string) =>
-  t !== undefined && t.kind === 'punct' && t.value === value
-const nameOf = (t: Token) => (t.kind === 'quoted' ? t.value : t.value.toLowerCase())
-
+/** A table a query scope reads or writes, and the predicates that filter its rows. */
 interface TableRef {
   table: string
   alias: string | null
-  scope: number
-  /** An INSERT target: checked only under ON CONFLICT … DO UPDATE. */
-  insertTarget: boolean
+  location: number
+  filters: (Node | undefined)[]
 }
 
-/** The table references of a statement (FROM, JOIN, comma lists, UPDATE, DELETE, INSERT INTO). */
-export function tableRefs(tokens: Token[]): TableRef[] {
-  const refs: TableRef[] = []
-  /** Reads one table reference at k; returns the index after it (or k when there is none). */
-  const readRef = (k: number, insertTarget: boolean): number => {
-    while (isPunct(tokens[k], '(') && !SCOPE_OPENERS.has(tokens[k + 1]?.value ?? '')) k++
-    while (isWord(tokens[k], 'ONLY', 'LATERAL')) k++
-    const first = tokens[k]
-    if (!first || first.kind === 'punct' || first.kind === 'literal') return k
-    if (isWord(first, '__V__')) return k + 1
-    let j = k
-    let name = nameOf(first)
-    while (isPunct(tokens[j + 1], '.') && tokens[j + 2] && tokens[j + 2].kind !== 'punct') {
-      j += 2
-      name = nameOf(tokens[j])
+type Scope = SelectStmt & InsertStmt & UpdateStmt & DeleteStmt
+
+/** The AND-ed terms of a predicate. */
+const conjuncts = (node: Node | undefined): Node[] =>
+  !node
+    ? []
+    : 'BoolExpr' in node && node.BoolExpr.boolop === 'AND_EXPR'
+      ? node.BoolExpr.args!.flatMap(conjuncts)
+      : [node]
+
+/** `q.deleted_at IS NULL` gives q, `deleted_at IS NULL` null, anything else undefined. */
+function livenessQualifier(node: Node): string | null | undefined {
+  if (!('NullTest' in node) || node.NullTest.nulltesttype !== 'IS_NULL') return undefined
+  const arg = node.NullTest.arg
+  if (!arg || !('ColumnRef' in arg)) return undefined
+  const names = arg.ColumnRef.fields!.map((f) => ('String' in f ? f.String.sval : undefined))
+  if (names.at(-1) !== 'deleted_at') return undefined
+  return names.length === 1 ? null : names.at(-2)
+}
+
+/** The tables of a statement's scopes that lack their filter, in the order they are written. */
+function unfilteredTables(stmt: Node, checked: (table: string) => boolean): TableRef[] {
+  const out: TableRef[] = []
+  const visit = (node: unknown, ctes: ReadonlySet<string>): void => {
+    if (typeof node !== 'object' || node === null) return
+    for (const [key, value] of Object.entries(node)) {
+      if (['SelectStmt', 'InsertStmt', 'UpdateStmt', 'DeleteStmt'].includes(key))
+        scope(key, value as Scope, ctes)
+      else if (/^[A-Z]\w*Stmt$/.test(key)) throw new Error(`${key} is not read by this check`)
+      else visit(value, ctes)
     }
-    // A function (unnest(…), jsonb_to_recordset(…)); after INSERT INTO, the column list.
-    if (isPunct(tokens[j + 1], '(') && !insertTarget) return j + 1
-    const table = first.value === '__IDENT__' && j === k ? '<dynamic>' : name
-    j++
-    if (isWord(tokens[j], 'AS')) j++
-    let alias: string | null = null
-    const a = tokens[j]
-    if (a && (a.kind === 'quoted' || (a.kind === 'word' && !NOT_ALIAS.has(a.value)))) {
-      alias = nameOf(a)
-      j++
-    }
-    refs.push({ table, alias, scope: first.scope, insertTarget })
-    return j
   }
-  tokens.forEach((t, k) => {
-    if (t.kind !== 'word') return
-    const before = tokens[k - 1]
-    if (t.value === 'FROM' || t.value === 'USING') {
-      let j = readRef(k + 1, false)
-      while (isPunct(tokens[j], ',') && tokens[j].scope === t.scope) j = readRef(j + 1, false)
-    } else if (t.value === 'JOIN') readRef(k + 1, false)
-    else if (t.value === 'UPDATE' && !isWord(before, 'FOR', 'DO', 'KEY')) readRef(k + 1, false)
-    else if (t.value === 'INTO' && isWord(before, 'INSERT')) readRef(k + 1, true)
-  })
-  return refs
+  const scope = (kind: string, s: Scope, outer: ReadonlySet<string>) => {
+    // A CTE's name hides a table of that name after it (and, WITH RECURSIVE, in it).
+    const ctes = new Set(outer)
+    const { withClause, larg, rarg, ...body } = s
+    const defs = (withClause?.ctes ?? []).map((c) =>
+      'CommonTableExpr' in c ? c.CommonTableExpr : {},
+    )
+    if (withClause?.recursive) for (const c of defs) ctes.add(c.ctename!)
+    for (const c of defs) {
+      visit(c.ctequery, ctes)
+      ctes.add(c.ctename!)
+    }
+    if (larg && rarg) {
+      scope(kind, larg as Scope, ctes)
+      scope(kind, rarg as Scope, ctes)
+      return visit(body, ctes)
+    }
+    const refs: TableRef[] = []
+    const add = (r: RangeVar | undefined, filters: (Node | undefined)[]) => {
+      if (!r?.relname || (!r.schemaname && ctes.has(r.relname)) || !checked(r.relname)) return
+      const alias = r.alias?.aliasname ?? null
+      refs.push({ table: r.relname, alias, location: r.location ?? 0, filters })
+    }
+    // An outer join's ON filters the side whose rows it may leave out, not the one it keeps.
+    const from = (item: Node | undefined, filters: (Node | undefined)[]): void => {
+      if (!item) return
+      if ('RangeVar' in item) add(item.RangeVar, filters)
+      if ('RangeTableSample' in item) from(item.RangeTableSample.relation, filters)
+      if (!('JoinExpr' in item)) return
+      const { jointype, larg, rarg, quals } = item.JoinExpr
+      from(larg, ['JOIN_INNER', 'JOIN_RIGHT'].includes(jointype!) ? [...filters, quals] : filters)
+      from(rarg, ['JOIN_INNER', 'JOIN_LEFT'].includes(jointype!) ? [...filters, quals] : filters)
+    }
+    for (const item of [...(s.fromClause ?? []), ...(s.usingClause ?? [])])
+      from(item, [s.whereClause])
+    if (kind === 'UpdateStmt' || kind === 'DeleteStmt') add(s.relation, [s.whereClause])
+    const upsert = s.onConflictClause
+    if (upsert?.action === 'ONCONFLICT_UPDATE')
+      add(s.relation, [upsert.infer?.whereClause, upsert.whereClause])
+    for (const ref of refs) {
+      const name = ref.alias ?? ref.table
+      const found = ref.filters.flatMap(conjuncts).map(livenessQualifier)
+      if (found.includes(name) && name !== DYNAMIC) continue
+      if (refs.length === 1 && found.includes(null)) continue
+      out.push(ref)
+    }
+    visit(body, ctes)
+  }
+  visit(stmt, new Set())
+  return out.sort((a, b) => a.location - b.location)
 }
 
-/** `[qualifier .] deleted_at IS NULL` predicates, by scope. */
-function livenessPredicates(tokens: Token[]) {
-  const found: { scope: number; qualifier: string | null }[] = []
-  tokens.forEach((t, k) => {
-    if (!(t.kind === 'word' && t.value === 'DELETED_AT')) return
-    if (!isWord(tokens[k + 1], 'IS') || !isWord(tokens[k + 2], 'NULL')) return
-    const qualified = isPunct(tokens[k - 1], '.') && tokens[k - 2]
-    found.push({ scope: t.scope, qualifier: qualified ? nameOf(tokens[k - 2]) : null })
-  })
-  return found
+/** What each text checks to, by set of soft-deletable tables: variants and mutants share most. */
+const CHECKED = new WeakMap<ReadonlySet<string>, Map<string, TableRef[] | Error>>()
+
+function check(text: string, softDeleteTables: ReadonlySet<string>): TableRef[] | Error {
+  const known = CHECKED.get(softDeleteTables) ?? new Map<string, TableRef[] | Error>()
+  CHECKED.set(softDeleteTables, known)
+  if (!known.has(text)) {
+    const checked = (table: string) => softDeleteTables.has(table) || table === DYNAMIC
+    try {
+      const stmts = parseSync(text).stmts ?? []
+      known.set(
+        text,
+        stmts.flatMap(({ stmt }) => unfilteredTables(stmt!, checked)),
+      )
+    } catch (e) {
+      known.set(text, e as Error)
+    }
+  }
+  return known.get(text)!
 }
 
-/** The table references of one statement that lack their liveness filter. */
+/** The table references of one statement (in any variant) that lack their liveness filter. */
 export function missingFilters(
   statement: Statement,
   softDeleteTables: ReadonlySet<string>,
 ): Violation[] {
-  const tokens = tokenize(statement.text)
-  const upsert = tokens.some((t, k) => isWord(t, 'DO') && isWord(tokens[k + 1], 'UPDATE'))
-  const refs = tableRefs(tokens).filter(
-    (r) =>
-      (softDeleteTables.has(r.table) || r.table === '<dynamic>') && (!r.insertTarget || upsert),
-  )
-  const predicates = livenessPredicates(tokens)
-  return refs
-    .filter((ref) => {
-      const name = ref.alias ?? ref.table
-      const inScope = predicates.filter((p) => p.scope === ref.scope)
-      if (inScope.some((p) => p.qualifier === name)) return false
-      const alone = refs.filter((r) => r.scope === ref.scope).length === 1
-      return !(alone && inScope.some((p) => p.qualifier === null))
-    })
-    .map((ref) => ({
-      file: statement.file,
-      owner: statement.owner,
-      line: statement.line,
-      table: ref.table,
-      alias: ref.alias,
-      kind: 'missing' as const,
-      statement: statement.text.replace(/\s+/g, ' ').trim(),
-    }))
+  const found = new Map<string, Violation>()
+  const { file, owner, line } = statement
+  for (const text of statement.variants) {
+    const result = check(text, softDeleteTables)
+    const failed = result instanceof Error
+    for (const { table, alias } of failed ? [{ table: '<any>', alias: null }] : result) {
+      const kind = failed ? 'unparsable' : 'missing'
+      const shown = (failed ? `${result.message}: ${text}` : text).replace(/\s+/g, ' ').trim()
+      const key = `${kind} ${table} ${alias}`
+      if (!found.has(key))
+        found.set(key, { file, owner, line, table, alias, kind, statement: shown })
+    }
+  }
+  return [...found.values()]
+}
+
+/** The soft-deletable tables a fragment names, with the alias that follows each. */
+function namedTables(text: string, softDeleteTables: ReadonlySet<string>) {
+  const tokens = scanSync(text).tokens
+  const name = (i: number) => {
+    const t = tokens[i]?.text ?? ''
+    return t.startsWith('"') ? t.slice(1, -1) : t.toLowerCase()
+  }
+  return tokens.flatMap((t, i) => {
+    if (t.tokenName !== 'IDENT' || !softDeleteTables.has(name(i))) return []
+    const a = name(i + 1) === 'as' ? i + 2 : i + 1
+    return [{ table: name(i), alias: tokens[a]?.tokenName === 'IDENT' ? name(a) : null }]
+  })
 }
 
 /**
@@ -605,15 +623,10 @@ export function checkSources(
   const violations: Violation[] = []
   for (const s of statements) violations.push(...missingFilters(s, softDeleteTables))
   for (const f of fragments) {
-    for (const ref of tableRefs(tokenize(f.text))) {
-      if (!softDeleteTables.has(ref.table) || ref.insertTarget) continue
-      violations.push({
-        ...f,
-        table: ref.table,
-        alias: ref.alias,
-        kind: 'unchecked',
-        statement: f.text.replace(/\s+/g, ' ').trim(),
-      })
+    const [text] = f.variants
+    for (const { table, alias } of namedTables(text, softDeleteTables)) {
+      const statement = text.replace(/\s+/g, ' ').trim()
+      violations.push({ ...f, table, alias, kind: 'unchecked', statement })
     }
   }
   for (const f of foreign) {
@@ -622,7 +635,7 @@ export function checkSources(
       table: '<any>',
       alias: null,
       kind: 'unchecked',
-      statement: `SQL under a tag other than ${[...TAG_NAMES].join(', ')}: ${f.text.replace(/\s+/g, ' ').trim()}`,
+      statement: `SQL under a tag other than ${[...TAG_NAMES].join(', ')}: ${f.variants[0].replace(/\s+/g, ' ').trim()}`,
     })
   }
   const isAllowed = (v: Violation, a: Allowed) =>

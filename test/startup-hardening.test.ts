@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -24,18 +24,45 @@ const tempDir = async () => {
   return dir
 }
 
+/** Polls until `probe` gives a value; the test's own timeout bounds the wait. */
+const until = async <T>(probe: () => Promise<T | undefined>): Promise<T> => {
+  for (;;) {
+    const value = await probe()
+    if (value !== undefined) return value
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+const stat = async (pid: number) => {
+  const text = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')
+  // pid (comm) state ppid …: comm may hold spaces and parentheses, so split after the last ')'
+  const close = text.lastIndexOf(')')
+  if (close < 0) return undefined
+  const [state, ppid] = text.slice(close + 2).split(' ')
+  return { comm: text.slice(text.indexOf('(') + 1, close), state, ppid: Number(ppid) }
+}
+const processName = async (pid: number) => (await stat(pid))?.comm
+const processState = async (pid: number) => (await stat(pid))?.state
+const childOf = async (parent: number) => {
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    if ((await stat(Number(entry)))?.ppid === parent) return Number(entry)
+  }
+  return undefined
+}
+
 describe('the data-directory lock after kill -9', () => {
   it('takes over a lock whose owner was killed but not yet reaped (a zombie)', async () => {
     const dataDir = await tempDir()
     // A shell that starts a child and then becomes `sleep`, which never reaps it: once killed,
-    // the child stays a zombie, which signal 0 still reports as existing.
-    const parent = spawn('sh', ['-c', 'sleep 60 & echo $!; exec sleep 60'])
+    // the child stays a zombie, which signal 0 still reports as existing. The child is killed
+    // only once the shell has become `sleep`: a shell still running may reap it first.
+    const parent = spawn('sh', ['-c', 'sleep 60 & exec sleep 60'])
     try {
-      const pid = await new Promise<number>((resolve) =>
-        parent.stdout.once('data', (d) => resolve(Number.parseInt(String(d), 10))),
+      const pid = await until(async () =>
+        (await processName(parent.pid!)) === 'sleep' ? await childOf(parent.pid!) : undefined,
       )
       process.kill(pid, 'SIGKILL')
-      await new Promise((r) => setTimeout(r, 200))
+      await until(async () => ((await processState(pid)) === 'Z' ? true : undefined))
       expect(() => process.kill(pid, 0)).not.toThrow() // still in the process table
       await writeFile(join(dataDir, '.lock'), `${pid}\n`)
       const db = await startEmbedded({ dataDir })

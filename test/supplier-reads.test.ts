@@ -43,6 +43,35 @@ describe('SUP-ADM-001 supplier list', () => {
     expect(res.body.data).toMatchObject({ total: 5, page: 1, pageSize: 20 })
   })
 
+  it('happy: suppliers shown with the same second are in id order, whatever their sub-seconds', async () => {
+    // Each later insert (a larger id) gets an earlier fraction of the same second, so ordering by
+    // the stored time would put them the other way round from the id tie-break (issue 20 §3).
+    const t = tag()
+    const inserted: InsertedSupplier[] = []
+    for (const [i, fraction] of ['.900', '.600', '.300', '.000'].entries()) {
+      inserted.push(
+        await insertSupplier(h, {
+          fullName: `${t} Second ${i}`,
+          status: 'ACTIVE',
+          types: [{ typeCode: 'HOTEL', isPrimary: true }],
+          createTime: `2026-03-05 10:00:00${fraction}`,
+        }),
+      )
+    }
+    const byId = inserted.map((s) => s.supplierId).sort(byIdDesc)
+    const desc = await list(`keyword=${t}`)
+    expect(ids(desc)).toEqual(byId)
+    expect(new Set(desc.body.data.records.map((r: any) => r.createTime))).toEqual(
+      new Set(['2026-03-05 10:00:00']),
+    )
+    const asc = await list(`keyword=${t}&sortBy=createTime&sortDirection=ASC`)
+    expect(ids(asc)).toEqual([...byId].reverse())
+    // The same order without a keyword, where the page comes from the order index.
+    const all = await list(`typeCode=HOTEL&status=ACTIVE&pageSize=100`)
+    const ours = ids(all).filter((id: string) => byId.includes(id))
+    expect(ours).toEqual(byId)
+  })
+
   it('happy: a record has the list fields only, with ids as strings above 2^53', async () => {
     const t = tag()
     const s = await insertSupplier(h, {
@@ -460,6 +489,21 @@ describe('SUP-ADM-002 basic information', () => {
       status: 'ACTIVE',
       createTime: '2026-01-02 03:04:05',
       updateTime: '2026-01-02 03:04:05',
+      // The caller holds every permission (test/allowed-actions.test.ts covers the rest).
+      allowedActions: {
+        statusTargets: ['SUSPENDED', 'FROZEN', 'BLACKLIST'],
+        updateSupplier: true,
+        replaceSupplierContacts: true,
+        submitSupplierRegistration: false,
+        deleteSupplierDraft: false,
+        changeSupplierStatus: true,
+        archiveSupplier: false,
+        createSupplierAccounts: true,
+        changeSupplierAccount: true,
+        setDefaultSupplierAccount: true,
+        setResourceRelation: true,
+        unbindResourceRelation: true,
+      },
     })
     for (const id of [d.supplierId, d.contacts[0].contactId, d.qualifications[0].qualificationId]) {
       expect(typeof id).toBe('string')
@@ -613,6 +657,7 @@ describe('SUP-ADM-002 account information', () => {
       taxRate: 6,
       status: 'ACTIVE',
       isDefault: 'NO',
+      riskFlags: [], // the same SupplierBankAccountVO as the account endpoints answer
       updateTime: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
     })
     expect(data.bankAccounts[0]).toMatchObject({

@@ -1,3 +1,4 @@
+import { editApproval } from './fixtures'
 import { describe, expect, it } from 'vitest'
 import { domainDeps } from '../src/app'
 import { sweepStuckApprovals } from '../src/domain/approval/reconcile'
@@ -156,7 +157,12 @@ describe('the stuck-approval sweep', () => {
     const idA = submittedA.body.data.approvalLogId
     const idB = submittedB.body.data.approvalLogId
     // B was decided but its application never ran (the process died between the two).
-    await h.sql`UPDATE approval_log SET status = 'APPROVED', finished_at = now() WHERE approval_log_id = ${idB}`
+    await editApproval(
+      h,
+      idB,
+      (tx) =>
+        tx`UPDATE approval_log SET status = 'APPROVED', finished_at = now() WHERE approval_log_id = ${idB}`,
+    )
 
     const deps = domainDeps(h.deps)
     // Younger than the age: left alone.

@@ -17,7 +17,18 @@ export function latencyChart(
   const hi = Math.log10(sizes.at(-1)!)
   const x = (size: number) => left + ((Math.log10(size) - lo) / (hi - lo || 1)) * (W - left - right)
   const y = (ms: number) => H - bottom - (ms / maxY) * (H - top - bottom)
-  const colors = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e']
+  const colors = [
+    '#1f77b4',
+    '#d62728',
+    '#2ca02c',
+    '#9467bd',
+    '#ff7f0e',
+    '#8c564b',
+    '#e377c2',
+    '#17becf',
+    '#7f7f7f',
+    '#bcbd22',
+  ]
   const ticks = Array.from({ length: 5 }, (_, i) => (maxY / 4) * i)
   const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;')
   return [

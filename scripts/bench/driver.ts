@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs'
 import { connect } from '../../sql/db'
-import { percentile, replay, type Recorded } from './statements'
+import { percentile, replay, replayWrite, type Recorded } from './statements'
 
 /**
  * The driver floor, in its own process: the statements of one scenario issued by postgres.js
- * in `concurrency` loops for `seconds`, no HTTP. Prints one JSON line of figures.
+ * in `concurrency` loops for `seconds`, no HTTP (a write: each time a new one). Prints one JSON line of figures.
  * Usage: DATABASE_URL=… node --import tsx scripts/bench/driver.ts <statements.json> <scenario>
  *   <concurrency> <seconds> <pool max>
  */
 const [file, scenario, concurrency, seconds, poolMax] = process.argv.slice(2)
-const { statements } = (JSON.parse(readFileSync(file, 'utf8')) as Record<string, Recorded>)[
+const { statements, write } = (JSON.parse(readFileSync(file, 'utf8')) as Record<string, Recorded>)[
   scenario
 ]
 const sql = connect({
@@ -18,7 +18,11 @@ const sql = connect({
   timezone: 'Asia/Shanghai',
 })
 
-const run = () => replay(sql, statements)
+// A write is replayed as a new one each time (replayWrite): the run and the count make its
+// unique values, so no two replays, of this run or an earlier one, collide.
+const runId = Date.now() % 1e6
+let replays = 0
+const run = () => (write ? replayWrite(sql, write, runId, ++replays) : replay(sql, statements))
 await Promise.all(Array.from({ length: Number(poolMax) }, run)) // connect and prepare first
 const latencies: number[] = []
 const until = performance.now() + Number(seconds) * 1000

@@ -14,16 +14,25 @@ import { migrate } from '../../src/db/migrate'
 import { httpFleetResources, type FleetResources } from '../../src/ports/fleet'
 import { sqlPermissionLookup } from '../../src/ports/permission'
 import { latencyChart } from './chart'
-import { percentile, pgbenchScript, type Recorded, type Statement } from './statements'
+import {
+  percentile,
+  pgbenchScript,
+  replayWrite,
+  writeScript,
+  type Recorded,
+  type Statement,
+} from './statements'
 
 /*
  * npm run bench: the service against the database's own floors, on seeded data (bench:seed).
  * For each read scenario, in the same run and at the same concurrency: the service (its real
  * entry point, in its own process, with a fleet service in another) under wrk; the handler floor
  * (a bare Hono route running the same statements); the driver floor (postgres.js alone); the
- * database floor (pgbench -M prepared on the same statements). Then registration, two instances
- * against one database, the scaling run on a small data set, and start-up on the embedded
- * database. Writes docs/bench/results.json, docs/bench/latency-vs-size.svg and the figures
+ * database floor (pgbench -M prepared on the same statements). Then registration, a status
+ * change (the write figures that show what the audit trail costs), two instances against one
+ * database, the detail read with tracing off and on (spans exported to a collector stand-in),
+ * the scaling run on a small data set (start-up is `npm run bench:startup`). Writes
+ * docs/bench/results.json, docs/bench/latency-vs-size.svg and the figures
  * section of docs/benchmarks.md.
  */
 
@@ -33,15 +42,19 @@ const { values: opts } = parseArgs({
     connections: { type: 'string', default: '16' },
     pool: { type: 'string', default: '16' },
     small: { type: 'string', default: '10000' },
-    full: { type: 'string', default: '200000' },
+    full: { type: 'string', default: '1000000' },
+    // Client counts of the scaling scenarios, run at both sizes.
+    clients: { type: 'string', default: '1,16' },
     reseed: { type: 'boolean', default: false },
-    'skip-startup': { type: 'boolean', default: false },
+    /** Only the tracing cost of the detail read, on the small data set; figures to stdout. */
+    'only-tracing': { type: 'boolean', default: false },
     out: { type: 'string', default: 'docs/benchmarks.md' },
   },
 })
 const SECONDS = Number(opts.seconds)
 const CONNECTIONS = Number(opts.connections)
 const POOL = Number(opts.pool)
+const CLIENTS = opts.clients!.split(',').map(Number)
 const BASE_URL =
   process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable'
 const WORK = '.bench'
@@ -59,7 +72,6 @@ for (const tool of ['wrk', 'pgbench']) {
 
 const log = (...parts: unknown[]) =>
   console.log(`[${new Date().toISOString().slice(11, 19)}]`, ...parts)
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 function databaseUrl(name: string) {
   const u = new URL(BASE_URL)
@@ -157,14 +169,25 @@ interface Figures {
   failures: number
   requests?: number
   registered?: number
+  /** Status changes made (the status-change scenario). */
+  moved?: number
 }
 
-function wrk(url: string, options: { script?: string; threads?: number; headers?: boolean } = {}) {
+function wrk(
+  url: string,
+  options: {
+    script?: string
+    threads?: number
+    headers?: boolean
+    connections?: number
+    seconds?: number
+  } = {},
+) {
   const threads = options.threads ?? 1
   const args = [
     `-t${threads}`,
-    `-c${CONNECTIONS}`,
-    `-d${SECONDS}s`,
+    `-c${options.connections ?? CONNECTIONS}`,
+    `-d${options.seconds ?? SECONDS}s`,
     '--latency',
     '--timeout',
     '10s',
@@ -195,6 +218,7 @@ function wrk(url: string, options: { script?: string; threads?: number; headers?
         failures: number
         socketErrors: number
         registered?: number
+        moved?: number
         sample: string
       }
       if (r.failures + r.socketErrors > 0)
@@ -206,6 +230,7 @@ function wrk(url: string, options: { script?: string; threads?: number; headers?
         failures: r.failures + r.socketErrors,
         requests: r.requests,
         registered: r.registered,
+        moved: r.moved,
       })
     })
   })
@@ -259,7 +284,7 @@ function pgbench(url: string, name: string, statements: Statement[]): Figures {
   }
 }
 
-function driver(url: string, file: string, name: string): Figures {
+function driver(url: string, file: string, name: string, concurrency = CONNECTIONS): Figures {
   const run = spawnSync(
     process.execPath,
     [
@@ -268,7 +293,7 @@ function driver(url: string, file: string, name: string): Figures {
       'scripts/bench/driver.ts',
       file,
       name,
-      String(CONNECTIONS),
+      String(concurrency),
       String(SECONDS),
       String(POOL),
     ],
@@ -325,10 +350,93 @@ const startService = (url: string, fleetPort: number, log: string, env: NodeJS.P
     join(WORK, log),
   )
 
+/** A collector stand-in that accepts every OTLP export (scripts/bench/otlp-sink.ts). */
+const startOtlpSink = (log: string) =>
+  startListening(['--import', 'tsx', 'scripts/bench/otlp-sink.ts', '0'], {}, join(WORK, log))
+
+/**
+ * The supplier detail read of a service with tracing off (no OTEL_* set), on with every request
+ * sampled (the default sampler: each span exported, over OTLP/HTTP protobuf, the default), and on
+ * with none sampled (OTEL_TRACES_SAMPLER=always_off: the instrumentation without the export), one
+ * after the other on the same database. The services stop before the next starts; the sink's
+ * counts, read after the sampled run's SIGTERM (which exports what is left), show that its spans
+ * were exported.
+ */
+async function tracingCost(url: string, fleetPort: number, detail: string) {
+  const sink = await startOtlpSink('otlp-sink.log')
+  const endpoint = `http://127.0.0.1:${sink.port}`
+  const measure = async (name: string, env: NodeJS.ProcessEnv) => {
+    const service = await startService(url, fleetPort, `service-${name}.log`, env)
+    try {
+      await wrk(`http://127.0.0.1:${service.port}${detail}`).catch(() => undefined) // warm-up run
+      return await wrk(`http://127.0.0.1:${service.port}${detail}`)
+    } finally {
+      await stop(service)
+    }
+  }
+  try {
+    log('supplier detail, tracing off')
+    const off = await measure('tracing-off', {})
+    log('supplier detail, tracing on, every request sampled and exported')
+    const sampled = await measure('tracing-on', { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint })
+    const res = await fetch(`${endpoint}/counts`)
+    const exported = (await res.json()) as { exports: number; bytes: number }
+    log('supplier detail, tracing on, no request sampled')
+    const unsampled = await measure('tracing-unsampled', {
+      OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+      OTEL_TRACES_SAMPLER: 'always_off',
+    })
+    if (exported.exports === 0) throw new Error('tracing on: the sink received no export')
+    return { off, sampled, unsampled, exported }
+  } finally {
+    await stop(sink)
+  }
+}
+
+const tracingLine = (t: Awaited<ReturnType<typeof tracingCost>>) => {
+  const f1 = (n: number) => n.toFixed(1)
+  const f0 = (n: number) => Math.round(n).toLocaleString('en')
+  const of = (x: Figures) =>
+    `${f0(x.requestsPerSecond)} req/s (${(x.requestsPerSecond / t.off.requestsPerSecond).toFixed(2)} of off), p50 ${f1(x.p50)} ms, p99 ${f1(x.p99)} ms, ${x.failures} errors`
+  return `Supplier detail with tracing (OpenTelemetry, run one after the other): off ${f0(t.off.requestsPerSecond)} req/s, p50 ${f1(t.off.p50)} ms, p99 ${f1(t.off.p99)} ms, ${t.off.failures} errors; on, every request sampled and exported (OTLP/HTTP protobuf to a local sink, ${t.exported.exports} exports, ${f0(t.exported.bytes / 1024)} KiB) ${of(t.sampled)}; on, none sampled (\`OTEL_TRACES_SAMPLER=always_off\`) ${of(t.unsampled)}.`
+}
+
 interface Scenario {
   name: string
   title: string
   path: string
+}
+
+interface Answer {
+  success: boolean
+  message: string
+  data?: unknown
+}
+
+/** The registration form of scripts/bench/wrk/registration.lua, unique by `key`. */
+const registrationForm = (key: string) => {
+  const word = (n: number) =>
+    Array.from({ length: 9 }, (_, i) => 'abcdefghijklmnopqrstuvwxyz'[(n * 7 + i * 11) % 26]).join(
+      '',
+    )
+  return {
+    fullName: `${word(Number(key))}${key} ${word(Number(key) + 3)} 旅游服务有限公司`,
+    taxNo: `91B${key}`,
+    types: [{ typeCode: 'OTHER' }],
+    mainCooperation: '导游与门票',
+    licenseImageUrl: 'https://storage.example.com/supplier/license.png',
+    initialAccounts: [
+      {
+        accountType: 'CORPORATE',
+        bankName: '工商银行杭州分行',
+        accountNo: `6222${key}`,
+        settleMode: 'MONTHLY',
+        accountPeriod: 30,
+        invoiceType: 'SPECIAL',
+        taxRate: 6,
+      },
+    ],
+  }
 }
 
 /**
@@ -358,11 +466,14 @@ async function recordStatements(url: string, fleetPort: number, scenarios: Scena
     new Proxy(db, {
       apply(target, self, args: unknown[]) {
         const query = Reflect.apply(target, self, args) as postgres.PendingQuery<postgres.Row[]>
+        // sql(row), sql.json(…): helpers, not queries.
+        if (typeof query?.then !== 'function') return query
         const then = query.then.bind(query)
         query.then = ((ok?: (v: unknown) => unknown, fail?: (e: unknown) => unknown) => {
           return then(
             (v) => {
               settled += 1
+              keepRows(v as postgres.RowList<postgres.Row[]>)
               return ok ? ok(v) : v
             },
             (e) => {
@@ -382,6 +493,13 @@ async function recordStatements(url: string, fleetPort: number, scenarios: Scena
         }
       },
     })
+  // A write's later statements reuse what its earlier ones answered (writeScript): the rows are
+  // kept on the recorded statement they answer (the first of that text still without them).
+  const keepRows = (result: postgres.RowList<postgres.Row[]>) => {
+    const text = (result as unknown as { statement?: { string?: string } }).statement?.string
+    const s = recording?.find((r) => r.text === text && r.rows === undefined)
+    if (s) s.rows = result.map((row) => ({ ...row }))
+  }
   const sql = watch(pool)
   const httpFleet = httpFleetResources({
     baseUrl: `http://127.0.0.1:${fleetPort}`,
@@ -405,12 +523,54 @@ async function recordStatements(url: string, fleetPort: number, scenarios: Scena
   })
   const headers = { authorization: `Bearer ${token}`, 'x-admin-id': ADMIN }
   const out: Record<string, Recorded> = {}
+
+  // Registration as scripts/bench/wrk/registration.lua does it (create, then submit with the
+  // version the create answered), recorded twice on different forms to make it replayable.
+  const registration = async (key: string) => {
+    const form = registrationForm(key)
+    const post = (path: string, body: unknown) =>
+      app.request(path, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    recording = []
+    const created = (await (await post('/admin/supplier/items', form)).json()) as Answer
+    if (!created.success) throw new Error(`registration: create answered ${created.message}`)
+    const { supplierId, updateTime } = created.data as { supplierId: string; updateTime: string }
+    const submitted = (await (
+      await post(`/admin/supplier/items/${supplierId}/submit`, {
+        ...form,
+        expectedUpdateTime: updateTime,
+      })
+    ).json()) as Answer
+    if (!submitted.success) throw new Error(`registration: submit answered ${submitted.message}`)
+    const statements = recording
+    recording = undefined
+    return { statements, supplierId }
+  }
+  const run = Date.now() % 1e6
+  await registration(`${run}0`) // warm-up
+  const a = await registration(`${run}1`)
+  const b = await registration(`${run}2`)
+  const write = writeScript(a.statements, b.statements)
+  // One replay, checked: the supplier it creates ends ACTIVE, as the service's registration does.
+  const replayed = await replayWrite(pool, write, run, 0)
+  const [check] = await pool`
+    SELECT status FROM supplier WHERE supplier_id = ${replayed(a.supplierId)} AND deleted_at IS NULL`
+  if (check?.status !== 'ACTIVE') {
+    throw new Error(
+      `the registration replay left supplier ${replayed(a.supplierId)} ${check?.status}`,
+    )
+  }
+  out.registration = { statements: a.statements, write }
+
   for (const s of scenarios) {
     await app.request(s.path, { headers })
     recording = []
     fleetIds = undefined
     const res = await app.request(s.path, { headers })
-    const body = (await res.json()) as { success: boolean; message: string }
+    const body = (await res.json()) as Answer
     if (!body.success) throw new Error(`${s.name}: ${s.path} answered ${body.message}`)
     // Assigned by the fleet wrapper during the request (TypeScript cannot see that).
     const asked = fleetIds as string[] | undefined
@@ -551,10 +711,28 @@ async function fullRun(url: string) {
       script: 'scripts/bench/wrk/registration.lua',
       threads: CONNECTIONS,
     })
+    // Its floor: the statements of one registration (create, submit, the LOCAL_AUTO decision and
+    // apply), replayed by postgres.js in as many loops, each replay a new supplier (writeScript).
+    // pgbench cannot replay it: each statement reuses ids the previous ones answered.
+    log('registration: driver floor (the same statements replayed)')
     rows.push({
       scenario: 'registration',
       title: 'registration (create draft, then submit)',
+      statements: recorded.registration.statements.length,
       ...registration,
+      driver: driver(url, file, 'registration'),
+    })
+    // Writes pay for the audit trail (a chain head lock and a seal per transaction that logs):
+    // this and registration are the write figures to compare with a run before it.
+    log('status change: read detail, then suspend or resume')
+    const statusChange = await wrk(`http://127.0.0.1:${service.port}/`, {
+      script: 'scripts/bench/wrk/status-change.lua',
+      threads: CONNECTIONS,
+    })
+    rows.push({
+      scenario: 'status-change',
+      title: 'status change (read detail, then suspend or resume)',
+      ...statusChange,
     })
 
     log('two instances against one database: supplier detail')
@@ -576,29 +754,99 @@ async function fullRun(url: string) {
     await wrk(`http://127.0.0.1:${asking.port}${detail}`).catch(() => undefined) // warm-up run
     const everyReadAsks = await wrk(`http://127.0.0.1:${asking.port}${detail}`)
     await stop(asking)
-    return { ids, rows, twoInstances: { one, both }, everyReadAsks }
+    // Alone on the machine: the services above have stopped (the first one stays idle).
+    const tracing = await tracingCost(url, fleet.port, detail)
+    return { ids, rows, twoInstances: { one, both }, everyReadAsks, tracing }
   } finally {
     await Promise.all([stop(service), stop(floor), stop(fleet)])
   }
 }
 
-/** The list, keyword and resource-page scenarios alone, on the small data set. */
-async function scalingRun(url: string, keyword: string) {
-  const ids = { ...(await pick(url)), keyword }
-  const fleet = await startFleet(url, 'fleet-small.log')
-  const service = await startService(url, fleet.port, 'service-small.log')
-  const rows: Row[] = []
+/**
+ * The scenarios whose cost may grow with the data: the supplier list (page 1, filtered by status
+ * and by type, a keyword, page 400), the approval records (page 1 and 400 of all suppliers, page
+ * 1 of the supplier with about 10,000 change-log rows) and the resource page, each measured at
+ * both sizes and at every client count of --clients.
+ */
+const scalingScenarios = (ids: { large: string }, keyword: string): Scenario[] => [
+  {
+    name: 'list',
+    title: 'list, page 1',
+    path: '/admin/supplier/items?page=1&pageSize=20',
+  },
+  {
+    name: 'list-active',
+    title: 'list, page 1, status ACTIVE',
+    path: '/admin/supplier/items?page=1&pageSize=20&status=ACTIVE',
+  },
+  {
+    name: 'list-type',
+    title: 'list, page 1, type HOTEL',
+    path: '/admin/supplier/items?page=1&pageSize=20&typeCode=HOTEL',
+  },
+  {
+    name: 'keyword',
+    title: `list, keyword "${keyword}"`,
+    path: `/admin/supplier/items?keyword=${encodeURIComponent(keyword)}&page=1&pageSize=20`,
+  },
+  {
+    name: 'list-deep',
+    title: 'list, page 400',
+    path: '/admin/supplier/items?page=400&pageSize=20',
+  },
+  {
+    name: 'records',
+    title: 'approval records, page 1 (all suppliers)',
+    path: '/admin/supplier/approval-records?page=1&pageSize=20',
+  },
+  {
+    name: 'records-deep',
+    title: 'approval records, page 400 (all suppliers)',
+    path: '/admin/supplier/approval-records?page=400&pageSize=20',
+  },
+  {
+    name: 'records-large',
+    title: 'approval records, page 1 of the large supplier',
+    path: `/admin/supplier/approval-records?page=1&pageSize=20&supplierId=${ids.large}`,
+  },
+  {
+    name: 'page1',
+    title: 'resource page 1, all modules (large supplier)',
+    path: `/admin/supplier/items/${ids.large}/resource-info/page?page=1&pageSize=20`,
+  },
+]
+
+interface ScalingRow extends Row {
+  suppliers: number
+  clients: number
+  changeLogRows?: number
+}
+
+/** The scaling scenarios on one data set, at each client count (a 3 s warm-up run before each). */
+async function scalingRun(url: string, suppliers: number, keyword: string) {
+  const ids = await pick(url)
+  const db = connect({ url, max: 1, timezone: 'UTC' })
+  const [{ n: changeLogRows }] = await db`
+    SELECT count(*)::int AS n FROM change_log WHERE supplier_id = ${ids.large}`
+  await db.end()
+  const fleet = await startFleet(url, `fleet-${suppliers}.log`)
+  const service = await startService(url, fleet.port, `service-${suppliers}.log`)
+  const rows: ScalingRow[] = []
   try {
-    for (const s of scenariosFor(ids, ids.keyword).filter((s) =>
-      ['list', 'keyword', 'page1'].includes(s.name),
-    )) {
-      log(`${s.title} (small data set)`)
-      await wrk(`http://127.0.0.1:${service.port}${s.path}`).catch(() => undefined)
-      rows.push({
-        scenario: s.name,
-        title: s.title,
-        ...(await wrk(`http://127.0.0.1:${service.port}${s.path}`)),
-      })
+    for (const clients of CLIENTS) {
+      for (const s of scalingScenarios(ids, keyword)) {
+        log(`${s.title} (${suppliers.toLocaleString('en')} suppliers, ${clients} clients)`)
+        const target = `http://127.0.0.1:${service.port}${s.path}`
+        await wrk(target, { connections: clients, seconds: 3 }).catch(() => undefined)
+        rows.push({
+          scenario: s.name,
+          title: s.title,
+          suppliers,
+          clients,
+          ...(s.name === 'records-large' && { changeLogRows }),
+          ...(await wrk(target, { connections: clients })),
+        })
+      }
     }
   } finally {
     await Promise.all([stop(service), stop(fleet)])
@@ -606,53 +854,28 @@ async function scalingRun(url: string, keyword: string) {
   return rows
 }
 
-/** npm start on a fresh DATA_DIR until the first successful request; then again (restart). */
-async function startup() {
-  const dataDir = join(WORK, `startup-${Date.now()}`)
-  const port = 18790
-  const once = async () => {
-    const started = performance.now()
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port) }
-    delete env.DATABASE_URL // the embedded database
-    const child = spawn('npm', ['start'], {
-      env,
-      detached: true,
-      stdio: 'ignore',
-    })
-    let ms = NaN
-    for (let i = 0; i < 1200; i++) {
-      try {
-        const res = await fetch(
-          `http://127.0.0.1:${port}/admin/supplier/items?page=1&pageSize=20`,
-          {
-            headers: { authorization: `Bearer ${token}`, 'x-admin-id': ADMIN },
-          },
-        )
-        const body = (await res.json()) as { success?: boolean }
-        if (body.success) {
-          ms = performance.now() - started
-          break
-        }
-      } catch {
-        // not listening yet
-      }
-      await sleep(25)
-    }
-    process.kill(-child.pid!, 'SIGTERM')
-    await new Promise((r) => child.once('exit', r))
-    return ms
+if (opts['only-tracing']) {
+  const url = await seeded(Number(opts.small))
+  const ids = await pick(url)
+  const fleet = await startFleet(url, 'fleet-tracing.log')
+  try {
+    const tracing = await tracingCost(url, fleet.port, `/admin/supplier/items/${ids.ordinary}`)
+    console.log(JSON.stringify(tracing))
+    console.log(tracingLine(tracing))
+  } finally {
+    await stop(fleet)
   }
-  const first = await once()
-  const restart = await once()
-  return { first, restart }
+  process.exit(0)
 }
 
 const started = new Date()
 const full = await seeded(Number(opts.full))
 const small = await seeded(Number(opts.small))
 const main = await fullRun(full)
-const scaling = await scalingRun(small, main.ids.keyword)
-const start = opts['skip-startup'] ? undefined : await startup()
+const scaling = [
+  ...(await scalingRun(small, Number(opts.small), main.ids.keyword)),
+  ...(await scalingRun(full, Number(opts.full), main.ids.keyword)),
+]
 const pg = spawnSync('psql', [full, '-Atc', 'SHOW server_version'], {
   encoding: 'utf8',
 }).stdout.trim()
@@ -665,23 +888,25 @@ const results = {
     pool: POOL,
     small: Number(opts.small),
     full: Number(opts.full),
+    clients: CLIENTS,
   },
   ...main,
   scaling,
-  startup: start,
 }
 mkdirSync('docs/bench', { recursive: true })
 writeFileSync('docs/bench/results.json', JSON.stringify(results, null, 2) + '\n')
 writeFileSync(
   'docs/bench/latency-vs-size.svg',
   latencyChart(
-    scaling.map((s) => ({
-      title: s.title,
-      points: [
-        { size: Number(opts.small), p50: s.p50 },
-        { size: Number(opts.full), p50: main.rows.find((r) => r.scenario === s.scenario)!.p50 },
-      ],
-    })),
+    // One line per scenario at the most clients: p50 at each size.
+    scaling
+      .filter((r) => r.suppliers === Number(opts.small) && r.clients === Math.max(...CLIENTS))
+      .map((r) => ({
+        title: `${r.title} (${r.clients} clients)`,
+        points: scaling
+          .filter((x) => x.scenario === r.scenario && x.clients === r.clients)
+          .map((x) => ({ size: x.suppliers, p50: x.p50 })),
+      })),
   ),
 )
 const doc = readFileSync(opts.out!, 'utf8')
@@ -725,24 +950,66 @@ function renderFigures(r: typeof results): string {
   const reg = r.rows.find((x) => x.scenario === 'registration')
   if (reg)
     lines.push(
-      `Registration: ${reg.registered} suppliers registered (draft, submit, LOCAL_AUTO approval applied) in ${r.settings.seconds} s, ${reg.failures} non-success answers.`,
+      `Registration: ${reg.registered} suppliers registered (draft, submit, LOCAL_AUTO approval applied) in ${r.settings.seconds} s, ${reg.failures} non-success answers; ${reg.statements} statements each. Its floor, those statements replayed by postgres.js in ${r.settings.connections} loops (each replay a new supplier): ${f0(reg.driver?.requestsPerSecond)} registrations/s, p50 ${f1(reg.driver?.p50)} ms, p99 ${f1(reg.driver?.p99)} ms; the service reaches ${ratio(reg.requestsPerSecond / 2, reg.driver?.requestsPerSecond)} of it (two requests per registration).`,
+      '',
+    )
+  const moves = r.rows.find((x) => x.scenario === 'status-change')
+  if (moves)
+    lines.push(
+      `Status change: ${moves.moved} status changes (each after a detail read; approval submitted, decided and applied) in ${r.settings.seconds} s, ${moves.failures} non-success answers.`,
       '',
     )
   const page1 = r.rows.find((x) => x.scenario === 'page1')!
   const page400 = r.rows.find((x) => x.scenario === 'page400')!
   lines.push(
-    `Deep page: page 400 p50 ${f1(page400.p50)} ms against page 1 ${f1(page1.p50)} ms, ratio ${ratio(page400.p50, page1.p50)}.`,
+    `Resource deep page: page 400 p50 ${f1(page400.p50)} ms against page 1 ${f1(page1.p50)} ms, ratio ${ratio(page400.p50, page1.p50)}.`,
     '',
   )
+  const at = (scenario: string, suppliers: number, clients: number) =>
+    r.scaling.find(
+      (x) => x.scenario === scenario && x.suppliers === suppliers && x.clients === clients,
+    )
+  const { small, full } = r.settings
+  const targets: Record<string, number> = {
+    list: 1.5,
+    'list-active': 1.5,
+    'list-type': 1.5,
+    keyword: 3,
+    records: 1.5,
+    'records-large': 1.5,
+  }
+  const large = r.scaling.find((x) => x.changeLogRows !== undefined)
   lines.push(
-    `Scaling, p50 at ${r.settings.small.toLocaleString('en')} and at ${r.settings.full.toLocaleString('en')} suppliers (chart: [latency-vs-size.svg](bench/latency-vs-size.svg)):`,
+    `Scaling, p50 at ${small.toLocaleString('en')} and at ${full.toLocaleString('en')} suppliers, each data set with its own service, at ${r.settings.clients.join(' and ')} client(s) (chart: [latency-vs-size.svg](bench/latency-vs-size.svg)); the large supplier has ${large?.changeLogRows?.toLocaleString('en') ?? '–'} change-log rows:`,
     '',
-    '| scenario | p50 ms small | p50 ms full | ratio | req/s small | req/s full |',
+    '| scenario | clients | p50 ms small | p50 ms full | ratio | target | req/s small | req/s full | errors |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...r.settings.clients.flatMap((clients) =>
+      r.scaling
+        .filter((x) => x.suppliers === small && x.clients === clients)
+        .map((s) => {
+          const big = at(s.scenario, full, clients)
+          const target = targets[s.scenario]
+          return `| ${s.title} | ${clients} | ${f1(s.p50)} | ${f1(big?.p50)} | ${ratio(big?.p50 ?? NaN, s.p50)} | ${target ? `≤ ${target}` : '–'} | ${f0(s.requestsPerSecond)} | ${f0(big?.requestsPerSecond)} | ${s.failures + (big?.failures ?? 0)} |`
+        }),
+    ),
+    '',
+    'Deep pages, p50 of page 400 against page 1 (target ≤ 2):',
+    '',
+    '| list | suppliers | clients | page 1 ms | page 400 ms | ratio |',
     '|---|---|---|---|---|---|',
-    ...r.scaling.map((s) => {
-      const big = r.rows.find((x) => x.scenario === s.scenario)!
-      return `| ${s.title} | ${f1(s.p50)} | ${f1(big.p50)} | ${ratio(big.p50, s.p50)} | ${f0(s.requestsPerSecond)} | ${f0(big.requestsPerSecond)} |`
-    }),
+    ...[
+      ['supplier list', 'list', 'list-deep'],
+      ['approval records', 'records', 'records-deep'],
+    ].flatMap(([name, first, deep]) =>
+      [small, full].flatMap((suppliers) =>
+        r.settings.clients.map((clients) => {
+          const a = at(first, suppliers, clients)
+          const b = at(deep, suppliers, clients)
+          return `| ${name} | ${suppliers.toLocaleString('en')} | ${clients} | ${f1(a?.p50)} | ${f1(b?.p50)} | ${ratio(b?.p50 ?? NaN, a?.p50)} |`
+        }),
+      ),
+    ),
     '',
   )
   const t = r.twoInstances
@@ -756,10 +1023,6 @@ function renderFigures(r: typeof results): string {
     `Supplier detail with \`PERMISSION_READ_CACHE_SECONDS=0\` (every read runs its permission statement): ${f0(asks.requestsPerSecond)} req/s, p50 ${f1(asks.p50)} ms, p99 ${f1(asks.p99)} ms, ${asks.failures} errors; ${ratio(asks.requestsPerSecond, t.one.handler?.requestsPerSecond)} of the handler floor above.`,
     '',
   )
-  if (r.startup) {
-    lines.push(
-      `Start-up on the embedded database, \`npm start\` to the first successful list request: first run (migrations, reference and demo data) ${f0(r.startup.first)} ms; restart ${f0(r.startup.restart)} ms.`,
-    )
-  }
+  lines.push(tracingLine(r.tracing), '')
   return lines.join('\n')
 }

@@ -7,6 +7,7 @@
  */
 
 import { normalizeAccountNo } from '../identity'
+import { AuditKey } from './audit'
 
 export interface CryptoConfig {
   /** keyId -> base64 of 32 raw bytes (AES-256). Retired keys stay listed so old rows decrypt. */
@@ -15,6 +16,8 @@ export interface CryptoConfig {
   activeKeyId: string
   /** base64 of at least 32 raw bytes; HMAC-SHA256 key for blind indexes. */
   blindIndexKey: string
+  /** base64 of at least 32 raw bytes; HMAC-SHA256 key of the audit trail (`./audit`). */
+  auditKey: string
 }
 
 /** Raised for every decrypt/config failure; messages never carry plaintext or key material. */
@@ -91,6 +94,8 @@ export class SensitiveCipher {
     readonly activeKeyId: string,
     private readonly activeKey: CryptoKey,
     private readonly hmacKey: CryptoKey,
+    /** The audit trail's key: every place that holds the service's keys holds this one too. */
+    readonly audit: AuditKey,
   ) {}
 
   /**
@@ -125,7 +130,10 @@ export class SensitiveCipher {
     ])
     const activeKey = aesKeys.get(config.activeKeyId)
     if (!activeKey) throw new SensitiveCryptoError('active key could not be imported')
-    return new SensitiveCipher(aesKeys, config.activeKeyId, activeKey, hmacKey)
+    const audit = await AuditKey.create(config.auditKey).catch((err: Error) => {
+      throw new SensitiveCryptoError(err.message)
+    })
+    return new SensitiveCipher(aesKeys, config.activeKeyId, activeKey, hmacKey, audit)
   }
 
   /**

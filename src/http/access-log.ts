@@ -15,7 +15,7 @@ export interface AccessLogVariables {
  * frame's 401 or query refusal): routes have a method, middlewares 'ALL'. Without a matching
  * route (a 404, say), the pattern of whatever answered.
  */
-function routeOf(c: Context): string {
+export function routeOf(c: Context): string {
   const routes = matchedRoutes(c)
   for (let i = routes.length - 1; i >= 0; i--) {
     if (routes[i].method !== 'ALL') return routes[i].path

@@ -6,7 +6,7 @@ import type { Logger } from 'pino'
 import type { Config } from '../config'
 import { AppError, ERRORS } from '../errors'
 import { expiringMemory } from '../memory'
-import type { Access, PermissionLookup } from '../ports/permission'
+import { satisfies, type Access, type PermissionLookup } from '../ports/permission'
 import { describe, type RouteDoc } from './openapi'
 import { idString } from '../schemas/id'
 import type { AppEnv } from './types'
@@ -169,8 +169,51 @@ export function authenticate(auth: Config['auth']): MiddlewareHandler<AppEnv> {
 }
 
 /**
+ * The route's verdict and, for `access.advise`, the advice codes held. One statement when the
+ * adapter answers grants (the SQL tables); otherwise each code by `has`, where an advice code
+ * that fails to answer counts as not held (fail closed) and a required one denies.
+ */
+async function judge(
+  lookup: PermissionLookup,
+  adminId: string,
+  access: Access,
+): Promise<{ granted: boolean; held: string[] }> {
+  const advise = access.advise ?? []
+  if (lookup.allows && !advise.length) {
+    return { granted: (await lookup.allows(adminId, access)) === true, held: [] }
+  }
+  if (lookup.grantsOf) {
+    const codes = [...new Set([...access.permissions, ...advise])]
+    const grants = await lookup.grantsOf(adminId, codes, access.roles !== undefined)
+    return {
+      granted: satisfies(access, grants),
+      held: advise.filter((code) => grants.permissions.includes(code)),
+    }
+  }
+  const checks = access.permissions.map((code) => lookup.has(adminId, code))
+  const roleCheck = access.roles
+    ? lookup.roles(adminId).then((held) => access.roles!.some((r) => held.includes(r)))
+    : Promise.resolve(true)
+  const advice = advise.map((code) =>
+    lookup.has(adminId, code).then(
+      (answer) => answer === true,
+      () => false,
+    ),
+  )
+  const [answers, flags] = await Promise.all([
+    Promise.all([...checks, roleCheck]),
+    Promise.all(advice),
+  ])
+  return {
+    granted: answers.every((a) => a === true),
+    held: advise.filter((_, i) => flags[i]),
+  }
+}
+
+/**
  * Per-route authorization, declared next to the route and shown in /openapi.json. Every code
- * must answer a clear `true`; false, errors and timeouts deny.
+ * must answer a clear `true`; false, errors and timeouts deny. With `access.advise`, the advice
+ * codes the caller holds are handed to the route as `heldCodes`.
  */
 export function authorize(
   lookup: PermissionLookup,
@@ -180,19 +223,18 @@ export function authorize(
   const middleware: MiddlewareHandler<AppEnv> = async (c, next) => {
     const adminId = c.get('adminId')
     const memory = READ_METHODS.has(c.req.method) ? lookup.readGrants : undefined
-    if (memory?.holds(adminId, access)) return next()
-    let granted = false
-    try {
-      if (lookup.allows) {
-        granted = (await lookup.allows(adminId, access)) === true
-      } else {
-        const checks = access.permissions.map((code) => lookup.has(adminId, code))
-        const roleCheck = access.roles
-          ? lookup.roles(adminId).then((held) => access.roles!.some((r) => held.includes(r)))
-          : Promise.resolve(true)
-        const answers = await Promise.all([...checks, roleCheck])
-        granted = answers.every((a) => a === true)
+    const { advise } = access
+    if (memory?.holds(adminId, access)) {
+      const held = advise ? memory.advice(adminId, advise) : []
+      if (held) {
+        c.set('heldCodes', held)
+        return next()
       }
+    }
+    let granted = false
+    let held: string[] = []
+    try {
+      ;({ granted, held } = await judge(lookup, adminId, access))
     } catch (err) {
       if (err instanceof AppError && err.entry === ERRORS.DATABASE_UNAVAILABLE) {
         // Refused all the same, but as "retry later": nobody's permission was judged.
@@ -211,6 +253,8 @@ export function authorize(
       )
     }
     memory?.remember(adminId, access)
+    if (advise) memory?.rememberAdvice(adminId, advise, held)
+    c.set('heldCodes', held)
     // A grant that arrives after the caller was answered at the deadline runs nothing.
     if (c.get('deadline')?.passed) throw new AppError(ERRORS.DATABASE_UNAVAILABLE)
     await next()

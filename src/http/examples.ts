@@ -5,6 +5,12 @@ import {
   SupplierBasicInfoVO,
   SupplierListItemVO,
 } from '../domain/supplier/reads'
+import {
+  AllowedActions,
+  LifecycleTransitionVO,
+  LifecycleTransitionsVO,
+  lifecycleTransitions,
+} from '../domain/lifecycle/actions'
 import { ExpiringQualificationVO } from '../domain/supplier/compliance'
 import { QualificationRuleVO } from '../domain/supplier/qualification-rules'
 import { SupplierResourceInfoRespVO } from '../domain/resource/info-page'
@@ -306,6 +312,22 @@ const COMPLIANCE = example(itemOf(SupplierBasicInfoVO, 'compliance'), {
   ],
 })
 
+// What the demo administrator (every permission) may do with the ACTIVE supplier now.
+const ALLOWED_ACTIONS = example(AllowedActions, {
+  statusTargets: ['SUSPENDED', 'FROZEN', 'BLACKLIST'],
+  updateSupplier: true,
+  replaceSupplierContacts: true,
+  submitSupplierRegistration: false,
+  deleteSupplierDraft: false,
+  changeSupplierStatus: true,
+  archiveSupplier: false,
+  createSupplierAccounts: true,
+  changeSupplierAccount: true,
+  setDefaultSupplierAccount: true,
+  setResourceRelation: true,
+  unbindResourceRelation: true,
+})
+
 example(SupplierBasicInfoVO, {
   supplierId: SUPPLIER_ID,
   supplierNo: SUPPLIER_NO,
@@ -331,9 +353,23 @@ example(SupplierBasicInfoVO, {
   creditLevel: null,
   totalScore: null,
   createTime: CREATED,
+  allowedActions: ALLOWED_ACTIONS,
 })
 
-const ACCOUNT = example(itemOf(SupplierAccountInfoVO, 'bankAccounts'), {
+example(LifecycleTransitionVO, {
+  from: 'ACTIVE',
+  to: 'SUSPENDED',
+  trigger: 'SUSPEND',
+  command: 'STATUS',
+  bizType: 'STATUS_CHANGE',
+  subType: 'STATUS_SUSPEND',
+  approvalLevels: 1,
+  guard: 'NONE',
+})
+// The whole table, as the service answers it.
+example(LifecycleTransitionsVO, lifecycleTransitions())
+
+const ACCOUNT: z.output<typeof SupplierBankAccountVO> = {
   accountId: ACCOUNT_ID,
   accountName: FULL_NAME,
   accountType: 'CORPORATE',
@@ -346,8 +382,9 @@ const ACCOUNT = example(itemOf(SupplierAccountInfoVO, 'bankAccounts'), {
   taxRate: 6,
   status: 'ACTIVE',
   isDefault: 'YES',
+  riskFlags: [],
   updateTime: SUBMITTED,
-})
+}
 example(SupplierAccountInfoVO, {
   supplierId: SUPPLIER_ID,
   bankAccounts: [

@@ -12,17 +12,23 @@ import { isDatabaseUnavailable } from '../../sql/db'
 import { accessLog } from './access-log'
 import { authenticate, READ_METHODS } from './auth'
 import { requestDeadline } from './deadline'
+import { serverSpans } from './trace'
 import { failure } from './envelope'
 import type { AppDeps as Deps, AppEnv } from './types'
 
 /**
  * What every request passes through before its route, for the Node app and the edge app
- * alike: request id, one access-log line, the request deadline, the body limit, and
- * authentication of /admin/*.
+ * alike: request id, its server span when tracing is on, one access-log line, the request
+ * deadline, the body limit, and authentication of /admin/*.
  */
 export function useFrame(
   app: Hono<AppEnv>,
-  { config, logger, observer }: { config: Config; logger: Logger; observer?: Observer },
+  {
+    config,
+    logger,
+    observer,
+    tracing,
+  }: { config: Config; logger: Logger; observer?: Observer; tracing?: boolean },
 ) {
   // Our own id for every request: a caller's X-Request-Id is not trusted, since the id is
   // written into the change log and the sensitive-read audit.
@@ -32,6 +38,8 @@ export function useFrame(
     c.header('X-Request-Id', id)
     await next()
   })
+  // Before the access log, whose line is then written inside the span (with the trace id).
+  if (tracing) app.use(serverSpans())
   app.use(accessLog(logger, observer))
   app.use(requestDeadline(config.deadline.requestTimeoutMs, logger))
   // Cross-origin browser calls from the configured origins only (none by default). Before

@@ -6,6 +6,11 @@ import type { RequestDeadline } from '../domain/deadline'
 export interface AppDeps extends Deps {
   /** The reference page's renderer files; without them (edge) /docs is a static index. */
   docsAssets?: DocsAssets
+  /**
+   * The entry started the OpenTelemetry SDK (src/tracing.ts): every request gets a server span.
+   * Never on the edge, which has no SDK.
+   */
+  tracing?: boolean
 }
 
 export interface AppEnv {
@@ -15,5 +20,10 @@ export interface AppEnv {
     adminId: string
     /** Set by the frame for every request (REQUEST_TIMEOUT_MS). */
     deadline: RequestDeadline
+    /**
+     * The advice codes (`Access.advise`) the caller holds, set by `authorize` on every route it
+     * guards (empty without advice): never an authorization, only what a route may advise.
+     */
+    heldCodes: readonly string[]
   }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { dateTimeString } from '../schemas/calendar'
 import { readLimited, UnreadableAnswer } from './bounded-answer'
+import { outboundCall, type CallTrace } from './outbound'
 
 /** What archive asks finance: is everything of this supplier settled? */
 export interface ClearanceRequest {
@@ -74,13 +75,14 @@ export function httpFinanceClearance(options: {
   fetch?: typeof fetch
 }): FinanceClearance {
   const doFetch = options.fetch ?? fetch
-  const ask = async (request: ClearanceRequest): Promise<ClearanceAnswer> => {
+  const ask = async (request: ClearanceRequest, trace: CallTrace): Promise<ClearanceAnswer> => {
     let res: Response
     try {
       res = await doFetch(options.url, {
         method: 'POST',
         redirect: 'error',
         headers: {
+          ...trace.headers,
           accept: 'application/json',
           'content-type': 'application/json',
           ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
@@ -89,14 +91,17 @@ export function httpFinanceClearance(options: {
         signal: AbortSignal.timeout(options.timeoutMs),
       })
     } catch (err) {
+      trace.failed(err instanceof Error ? err.name : 'unknown')
       return { outcome: 'UNAVAILABLE', reason: `finance clearance did not answer: ${message(err)}` }
     }
     const status = res.status
+    trace.answered(status)
     let text: string
     try {
       text = await readLimited(res, MAX_ANSWER_BYTES)
     } catch (err) {
       // Cut off or timed out mid-answer: no answer. Too long or not UTF-8: an unclear one.
+      trace.failed(err instanceof UnreadableAnswer ? 'unreadable_answer' : 'answer_cut_off')
       if (err instanceof UnreadableAnswer) return notCleared(err.message)
       return { outcome: 'UNAVAILABLE', reason: `finance clearance answer cut off: ${message(err)}` }
     }
@@ -120,15 +125,23 @@ export function httpFinanceClearance(options: {
     }
     return { outcome: 'CLEARED', clearanceRequestId, checkedAt, ledgerRevision }
   }
+  const call = {
+    peer: 'finance-clearance',
+    method: 'POST',
+    url: options.url,
+    template: URL.canParse(options.url) ? new URL(options.url).pathname : '/',
+  }
   return {
     name: 'HTTP',
-    check: async (request) => {
-      try {
-        return await ask(request)
-      } catch (err) {
-        return { outcome: 'NOT_CLEARED', reason: `unreadable answer: ${message(err)}` }
-      }
-    },
+    check: (request) =>
+      outboundCall(call, async (trace) => {
+        try {
+          return await ask(request, trace)
+        } catch (err) {
+          trace.failed('unreadable_answer')
+          return { outcome: 'NOT_CLEARED', reason: `unreadable answer: ${message(err)}` }
+        }
+      }),
   }
 }
 

@@ -4,6 +4,7 @@ import { liveResources, SeasonJson, TagJson } from '../../sql/resource'
 import { AppError, ERRORS } from '../errors'
 import { dateTimeString } from '../schemas/calendar'
 import { readLimited, UnreadableAnswer } from './bounded-answer'
+import { outboundCall } from './outbound'
 
 /*
  * Vehicles belong to the fleet service. The resource-information page asks it once per page
@@ -69,6 +70,9 @@ export interface FleetResources {
   supplierResourceInfo(vehicleIds: readonly string[], db: Sql): Promise<FleetVehicle[]>
 }
 
+/** The fleet's batch operation, below FLEET_BASE_URL. */
+const FLEET_BATCH_PATH = '/internal/fleet/vehicles/supplier-resource-info/batch'
+
 export const fleetUnavailable = (why: string) =>
   new AppError(ERRORS.DEPENDENCY_UNAVAILABLE, `fleet service unavailable: ${why}`)
 
@@ -84,39 +88,52 @@ export function httpFleetResources(options: {
   fetch?: typeof fetch
 }): FleetResources {
   const doFetch = options.fetch ?? fetch
-  const url = `${options.baseUrl.replace(/\/+$/, '')}/internal/fleet/vehicles/supplier-resource-info/batch`
+  const url = `${options.baseUrl.replace(/\/+$/, '')}${FLEET_BATCH_PATH}`
+  const call = { peer: 'fleet', method: 'POST', url, template: FLEET_BATCH_PATH }
   return {
-    async supplierResourceInfo(vehicleIds) {
-      let res: Response
-      let body: unknown
-      try {
-        res = await doFetch(url, {
-          method: 'POST',
-          headers: {
-            accept: 'application/json',
-            'content-type': 'application/json',
-            'x-internal-token': options.token,
-          },
-          body: JSON.stringify({ vehicleIds }),
-          signal: AbortSignal.timeout(options.timeoutMs),
-        })
-        if (!res.ok) {
-          await res.body?.cancel()
-          throw fleetUnavailable(`HTTP ${res.status}`)
+    supplierResourceInfo: (vehicleIds) =>
+      outboundCall(call, async (trace) => {
+        let res: Response
+        let body: unknown
+        try {
+          res = await doFetch(url, {
+            method: 'POST',
+            headers: {
+              ...trace.headers,
+              accept: 'application/json',
+              'content-type': 'application/json',
+              'x-internal-token': options.token,
+            },
+            body: JSON.stringify({ vehicleIds }),
+            signal: AbortSignal.timeout(options.timeoutMs),
+          })
+          trace.answered(res.status)
+          if (!res.ok) {
+            await res.body?.cancel()
+            throw fleetUnavailable(`HTTP ${res.status}`)
+          }
+          body = JSON.parse(await readLimited(res, MAX_FLEET_ANSWER_BYTES))
+        } catch (err) {
+          if (err instanceof AppError) throw err
+          if (err instanceof UnreadableAnswer) {
+            trace.failed('unreadable_answer')
+            throw fleetUnavailable(err.message)
+          }
+          const name = (err as Error).name
+          trace.failed(name)
+          throw fleetUnavailable(
+            name === 'TimeoutError'
+              ? `no answer within ${options.timeoutMs} ms`
+              : 'no valid answer',
+          )
         }
-        body = JSON.parse(await readLimited(res, MAX_FLEET_ANSWER_BYTES))
-      } catch (err) {
-        if (err instanceof AppError) throw err
-        if (err instanceof UnreadableAnswer) throw fleetUnavailable(err.message)
-        const name = (err as Error).name
-        throw fleetUnavailable(
-          name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms` : 'no valid answer',
-        )
-      }
-      const parsed = FleetAnswer.safeParse(body)
-      if (!parsed.success) throw fleetUnavailable('malformed or non-success answer')
-      return parsed.data.data
-    },
+        const parsed = FleetAnswer.safeParse(body)
+        if (!parsed.success) {
+          trace.failed('malformed_answer')
+          throw fleetUnavailable('malformed or non-success answer')
+        }
+        return parsed.data.data
+      }),
   }
 }
 

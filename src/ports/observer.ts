@@ -30,12 +30,16 @@ export function observeLookupFailures(
       observer.permissionLookupFailed()
       throw err
     })
-  const { allows } = lookup
+  const { allows, grantsOf } = lookup
   return {
     has: (adminId, code) => watch(lookup.has(adminId, code)),
     roles: (adminId) => watch(lookup.roles(adminId)),
     ...(allows && {
       allows: (adminId, access) => watch(allows.call(lookup, adminId, access)),
+    }),
+    ...(grantsOf && {
+      grantsOf: (adminId, codes, withRoles) =>
+        watch(grantsOf.call(lookup, adminId, codes, withRoles)),
     }),
     fromServiceDatabase: lookup.fromServiceDatabase,
     readGrants: lookup.readGrants,

@@ -2,6 +2,7 @@ import { isDatabaseUnavailable, RowShapeError, type Sql } from '../../sql/db'
 import { accessOf, hasPermission, rolesOf } from '../../sql/admin'
 import { AppError, ERRORS } from '../errors'
 import { expiringMemory } from '../memory'
+import { outboundCall } from './outbound'
 
 /**
  * Who may do what. Any adapter may throw or time out: callers deny on anything but a clear
@@ -12,6 +13,18 @@ import { expiringMemory } from '../memory'
 export interface Access {
   permissions: readonly string[]
   roles?: readonly string[]
+  /**
+   * Codes asked alongside, never required: which of them the caller holds is advice for the
+   * route's answer (the supplier detail's `allowedActions`), in the same lookup as the route's
+   * own, so the advice costs no round trip of its own.
+   */
+  advise?: readonly string[]
+}
+
+/** Which of the codes asked an administrator holds and, when asked, all their roles. */
+export interface Grants {
+  permissions: string[]
+  roles: string[]
 }
 
 export interface PermissionLookup {
@@ -22,6 +35,11 @@ export interface PermissionLookup {
    * Without it the route asks `has` per code and `roles`, in parallel.
    */
   allows?(adminId: string, access: Access): Promise<boolean>
+  /**
+   * Optional: which of `codes` the administrator holds (and their roles when `withRoles`), in one
+   * answer. Without it the codes are asked one by one with `has`.
+   */
+  grantsOf?(adminId: string, codes: readonly string[], withRoles: boolean): Promise<Grants>
   /**
    * The answers come from the service's own database: a lookup that does not answer in time
    * means that database is unavailable, not that the permission is denied.
@@ -38,6 +56,9 @@ export interface PermissionLookup {
 export interface GrantMemory {
   holds(adminId: string, access: Access): boolean
   remember(adminId: string, access: Access): void
+  /** The advice codes the administrator held when last asked, if that was recent. */
+  advice(adminId: string, codes: readonly string[]): string[] | undefined
+  rememberAdvice(adminId: string, codes: readonly string[], held: readonly string[]): void
 }
 
 const GRANTS_MAX = 10_000
@@ -48,15 +69,24 @@ const GRANTS_MAX = 10_000
  * throughput (docs/benchmarks.md). The trade-off: a permission revoked from an administrator
  * still lets them read for up to `seconds`; writes always ask, and a new grant (a denial is not
  * remembered) takes effect at once. Oldest entries go first beyond 10,000.
+ *
+ * Advice (`Access.advise`) is remembered apart, as the whole answer, codes not held included:
+ * it authorizes nothing (every command asks for itself), so a grant or a revocation may show in
+ * it up to `seconds` late, and a reader who holds few codes does not pay a statement per read.
  */
 export function grantMemory(seconds: number, now = () => Date.now()): GrantMemory {
   const granted = expiringMemory<true>(GRANTS_MAX, now)
+  const advised = expiringMemory<string[]>(GRANTS_MAX, now)
   const keyOf = (adminId: string, access: Access) =>
     `${adminId}\n${access.permissions.join(',')}\n${access.roles?.join(',') ?? ''}`
+  const adviceKey = (adminId: string, codes: readonly string[]) => `${adminId}\n${codes.join(',')}`
+  const until = () => now() + seconds * 1000
   return {
     holds: (adminId, access) => granted.get(keyOf(adminId, access)) === true,
-    remember: (adminId, access) =>
-      granted.set(keyOf(adminId, access), true, now() + seconds * 1000),
+    remember: (adminId, access) => granted.set(keyOf(adminId, access), true, until()),
+    advice: (adminId, codes) => advised.get(adviceKey(adminId, codes)),
+    rememberAdvice: (adminId, codes, held) =>
+      advised.set(adviceKey(adminId, codes), [...held], until()),
   }
 }
 
@@ -80,19 +110,22 @@ const orUnavailable = async <T>(work: Promise<T>): Promise<T> => {
   }
 }
 
+/** Whether `grants` satisfy `access`: every permission, and one of its roles when it has some. */
+export const satisfies = (access: Access, grants: Grants): boolean =>
+  access.permissions.every((code) => grants.permissions.includes(code)) &&
+  (!access.roles || access.roles.some((role) => grants.roles.includes(role)))
+
 /** Default adapter: the service's own admin_permission / admin_role tables. */
 export const sqlPermissionLookup = (sql: Sql): PermissionLookup => ({
   has: (adminId, code) => orUnavailable(hasPermission(sql, adminId, code)),
   roles: (adminId) => orUnavailable(rolesOf(sql, adminId)),
   async allows(adminId, access) {
-    const held = await orUnavailable(
+    const grants = await orUnavailable(
       accessOf(sql, adminId, access.permissions, access.roles !== undefined),
     )
-    return (
-      access.permissions.every((code) => held.permissions.includes(code)) &&
-      (!access.roles || access.roles.some((role) => held.roles.includes(role)))
-    )
+    return satisfies(access, grants)
   },
+  grantsOf: (adminId, codes, withRoles) => orUnavailable(accessOf(sql, adminId, codes, withRoles)),
   fromServiceDatabase: true,
 })
 
@@ -109,30 +142,42 @@ export function httpPermissionLookup(options: {
 }): PermissionLookup {
   const doFetch = options.fetch ?? fetch
   const base = options.baseUrl.replace(/\/+$/, '')
-  const call = async (path: string): Promise<unknown> => {
-    const res = await doFetch(`${base}${path}`, {
-      headers: {
-        accept: 'application/json',
-        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-      },
-      signal: AbortSignal.timeout(options.timeoutMs),
+  /** `template` names the path without its ids, for the call's span. */
+  const call = (path: string, template: string): Promise<unknown> => {
+    const url = `${base}${path}`
+    return outboundCall({ peer: 'permission', method: 'GET', url, template }, async (trace) => {
+      const res = await doFetch(url, {
+        headers: {
+          ...trace.headers,
+          accept: 'application/json',
+          ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+        },
+        signal: AbortSignal.timeout(options.timeoutMs),
+      })
+      trace.answered(res.status)
+      if (!res.ok) throw new Error(`permission service answered HTTP ${res.status}`)
+      const body = (await res.json()) as { code?: unknown; success?: unknown; data?: unknown }
+      if (body?.success !== true || body.code !== 200) {
+        trace.failed('non_success_answer')
+        throw new Error('permission service answered non-success')
+      }
+      return body.data
     })
-    if (!res.ok) throw new Error(`permission service answered HTTP ${res.status}`)
-    const body = (await res.json()) as { code?: unknown; success?: unknown; data?: unknown }
-    if (body?.success !== true || body.code !== 200)
-      throw new Error('permission service answered non-success')
-    return body.data
   }
   return {
     async has(adminId, code) {
       const data = await call(
         `/admins/${encodeURIComponent(adminId)}/permissions/${encodeURIComponent(code)}`,
+        '/admins/{adminId}/permissions/{code}',
       )
       if (typeof data !== 'boolean') throw new Error('permission service answered a non-boolean')
       return data
     },
     async roles(adminId) {
-      const data = await call(`/admins/${encodeURIComponent(adminId)}/roles`)
+      const data = await call(
+        `/admins/${encodeURIComponent(adminId)}/roles`,
+        '/admins/{adminId}/roles',
+      )
       if (!Array.isArray(data) || !data.every((r) => typeof r === 'string')) {
         throw new Error('permission service answered malformed roles')
       }
@@ -164,12 +209,16 @@ export function withDeadline(lookup: PermissionLookup, ms: number): PermissionLo
         .then(resolve, reject)
         .finally(() => clearTimeout(timer))
     })
-  const { allows } = lookup
+  const { allows, grantsOf } = lookup
   return {
     has: (adminId, code) => bounded(() => lookup.has(adminId, code)),
     roles: (adminId) => bounded(() => lookup.roles(adminId)),
     ...(allows && {
       allows: (adminId, access) => bounded(() => allows.call(lookup, adminId, access)),
+    }),
+    ...(grantsOf && {
+      grantsOf: (adminId, codes, withRoles) =>
+        bounded(() => grantsOf.call(lookup, adminId, codes, withRoles)),
     }),
     fromServiceDatabase: lookup.fromServiceDatabase,
   }

@@ -5,6 +5,7 @@ import { getSupplierAccount, listSupplierAccounts, PROOF_PERMISSION } from '../d
 import type { DomainDeps } from '../domain/context'
 import type { ErrorName } from '../errors'
 import { authorize } from '../http/auth'
+import { commandAccess } from '../domain/lifecycle/actions'
 import { ok, resultSchema } from '../http/envelope'
 import type { AppEnv } from '../http/types'
 import type { Deps } from '../domain/deps'
@@ -87,11 +88,10 @@ export const accountRoutes = (deps: Deps & DomainDeps) => {
   app.post(
     '/items/:supplierId/accounts/batch',
     authorize(permissions, logger, {
-      operationId: 'createSupplierAccounts',
+      ...commandAccess('createSupplierAccounts'),
       summary:
         'SUP-ADM-035: add 1..50 bank accounts, each with its own ACCOUNT_CREATE approval (LOCAL_AUTO)',
       tags,
-      permissions: ['supplier:account:manage'],
       response: resultSchema(z.array(BankAccountSubmitResultVO)),
       errors: [...WRITE_ERRORS, ...ACCOUNT_RULE_ERRORS],
     }),
@@ -109,11 +109,10 @@ export const accountRoutes = (deps: Deps & DomainDeps) => {
   app.post(
     '/items/:supplierId/accounts/:accountId/change',
     authorize(permissions, logger, {
-      operationId: 'changeSupplierAccount',
+      ...commandAccess('changeSupplierAccount'),
       summary:
         'SUP-ADM-036: change a bank account through an ACCOUNT_CHANGE approval (candidate encrypted)',
       tags,
-      permissions: ['supplier:account:manage'],
       response: resultSchema(ApprovalCommandResult),
       errors: [
         ...WRITE_ERRORS,
@@ -140,10 +139,9 @@ export const accountRoutes = (deps: Deps & DomainDeps) => {
   app.put(
     '/items/:supplierId/accounts/:accountId/default',
     authorize(permissions, logger, {
-      operationId: 'setDefaultSupplierAccount',
+      ...commandAccess('setDefaultSupplierAccount'),
       summary: 'SUP-ADM-041: make an ACTIVE bank account the default (the previous one becomes NO)',
       tags,
-      permissions: ['supplier:account:manage'],
       response: resultSchema(SupplierBankAccountVO),
       errors: [...WRITE_ERRORS, 'ACCOUNT_NOT_FOUND', 'VERSION_STALE', 'NO_ACTUAL_CHANGE'],
     }),

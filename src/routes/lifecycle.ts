@@ -3,10 +3,15 @@ import { archiveSupplier, type ArchiveDeps } from '../domain/lifecycle/archive'
 import { changeSupplierStatus } from '../domain/lifecycle/status-change'
 import { AppError, ERRORS } from '../errors'
 import { authorize } from '../http/auth'
-import { resultSchema } from '../http/envelope'
+import {
+  commandAccess,
+  lifecycleTransitions,
+  LifecycleTransitionsVO,
+} from '../domain/lifecycle/actions'
+import { ok, resultSchema } from '../http/envelope'
 import type { AppEnv } from '../http/types'
 import type { Deps } from '../domain/deps'
-import { validate } from '../http/validate'
+import { NoQuery, validate } from '../http/validate'
 import { answerWrite } from '../http/write'
 import {
   ApprovalCommandResult,
@@ -17,18 +22,37 @@ import {
 
 const tags = ['lifecycle']
 
-/** Lifecycle commands: status change through approval, archive through finance clearance. */
+/**
+ * Lifecycle: the transition table (read), the status change through approval and the archive
+ * through finance clearance.
+ */
 export const lifecycleRoutes = (deps: Deps & ArchiveDeps) => {
   const { permissions, logger } = deps
   const app = new Hono<AppEnv>()
 
+  app.get(
+    '/lifecycle/transitions',
+    authorize(permissions, logger, {
+      operationId: 'listLifecycleTransitions',
+      summary:
+        'The lifecycle transition table: every declared move with its trigger, approval and guard',
+      description:
+        'Read from the same table the state machine runs on: a move not listed is refused with 395005. For what one caller may do with one supplier now, read `allowedActions` of the supplier detail.',
+      tags,
+      permissions: ['supplier:view'],
+      response: resultSchema(LifecycleTransitionsVO),
+      errors: [],
+    }),
+    validate('query', NoQuery),
+    (c) => ok(c, lifecycleTransitions()),
+  )
+
   app.post(
     '/items/:supplierId/status',
     authorize(permissions, logger, {
-      operationId: 'changeSupplierStatus',
+      ...commandAccess('changeSupplierStatus'),
       summary: 'SUP-ADM-043: change the lifecycle status of a supplier (STATUS_CHANGE approval)',
       tags,
-      permissions: ['supplier:status:manage'],
       response: resultSchema(ApprovalCommandResult),
       errors: [
         'SUPPLIER_NOT_FOUND',
@@ -52,11 +76,10 @@ export const lifecycleRoutes = (deps: Deps & ArchiveDeps) => {
   app.post(
     '/items/:supplierId/archive',
     authorize(permissions, logger, {
-      operationId: 'archiveSupplier',
+      ...commandAccess('archiveSupplier'),
       summary:
         'SUP-ADM-010: archive a SUSPENDED or BLACKLIST supplier once finance clearance confirms everything settled (no body)',
       tags,
-      permissions: ['supplier:status:manage'],
       response: resultSchema(ArchiveResult),
       errors: [
         'SUPPLIER_NOT_FOUND',

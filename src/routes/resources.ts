@@ -5,6 +5,7 @@ import type { DomainDeps } from '../domain/context'
 import { reassignRelation, unbindRelation } from '../domain/resource/relation-writes'
 import { getCurrentRelation, SupplierResourceRelationVO } from '../domain/resource/relations'
 import { authorize } from '../http/auth'
+import { commandAccess } from '../domain/lifecycle/actions'
 import { ok, pageSchema, resultSchema } from '../http/envelope'
 import type { AppEnv } from '../http/types'
 import type { Deps } from '../domain/deps'
@@ -92,11 +93,10 @@ export const resourceRelationRoutes = (deps: Deps & DomainDeps) => {
   app.put(
     '/resource-relations/:resourceModule/:resourceId',
     authorize(deps.permissions, deps.logger, {
-      operationId: 'setResourceRelation',
+      ...commandAccess('setResourceRelation'),
       summary:
         'SUP-ADM-049: bind a resource to a supplier, or rebind it (expectedCurrentSupplierId and expectedRelationUpdateTime)',
       tags: ['resource'],
-      permissions: ['supplier:update'],
       response: resultSchema(SupplierResourceRelationVO),
       errors: [
         'RESOURCE_MODULE_UNSUPPORTED',
@@ -123,10 +123,9 @@ export const resourceRelationRoutes = (deps: Deps & DomainDeps) => {
   app.post(
     '/resource-relations/:resourceModule/:resourceId/unbind',
     authorize(deps.permissions, deps.logger, {
-      operationId: 'unbindResourceRelation',
+      ...commandAccess('unbindResourceRelation'),
       summary: 'SUP-ADM-050: remove the supplier relation of a resource (the one the caller saw)',
       tags: ['resource'],
-      permissions: ['supplier:update'],
       response: resultSchema(z.null()),
       errors: ['RESOURCE_MODULE_UNSUPPORTED', 'RELATION_NOT_FOUND', 'RELATION_CONFLICT'],
     }),

@@ -15,6 +15,7 @@ import {
   SUPPLIER_SORT_KEYS,
   SUPPLIER_STATUSES,
 } from '../domain/supplier/reads'
+import { COMMAND_PERMISSIONS } from '../domain/lifecycle/actions'
 import { authorize } from '../http/auth'
 import { ok, pageSchema, resultSchema } from '../http/envelope'
 import type { AppEnv } from '../http/types'
@@ -95,15 +96,19 @@ export const supplierReadRoutes = (deps: Deps) => {
     '/items/:supplierId',
     authorize(deps.permissions, deps.logger, {
       operationId: 'getSupplierDetail',
-      summary: 'SUP-ADM-002: basic information of a supplier (masked)',
+      summary:
+        'SUP-ADM-002: basic information of a supplier (masked), with what the caller may do with it now',
       errors: ['SUPPLIER_NOT_FOUND'],
       tags: ['supplier'],
       permissions: ['supplier:view'],
+      // Looked up with supplier:view in the same statement, for allowedActions only.
+      advise: COMMAND_PERMISSIONS,
       response: resultSchema(SupplierBasicInfoVO),
     }),
     validate('param', SupplierIdParam),
     validate('query', NoQuery),
-    async (c) => ok(c, await getSupplierBasicInfo(deps, c.req.valid('param').supplierId)),
+    async (c) =>
+      ok(c, await getSupplierBasicInfo(deps, c.req.valid('param').supplierId, c.get('heldCodes'))),
   )
 
   app.get(

@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { authorize } from '../http/auth'
+import { commandAccess } from '../domain/lifecycle/actions'
 import { resultSchema } from '../http/envelope'
 import type { AppEnv } from '../http/types'
 import type { Deps } from '../domain/deps'
@@ -57,7 +58,7 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
   app.put(
     '/items/:supplierId',
     authorize(permissions, logger, {
-      operationId: 'updateSupplier',
+      ...commandAccess('updateSupplier'),
       summary: 'SUP-ADM-004: update a supplier (patch fields, snapshot collections)',
       errors: [
         ...FORM_ERRORS,
@@ -69,7 +70,6 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
         'NO_ACTUAL_CHANGE',
       ],
       tags,
-      permissions: ['supplier:update'],
       response: resultSchema(SupplierWriteResult),
     }),
     validate('param', SupplierIdParam),
@@ -86,7 +86,7 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
   app.put(
     '/items/:supplierId/contacts',
     authorize(permissions, logger, {
-      operationId: 'replaceSupplierContacts',
+      ...commandAccess('replaceSupplierContacts'),
       summary: 'Replace the contacts of a supplier (complete snapshot)',
       errors: [
         'SUPPLIER_NOT_FOUND',
@@ -97,7 +97,6 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
         'NO_ACTUAL_CHANGE',
       ],
       tags,
-      permissions: ['supplier:update'],
       response: resultSchema(z.array(ContactView)),
     }),
     validate('param', SupplierIdParam),
@@ -117,7 +116,7 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
   app.post(
     '/items/:supplierId/submit',
     authorize(permissions, logger, {
-      operationId: 'submitSupplierRegistration',
+      ...commandAccess('submitSupplierRegistration'),
       summary: 'SUP-ADM-007: submit the registration (LOCAL_AUTO approval)',
       errors: [
         ...FORM_ERRORS,
@@ -129,7 +128,6 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
         'QUALIFICATIONS_MISSING',
       ],
       tags,
-      permissions: ['supplier:approval:submit'],
       response: resultSchema(ApprovalCommandResult),
     }),
     validate('param', SupplierIdParam),
@@ -146,11 +144,10 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
   app.delete(
     '/items/:supplierId',
     authorize(permissions, logger, {
-      operationId: 'deleteSupplierDraft',
+      ...commandAccess('deleteSupplierDraft'),
       summary: 'SUP-ADM-011: delete a draft supplier (soft delete; DRAFT only)',
       errors: ['SUPPLIER_NOT_FOUND', 'OPERATION_NOT_ALLOWED_IN_STATUS', 'CONCURRENT_MODIFICATION'],
       tags,
-      permissions: ['supplier:delete'],
       response: resultSchema(z.null()),
     }),
     validate('param', SupplierIdParam),

@@ -5,7 +5,7 @@ import { idString } from './id'
 import { utf8Bytes } from '../crypto/sensitive'
 import { ApprovalCommandResult, BankAccountInput, dateTimeString } from './supplier'
 import { INVOICE_TYPES, LIMITS, SETTLE_MODES } from '../vocabulary'
-import { AccountTermsFields } from '../../sql/account'
+import { AccountListRow } from '../../sql/account'
 
 /** Accounts per SUP-ADM-035 request (the spec's bound). */
 export const BATCH_ACCOUNTS = 50
@@ -81,19 +81,13 @@ export const DefaultAccountRequest = z
 // Responses ---------------------------------------------------------------------------------
 
 /**
- * SupplierBankAccountVO: an explicit mapping, not a row parser, since proofFileUrls depends on
- * the caller. Never plaintext, ciphertext or a candidate.
+ * SupplierBankAccountVO, the one view of an account: the account list's row, described, and the
+ * proof files that only a single-account detail carries (the caller decides whether they may be
+ * shown). Never plaintext, ciphertext or a candidate.
  */
-export const SupplierBankAccountVO = z.object({
-  accountId: z.string(),
+export const SupplierBankAccountVO = AccountListRow.extend({
   accountName: z.string().describe("derived from the supplier's full name"),
-  accountType: z.enum(['CORPORATE', 'PERSONAL']),
-  bankName: z.string(),
-  bankBranch: z.string().nullable(),
   accountNoMask: z.string().describe('`**** **** 1234`: the last four digits only'),
-  ...AccountTermsFields,
-  status: z.enum(ACCOUNT_STATUSES),
-  isDefault: z.enum(['YES', 'NO']),
   riskFlags: z
     .array(z.enum(RISK_FLAG_CODES))
     .describe('named risk flags raised by the values the account holds (beyond the spec)'),
@@ -103,8 +97,7 @@ export const SupplierBankAccountVO = z.object({
     .describe(
       'single-account detail only, for callers holding supplier:view and supplier:account:proof:read',
     ),
-  updateTime: z.string(),
-})
+}).meta({ id: 'SupplierBankAccountVO' })
 export type SupplierBankAccountVO = z.output<typeof SupplierBankAccountVO>
 
 /** BankAccountSubmitResultVO, one per requested account, in request order. */

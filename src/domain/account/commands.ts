@@ -138,7 +138,7 @@ export function createAccounts(
           ...item.sealed,
           riskFlags: flags[i],
         }
-        const approval = await openApproval(tx, ctx, {
+        const approval = await openApproval(tx, deps, ctx, {
           approval: {
             bizType: 'ACCOUNT_CREATE',
             supplierId,
@@ -309,7 +309,7 @@ export function changeAccount(
         baseUpdateTime: claimed!.updateTime,
         changeReason: req.changeReason,
       }
-      return openApproval(tx, ctx, {
+      return openApproval(tx, deps, ctx, {
         approval: {
           bizType: 'ACCOUNT_CHANGE',
           supplierId,
@@ -390,7 +390,7 @@ export function setDefaultAccount(
       const changes: FieldChange[] = []
       if (previous) changes.push(defaultChange(previous.accountId, 'YES', 'NO'))
       changes.push(defaultChange(accountId, 'NO', 'YES'))
-      await logChanges(tx, ctx, supplierId, 'ACCOUNT_DEFAULT', changes)
+      await logChanges(tx, deps, ctx, supplierId, 'ACCOUNT_DEFAULT', changes)
       await insertEvent(tx, {
         aggregateType: 'ACCOUNT',
         aggregateId: accountId,

@@ -14,6 +14,7 @@ import { maskForLog } from '../masking'
 import { checkAccountNo, checkSettlementTerms } from './rules'
 import { checkStorageUrls } from '../write/fields'
 import { type FieldChange } from '../write/change-log'
+import type { AuditDeps } from '../audit/trail'
 import { logChanges, statusChange } from '../write/change-log'
 import { assertAllowed } from '../lifecycle/policy'
 import { flagCodes, mergedTerms, screenNumbers } from './rules'
@@ -81,6 +82,7 @@ const OUTCOME = {
  */
 async function settleCreate(
   tx: Sql,
+  deps: AuditDeps,
   ctx: ApplierCtx,
   approval: ApprovalRow,
   snapshot: AccountCreateSnapshot,
@@ -101,6 +103,7 @@ async function settleCreate(
   if (!moved) fail('CONCURRENT_MODIFICATION')
   await logChanges(
     tx,
+    deps,
     ctx,
     snapshot.supplierId,
     'ACCOUNT_CREATE',
@@ -145,6 +148,7 @@ export const accountCreateApproval = approvalHandler<AccountCreateSnapshot>({
     if (!applied) fail('CONCURRENT_MODIFICATION')
     await logChanges(
       tx,
+      deps,
       ctx,
       supplier.supplierId,
       'ACCOUNT_CREATE',
@@ -164,8 +168,8 @@ export const accountCreateApproval = approvalHandler<AccountCreateSnapshot>({
       },
     })
   },
-  notApplied: (tx, _deps, ctx, approval, snapshot, outcome) =>
-    settleCreate(tx, ctx, approval, snapshot, outcome),
+  notApplied: (tx, deps, ctx, approval, snapshot, outcome) =>
+    settleCreate(tx, deps, ctx, approval, snapshot, outcome),
 })
 
 /** ACCOUNT_CHANGE: the approved candidate replaces the fields it names, on an ACTIVE account. */
@@ -207,7 +211,7 @@ export const accountChangeApproval = approvalHandler<AccountChangeSnapshot>({
             newValueMasked: maskForLog(field, candidate[field]),
           }),
     }))
-    await logChanges(tx, ctx, supplier.supplierId, 'ACCOUNT_CHANGE', changes, {
+    await logChanges(tx, deps, ctx, supplier.supplierId, 'ACCOUNT_CHANGE', changes, {
       approvalLogId: approval.approvalLogId,
       status: 'APPLIED',
       changeReason: snapshot.changeReason,
@@ -226,13 +230,14 @@ export const accountChangeApproval = approvalHandler<AccountChangeSnapshot>({
       },
     })
   },
-  notApplied: (tx, _deps, ctx, approval, snapshot, outcome) =>
-    logOutcome(tx, ctx, approval, snapshot, outcome),
+  notApplied: (tx, deps, ctx, approval, snapshot, outcome) =>
+    logOutcome(tx, deps, ctx, approval, snapshot, outcome),
 })
 
 /** A change that did not go through leaves the account as it is; the log says what happened. */
 async function logOutcome(
   tx: Sql,
+  deps: AuditDeps,
   ctx: ApplierCtx,
   approval: ApprovalRow,
   snapshot: AccountChangeSnapshot,
@@ -240,6 +245,7 @@ async function logOutcome(
 ) {
   await logChanges(
     tx,
+    deps,
     ctx,
     snapshot.supplierId,
     'ACCOUNT_CHANGE',

@@ -10,6 +10,7 @@ import {
 import type { Sql } from '../../../sql/db'
 import { AppError, ERRORS, fail } from '../../errors'
 import type { ApprovalResult } from '../../ports/approval-provider'
+import { sealApproval } from '../audit/trail'
 import { mapConstraintViolation } from '../write/constraints'
 import { transaction } from '../write/transaction'
 import {
@@ -84,7 +85,11 @@ async function applyResult(
   await transaction(deps, ctx, async (tx) => {
     const approval = await locked(tx, result.approvalLogId)
     if (approvalSources(DECISION_EVENT[result.decision]).includes(approval.status)) {
-      await recordDecision(tx, approval.approvalLogId, result.decision)
+      await sealApproval(
+        tx,
+        deps,
+        await recordDecision(tx, approval.approvalLogId, result.decision),
+      )
     }
   })
   try {
@@ -96,7 +101,7 @@ async function applyResult(
       } else if (APPROVAL_APPLICABLE.includes(approval.status)) {
         const { handler, snapshot } = handle(deps, approval)
         await handler.apply(tx, deps, ctx, approval, snapshot)
-        await markApplied(tx, approval.approvalLogId)
+        await sealApproval(tx, deps, await markApplied(tx, approval.approvalLogId))
       }
       return current(tx, approval.approvalLogId)
     })
@@ -111,7 +116,11 @@ async function applyResult(
     )
     return await transaction(deps, ctx, async (tx) => {
       const approval = await locked(tx, result.approvalLogId)
-      await markApplyFailed(tx, approval.approvalLogId, err.code, err.message)
+      await sealApproval(
+        tx,
+        deps,
+        await markApplyFailed(tx, approval.approvalLogId, err.code, err.message),
+      )
       await failed(tx, deps, ctx, approval, err)
       return current(tx, approval.approvalLogId)
     })
@@ -162,6 +171,6 @@ export async function withdrawApproval(
   }
   const { handler, snapshot } = handle(deps, approval)
   await handler.notApplied(tx, deps, ctx, approval, snapshot, notAppliedReason('WITHDRAWN'))
-  await markWithdrawn(tx, approval.approvalLogId)
+  await sealApproval(tx, deps, await markWithdrawn(tx, approval.approvalLogId))
   return current(tx, approval.approvalLogId)
 }

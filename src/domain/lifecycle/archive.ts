@@ -77,6 +77,7 @@ export function archiveSupplier(
       })
       await logChanges(
         tx,
+        deps,
         ctx,
         supplierId,
         'ARCHIVE',

@@ -94,7 +94,10 @@ export function assertAllowed(status: SupplierStatus, operation: Operation, what
   )
 }
 
-/** The operations a supplier in `status` allows (for screens that grey out buttons). */
+/**
+ * The operations a supplier in `status` allows. Screens read the detail's `allowedActions`
+ * (./actions.ts), which adds the caller's permissions to this.
+ */
 export const allowedOperations = (status: SupplierStatus): Operation[] =>
   (Object.keys(POLICY) as Operation[]).filter((op) => isAllowed(status, op))
 

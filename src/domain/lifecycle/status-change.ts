@@ -8,6 +8,7 @@ import type { ApprovalCommandResult, SupplierStatusRequest } from '../../schemas
 import { approvalHandler, type ApplierCtx, type NotApplied } from '../approval/handler'
 import type { DomainDeps, WriteContext } from '../context'
 import { assertQualificationsValid } from './guards'
+import type { AuditDeps } from '../audit/trail'
 import { logChanges, statusChange } from '../write/change-log'
 import { openApproval, runApprovalCommand } from '../write/approval-command'
 import { relockSupplier, supplierForWrite } from '../write/target'
@@ -70,7 +71,7 @@ export function changeSupplierStatus(
         changeReason: req.changeReason,
         expectedUpdateTime: claimed,
       }
-      return openApproval(tx, ctx, {
+      return openApproval(tx, deps, ctx, {
         approval: {
           bizType,
           subType,
@@ -131,6 +132,7 @@ export const statusChangeApproval = approvalHandler<StatusChangeSnapshot>({
     )
     await logChanges(
       tx,
+      deps,
       ctx,
       supplier.supplierId,
       'STATUS_CHANGE',
@@ -156,13 +158,14 @@ export const statusChangeApproval = approvalHandler<StatusChangeSnapshot>({
     })
   },
 
-  notApplied: (tx, _deps, ctx, approval, snapshot, outcome) =>
-    logNotApplied(tx, ctx, approval, snapshot, outcome),
+  notApplied: (tx, deps, ctx, approval, snapshot, outcome) =>
+    logNotApplied(tx, deps, ctx, approval, snapshot, outcome),
 })
 
 /** The evidence of a status change that did not happen: the status is left as it is. */
 async function logNotApplied(
   tx: Sql,
+  deps: AuditDeps,
   ctx: ApplierCtx,
   approval: ApprovalRow,
   snapshot: StatusChangeSnapshot,
@@ -170,6 +173,7 @@ async function logNotApplied(
 ) {
   await logChanges(
     tx,
+    deps,
     ctx,
     approval.supplierId,
     'STATUS_CHANGE',

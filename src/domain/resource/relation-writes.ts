@@ -35,8 +35,8 @@ import { relationView, type SupplierResourceRelationVO } from './relations'
  * supplier_resource_relation_one_valid, which the pipeline's constraint map turns into 395022.
  */
 
-type RelationDeps = Pick<Deps, 'sql' | 'config' | 'fleet'>
-type WriteDeps = Pick<DomainDeps, 'sql' | 'config' | 'logger'> & Pick<Deps, 'fleet'>
+type RelationDeps = Pick<Deps, 'sql' | 'config' | 'fleet' | 'cipher'>
+type WriteDeps = Pick<DomainDeps, 'sql' | 'config' | 'logger' | 'cipher'> & Pick<Deps, 'fleet'>
 
 export interface RelationTarget {
   module: ResourceModule
@@ -239,10 +239,14 @@ export function reassignRelationCommand(
         if (remark !== null) entries.push(log(relationId, 'remark', null, remark))
       }
       const reason = { changeReason: body.changeReason }
-      if (current && left.length) {
-        await logChanges(tx, ctx, current.supplierId, 'RELATION_SET', left, reason)
+      const logs: [string, FieldChange[]][] = [[body.supplierId, entries]]
+      if (current && left.length) logs.push([current.supplierId, left])
+      // Each supplier's audit chain head stays locked until commit: two moves in opposite
+      // directions lock them in the same (id) order, so neither waits for the other forever.
+      logs.sort(([a], [b]) => (BigInt(a) < BigInt(b) ? -1 : 1))
+      for (const [supplierId, changes] of logs) {
+        await logChanges(tx, deps, ctx, supplierId, 'RELATION_SET', changes, reason)
       }
-      await logChanges(tx, ctx, body.supplierId, 'RELATION_SET', entries, reason)
       await insertEvent(tx, {
         aggregateType: 'RELATION',
         aggregateId: relationId,
@@ -294,6 +298,7 @@ export function unbindRelationCommand(
       await endRelation(tx, current.relationId, ctx.adminId)
       await logChanges(
         tx,
+        deps,
         ctx,
         current.supplierId,
         'RELATION_UNBIND',

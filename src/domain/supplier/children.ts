@@ -30,13 +30,19 @@ import { type FieldChange } from '../write/change-log'
 
 type Cipher = Pick<DomainDeps, 'cipher'>
 
+/*
+ * `created`: the supplier was inserted by this very transaction, so it has no children yet and
+ * the merges skip reading them (four round trips of every draft create).
+ */
+
 /** Types reconcile by typeCode: kept ones may change isPrimary, new ones are added, absent removed. */
 export async function mergeTypes(
   tx: Sql,
   supplierId: string,
   types: { typeCode: string; isPrimary?: boolean }[],
+  created = false,
 ): Promise<FieldChange[]> {
-  const existing = await liveTypes(tx, supplierId)
+  const existing = created ? [] : await liveTypes(tx, supplierId)
   const changes: FieldChange[] = []
   const held = new Map(existing.map((r) => [r.typeCode, r.isPrimary]))
   // isPrimary is optional: left out, an existing type keeps its flag and a new one is not primary,
@@ -113,9 +119,9 @@ async function mergeSnapshot<
   I extends { expectedUpdateTime?: string },
   E extends { id: string; updateTime: string },
   C,
->(tx: Sql, supplierId: string, items: I[], spec: SnapshotSpec<I, E, C>) {
+>(tx: Sql, supplierId: string, items: I[], spec: SnapshotSpec<I, E, C>, created: boolean) {
   const { what, targetType } = spec
-  const existing = await spec.load(tx, supplierId)
+  const existing = created ? [] : await spec.load(tx, supplierId)
   const plan = planMerge(what, existing, items, spec.idOf, (i) => i.expectedUpdateTime)
   const changes: FieldChange[] = []
   for (const item of plan.added) {
@@ -174,29 +180,41 @@ interface ContactItem {
 }
 
 /** Contacts as a complete snapshot; the phone is the sensitive field. */
-export function mergeContacts(tx: Sql, deps: Cipher, supplierId: string, items: ContactItem[]) {
-  return mergeSnapshot(tx, supplierId, items, {
-    what: 'contact',
-    table: 'supplier_contact',
-    targetType: 'CONTACT',
-    load: liveContacts,
-    idOf: (i) => i.contactId,
-    columns: (item) => contactColumns(deps, item),
-    addedSummary: (c) => summary(c.contact_name, c.contact_phone_mask),
-    removedSummary: (r) => summary(r.contactName, r.contactPhoneMask),
-    diff: async (item, current) => [
-      ['contactName', current.contactName, item.contactName],
-      [
-        'contactPhone',
-        await deps.cipher.decrypt(current.contactPhoneEnc),
-        normalizePhone(item.contactPhone),
+export function mergeContacts(
+  tx: Sql,
+  deps: Cipher,
+  supplierId: string,
+  items: ContactItem[],
+  created = false,
+) {
+  return mergeSnapshot(
+    tx,
+    supplierId,
+    items,
+    {
+      what: 'contact',
+      table: 'supplier_contact',
+      targetType: 'CONTACT',
+      load: liveContacts,
+      idOf: (i) => i.contactId,
+      columns: (item) => contactColumns(deps, item),
+      addedSummary: (c) => summary(c.contact_name, c.contact_phone_mask),
+      removedSummary: (r) => summary(r.contactName, r.contactPhoneMask),
+      diff: async (item, current) => [
+        ['contactName', current.contactName, item.contactName],
+        [
+          'contactPhone',
+          await deps.cipher.decrypt(current.contactPhoneEnc),
+          normalizePhone(item.contactPhone),
+        ],
+        ['contactRole', current.contactRole, emptyToNull(item.contactRole)],
+        ['remark', current.remark, emptyToNull(item.remark)],
       ],
-      ['contactRole', current.contactRole, emptyToNull(item.contactRole)],
-      ['remark', current.remark, emptyToNull(item.remark)],
-    ],
-    insert: insertContact,
-    update: updateContact,
-  })
+      insert: insertContact,
+      update: updateContact,
+    },
+    created,
+  )
 }
 
 async function contactColumns(deps: Cipher, item: ContactItem) {
@@ -225,29 +243,36 @@ export function mergeQualifications(
   deps: Cipher,
   supplierId: string,
   items: QualificationItem[],
+  created = false,
 ) {
-  return mergeSnapshot(tx, supplierId, items, {
-    what: 'qualification',
-    table: 'supplier_qualification',
-    targetType: 'QUALIFICATION',
-    load: liveQualifications,
-    idOf: (i) => i.qualificationId,
-    columns: (item) => qualificationColumns(deps, item),
-    addedSummary: (c) => summary(c.qual_type, c.cert_no_mask),
-    removedSummary: (r) => summary(r.qualType, r.certNoMask),
-    diff: async (item, current) => [
-      ['qualType', current.qualType, item.qualType],
-      [
-        'certNo',
-        await deps.cipher.decryptNullable(current.certNoEnc),
-        emptyToNull(item.certNo?.trim()),
+  return mergeSnapshot(
+    tx,
+    supplierId,
+    items,
+    {
+      what: 'qualification',
+      table: 'supplier_qualification',
+      targetType: 'QUALIFICATION',
+      load: liveQualifications,
+      idOf: (i) => i.qualificationId,
+      columns: (item) => qualificationColumns(deps, item),
+      addedSummary: (c) => summary(c.qual_type, c.cert_no_mask),
+      removedSummary: (r) => summary(r.qualType, r.certNoMask),
+      diff: async (item, current) => [
+        ['qualType', current.qualType, item.qualType],
+        [
+          'certNo',
+          await deps.cipher.decryptNullable(current.certNoEnc),
+          emptyToNull(item.certNo?.trim()),
+        ],
+        ['imageUrl', current.imageUrl, emptyToNull(item.imageUrl)],
+        ['expiryDate', current.expiryDate, emptyToNull(item.expiryDate)],
       ],
-      ['imageUrl', current.imageUrl, emptyToNull(item.imageUrl)],
-      ['expiryDate', current.expiryDate, emptyToNull(item.expiryDate)],
-    ],
-    insert: insertQualification,
-    update: updateQualification,
-  })
+      insert: insertQualification,
+      update: updateQualification,
+    },
+    created,
+  )
 }
 
 async function qualificationColumns(deps: Cipher, item: QualificationItem) {
@@ -318,8 +343,9 @@ export async function replaceDraftAccounts(
   accounts: z.output<typeof BankAccountInput>[],
   accountName: string,
   adminId: string,
+  created = false,
 ) {
-  const existing = await draftAccountTerms(tx, supplierId)
+  const existing = created ? [] : await draftAccountTerms(tx, supplierId)
   const incoming = await Promise.all(accounts.map((a) => accountColumns(deps, a, accountName)))
   // A form that repeats the same accounts changes nothing (ids and change log stay as they are).
   const same =

@@ -36,6 +36,7 @@ import { diffSubject, type Identity, type SubjectInput } from './form'
 import { type FieldChange } from '../write/change-log'
 import { runWrite } from '../write/pipeline'
 import { relockSupplier, supplierForWrite } from '../write/target'
+import type { AuditDeps } from '../audit/trail'
 import { logChanges } from '../write/change-log'
 
 const ONBOARDING_STAGE: Record<SupplierStatus, OnboardingStage> = {
@@ -78,9 +79,10 @@ export function createDraft(deps: DomainDeps, ctx: WriteContext, req: SupplierDr
       const { columns, changes } = await diffSubject(deps, null, req, identity)
       const created = await insertSupplier(tx, columns as Required<typeof columns>, ctx.adminId)
       const id = created.supplierId
-      changes.push(...(await mergeTypes(tx, id, req.types)))
-      changes.push(...(await mergeContacts(tx, deps, id, req.contacts ?? [])))
-      changes.push(...(await mergeQualifications(tx, deps, id, req.qualifications ?? [])))
+      // Created just now: no children to read before adding them (`created`).
+      changes.push(...(await mergeTypes(tx, id, req.types, true)))
+      changes.push(...(await mergeContacts(tx, deps, id, req.contacts ?? [], true)))
+      changes.push(...(await mergeQualifications(tx, deps, id, req.qualifications ?? [], true)))
       changes.push(
         ...(await replaceDraftAccounts(
           tx,
@@ -89,9 +91,10 @@ export function createDraft(deps: DomainDeps, ctx: WriteContext, req: SupplierDr
           req.initialAccounts ?? [],
           identity.fullName!,
           ctx.adminId,
+          true,
         )),
       )
-      await logChanges(tx, ctx, id, 'DRAFT_CREATE', changes)
+      await logChanges(tx, deps, ctx, id, 'DRAFT_CREATE', changes)
       await insertEvent(tx, {
         aggregateType: 'SUPPLIER',
         aggregateId: id,
@@ -172,6 +175,7 @@ export async function applyForm(
  */
 async function commitProfileChange(
   tx: Sql,
+  deps: AuditDeps,
   ctx: WriteContext,
   locked: SupplierRow,
   columns: SupplierColumns,
@@ -186,7 +190,7 @@ async function commitProfileChange(
     columns,
   )
   if (!updated) fail('CONCURRENT_MODIFICATION')
-  await logChanges(tx, ctx, supplierId, what.operationType, changes, {
+  await logChanges(tx, deps, ctx, supplierId, what.operationType, changes, {
     changeReason: what.changeReason ?? null,
   })
   await insertEvent(tx, {
@@ -234,7 +238,7 @@ export function updateSupplierProfile(
     async run(tx, { seen, identity }) {
       const locked = await relock(tx, seen)
       const { columns, changes } = await applyForm(tx, deps, ctx, locked, req, identity)
-      await commitProfileChange(tx, ctx, locked, columns, changes, {
+      await commitProfileChange(tx, deps, ctx, locked, columns, changes, {
         operationType: locked.status === 'DRAFT' ? 'DRAFT_UPDATE' : 'PROFILE_UPDATE',
         eventType: 'SupplierProfileUpdated',
         changeReason: req.changeReason,
@@ -261,7 +265,7 @@ export function replaceContacts(
     async run(tx, seen) {
       const locked = await relock(tx, seen)
       const changes = await mergeContacts(tx, deps, supplierId, req.contacts)
-      await commitProfileChange(tx, ctx, locked, {}, changes, {
+      await commitProfileChange(tx, deps, ctx, locked, {}, changes, {
         operationType: 'CONTACT_REPLACE',
         eventType: 'SupplierContactsReplaced',
         changeReason: req.changeReason,
@@ -297,7 +301,7 @@ export function deleteDraft(deps: DomainDeps, ctx: WriteContext, supplierId: str
       // The status may have moved since the pre-check: the rule is asked again on what is locked.
       assertAllowed(locked.status, 'DELETE', 'deleting')
       if (!(await softDeleteDraft(tx, supplierId, ctx.adminId))) fail('CONCURRENT_MODIFICATION')
-      await logChanges(tx, ctx, supplierId, 'DRAFT_DELETE', [
+      await logChanges(tx, deps, ctx, supplierId, 'DRAFT_DELETE', [
         {
           targetType: 'SUPPLIER',
           targetId: supplierId,

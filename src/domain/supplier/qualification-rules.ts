@@ -1,4 +1,4 @@
-import { insertChangeLogs, insertEvent } from '../../../sql/audit'
+import { insertEvent } from '../../../sql/audit'
 import {
   liveRulesOfType,
   lockEnabledSupplierType,
@@ -13,6 +13,7 @@ import { fail } from '../../errors'
 import type { Deps } from '../deps'
 import type { WriteContext } from '../context'
 import { runWrite } from '../write/pipeline'
+import { appendChangeLogs } from '../audit/trail'
 import type { FieldChange } from '../write/change-log'
 
 /*
@@ -73,7 +74,7 @@ function ruleChanges(before: QualificationRuleVO[], after: QualificationRuleVO[]
  * is locked first. Returns the new live set.
  */
 export function replaceQualificationRules(
-  deps: Pick<Deps, 'sql' | 'logger' | 'config'>,
+  deps: Pick<Deps, 'sql' | 'logger' | 'config' | 'cipher'>,
   ctx: WriteContext,
   typeCode: string,
   rules: readonly QualificationRuleInput[],
@@ -95,8 +96,9 @@ export function replaceQualificationRules(
       const after = await liveRulesOfType(tx, typeCode)
       const changes = ruleChanges(before, after)
       if (changes.length) {
-        await insertChangeLogs(
+        await appendChangeLogs(
           tx,
+          deps,
           changes.map((c) => ({
             ...c,
             supplierId: null,

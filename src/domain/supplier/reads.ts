@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { SupplierBankAccountVO } from '../../schemas/account'
 import {
   approvalOpinionCiphertexts,
   changeLogPage,
@@ -19,6 +20,7 @@ import {
   type SupplierListFilter,
 } from '../../../sql/supplier-read'
 import { fail } from '../../errors'
+import { AllowedActions, allowedActions } from '../lifecycle/actions'
 import { page, type PageResult } from '../paging'
 import type { Deps } from '../deps'
 
@@ -45,10 +47,14 @@ export const OPINION_PERMISSION = 'supplier:approval:opinion'
 export const SupplierListItemVO = SupplierListRow
 export type SupplierListItemVO = SupplierListRow
 
-export const SupplierBasicInfoVO = SupplierDetailRow
-export type SupplierBasicInfoVO = SupplierDetailRow
+export const SupplierBasicInfoVO = SupplierDetailRow.extend({
+  allowedActions: AllowedActions,
+}).meta({ id: 'SupplierBasicInfoVO' })
+export type SupplierBasicInfoVO = z.output<typeof SupplierBasicInfoVO>
 
-export const SupplierAccountInfoVO = SupplierAccountInfoRow
+export const SupplierAccountInfoVO = SupplierAccountInfoRow.extend({
+  bankAccounts: z.array(SupplierBankAccountVO).describe('default account first, then by id'),
+}).meta({ id: 'SupplierAccountInfoVO' })
 export type SupplierAccountInfoVO = SupplierAccountInfoRow
 
 export const SupplierApprovalRecordVO = ChangeLogRow.extend({
@@ -85,14 +91,19 @@ export async function listSuppliers(
   return page(rows, total, pageNo, pageSize)
 }
 
-/** SUP-ADM-002 basic information; 395001 when the supplier is missing or soft-deleted. */
+/**
+ * SUP-ADM-002 basic information; 395001 when the supplier is missing or soft-deleted. `held` are
+ * the caller's codes among COMMAND_PERMISSIONS, looked up with the route's own authorization:
+ * what the caller may do with the supplier now is derived from them and the status just read.
+ */
 export async function getSupplierBasicInfo(
   { sql, config }: Pick<Deps, 'sql' | 'config'>,
   supplierId: string,
+  held: readonly string[],
 ): Promise<SupplierBasicInfoVO> {
   const row = await supplierDetail(sql, supplierId, config.timezone)
   if (!row) return fail('SUPPLIER_NOT_FOUND')
-  return row
+  return { ...row, allowedActions: allowedActions(row.status, held) }
 }
 
 /** SUP-ADM-002 account information; 395001 when the supplier is missing or soft-deleted. */

@@ -61,7 +61,7 @@ export const registrationApproval = approvalHandler<RegistrationSnapshot>({
         ),
       ),
     ]
-    await logChanges(tx, ctx, supplier.supplierId, 'REGISTRATION_APPLY', changes, {
+    await logChanges(tx, deps, ctx, supplier.supplierId, 'REGISTRATION_APPLY', changes, {
       approvalLogId: approval.approvalLogId,
       status: 'APPLIED',
     })
@@ -96,6 +96,7 @@ export const registrationApproval = approvalHandler<RegistrationSnapshot>({
     // The supplier stays VETTING; the evidence says why the approved change is not in effect.
     await logChanges(
       tx,
+      deps,
       ctx,
       approval.supplierId,
       'REGISTRATION_APPLY_FAILED',
@@ -160,6 +161,7 @@ async function backToDraft(
   await moveSupplierAccounts(tx, supplier.supplierId, 'PENDING', 'REGISTRATION_RETURNED')
   await logChanges(
     tx,
+    deps,
     ctx,
     supplier.supplierId,
     what.operationType,

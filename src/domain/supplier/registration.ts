@@ -66,7 +66,7 @@ export function submitRegistration(
         })),
       }
       await setSubmittedSnapshot(tx, supplierId, submitted)
-      return openApproval(tx, ctx, {
+      return openApproval(tx, deps, ctx, {
         approval: {
           bizType: REGISTRATION_APPROVAL.bizType,
           supplierId,

@@ -1,14 +1,10 @@
-import {
-  findApproval,
-  insertApproval,
-  type ApprovalRow,
-  type NewApproval,
-} from '../../../sql/approval'
+import { ApprovalRow, findApproval, insertApproval, type NewApproval } from '../../../sql/approval'
 import { insertEvent, type DomainEvent } from '../../../sql/audit'
 import type { Sql } from '../../../sql/db'
 import type { ApprovalCommandResult } from '../../schemas/supplier'
 import { commandResult, currentCommandResult, decideApproval } from '../approval/submit'
 import type { DomainDeps, WriteContext } from '../context'
+import { sealApproval, type AuditDeps } from '../audit/trail'
 import { logChanges, type FieldChange } from './change-log'
 import { runWrite } from './pipeline'
 
@@ -41,16 +37,19 @@ export interface ApprovalRecord {
 /** Records the SUBMITTED approval, its change log and its event in the caller's transaction. */
 export async function openApproval(
   tx: Sql,
+  deps: AuditDeps,
   ctx: Pick<WriteContext, 'adminId' | 'requestId'>,
   { approval: spec, log, event }: ApprovalRecord,
 ): Promise<ApprovalRow> {
-  const approval = await insertApproval(tx, {
+  const written = await insertApproval(tx, {
     ...spec,
     requestNo: `${REQUEST_PREFIX[spec.bizType]}-${spec.targetId}-${crypto.randomUUID()}`,
     applicantAdminId: ctx.adminId,
     submitNoteEnc: spec.submitNoteEnc ?? null,
   })
-  await logChanges(tx, ctx, spec.supplierId, log.operationType, log.changes, {
+  await sealApproval(tx, deps, written)
+  const approval = ApprovalRow.parse(written)
+  await logChanges(tx, deps, ctx, spec.supplierId, log.operationType, log.changes, {
     approvalLogId: approval.approvalLogId,
     status: approval.status,
     ...(log.changeReason === undefined ? {} : { changeReason: log.changeReason }),

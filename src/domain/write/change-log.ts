@@ -1,10 +1,11 @@
-import { insertChangeLogs } from '../../../sql/audit'
 import type { Sql } from '../../../sql/db'
+import { appendChangeLogs, type AuditDeps } from '../audit/trail'
 import type { WriteContext } from '../context'
 
 /*
  * The change log of a write: every command and every approval handler writes its rows here, in
- * the transaction of the business write, with values already masked.
+ * the transaction of the business write, with values already masked, sealed into the audit
+ * trail (`../audit/trail`).
  */
 
 /** A field-level change, values already masked for the change log. */
@@ -28,6 +29,7 @@ export interface FieldChange {
 /** Writes the change-log rows of one command; nothing sensitive reaches here unmasked. */
 export function logChanges(
   tx: Sql,
+  deps: AuditDeps,
   ctx: Pick<WriteContext, 'adminId' | 'requestId'>,
   supplierId: string,
   operationType: string,
@@ -38,8 +40,9 @@ export function logChanges(
     status?: string | null
   } = {},
 ) {
-  return insertChangeLogs(
+  return appendChangeLogs(
     tx,
+    deps,
     changes.map((c) => ({
       ...c,
       targetId: c.targetId ?? (c.targetType === 'SUPPLIER' ? supplierId : null),

@@ -1,0 +1,65 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { connect } from '../sql/db'
+import { loadConfig } from '../src/config'
+import { createCipher } from '../src/crypto/sensitive'
+import { startEmbedded, type EmbeddedDatabase } from '../src/db/embedded'
+import { sealUnsealedRows } from '../src/domain/audit/trail'
+import { markLegacyRowsSealed } from '../sql/audit-trail'
+import { describeFinding, verifyAuditTrail } from '../src/domain/audit/verify'
+
+/*
+ * The audit trail's verifier (README, "Audit trail"), for an auditor or a DBA:
+ *   npm run audit:verify              walk every chain; exit 1 naming, per broken chain, the
+ *                                     first row whose content, order or absence breaks it
+ *   npm run audit:verify -- --seal    first seal every row that has no seal yet (rows written
+ *                                     before the audit trail, which the service also seals once
+ *                                     at its next start; rows written around the service: only
+ *                                     after you have looked at them)
+ * Needs the service's AUDIT_HMAC_KEY, and DATABASE_URL, or else the embedded database in
+ * DATA_DIR (stop the service first: the embedded database serves one process).
+ * Exit status: 0 whole, 1 broken, 2 cannot run.
+ */
+const { values: opts } = parseArgs({ options: { seal: { type: 'boolean', default: false } } })
+const config = loadConfig()
+let embedded: EmbeddedDatabase | undefined
+let url = config.databaseUrl
+if (!url) {
+  const dataDir = join(config.dataDir, 'pgdata')
+  if (!existsSync(dataDir)) {
+    console.error(`no embedded database in ${dataDir}: set DATABASE_URL or DATA_DIR`)
+    process.exit(2)
+  }
+  embedded = await startEmbedded({ dataDir, timezone: config.timezone })
+  url = embedded.url
+}
+const sql = connect({ url, max: 1, timezone: config.timezone })
+let status = 2
+try {
+  const cipher = await createCipher(config.crypto)
+  if (opts.seal) {
+    const sealed = await sealUnsealedRows(sql, { cipher })
+    await markLegacyRowsSealed(sql)
+    process.stdout.write(`sealed ${sealed} row(s) that had no seal\n`)
+  }
+  const report = await verifyAuditTrail(sql, { cipher })
+  process.stdout.write(`checked ${report.rows} row(s) in ${report.chains} chain(s)\n`)
+  if (report.problems === 0) {
+    process.stdout.write('the audit trail is whole\n')
+    status = 0
+  } else {
+    for (const f of report.findings) console.error(describeFinding(f))
+    if (report.problems > report.findings.length) {
+      console.error(`… and ${report.problems - report.findings.length} more`)
+    }
+    console.error(`the audit trail is broken: ${report.problems} problem(s)`)
+    status = 1
+  }
+} catch (err) {
+  console.error(`audit:verify failed: ${(err as Error).message}`)
+} finally {
+  await sql.end({ timeout: 5 })
+  await embedded?.stop()
+}
+process.exit(status)
