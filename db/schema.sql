@@ -185,6 +185,33 @@ END $$;
 
 
 --
+-- Name: supplier_create_time_fixed(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.supplier_create_time_fixed() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  RAISE EXCEPTION 'supplier.create_time never changes (supplier_type.supplier_create_time copies it)'
+    USING ERRCODE = 'integrity_constraint_violation';
+END $$;
+
+
+--
+-- Name: supplier_type_copy_create_time(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.supplier_type_copy_create_time() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  -- Deleted suppliers included: the copy is of an immutable fact, not of a live row.
+  NEW.supplier_create_time := (SELECT s.create_time FROM supplier s WHERE s.supplier_id = NEW.supplier_id);
+  RETURN NEW;
+END $$;
+
+
+--
 -- Name: supplier_type_count_changed(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -2342,8 +2369,16 @@ CREATE TABLE public.supplier_type (
     is_primary boolean DEFAULT false NOT NULL,
     create_time timestamp with time zone DEFAULT now() NOT NULL,
     update_time timestamp with time zone DEFAULT date_trunc('second'::text, now()) NOT NULL,
-    deleted_at timestamp with time zone
+    deleted_at timestamp with time zone,
+    supplier_create_time timestamp with time zone NOT NULL
 );
+
+
+--
+-- Name: COLUMN supplier_type.supplier_create_time; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.supplier_type.supplier_create_time IS 'supplier.create_time of its supplier, set by trigger: the key of supplier_type_list_order';
 
 
 --
@@ -3109,6 +3144,13 @@ CREATE INDEX supplier_type_code_live ON public.supplier_type USING btree (type_c
 
 
 --
+-- Name: supplier_type_list_order; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX supplier_type_list_order ON public.supplier_type USING btree (type_code, date_trunc('second'::text, (supplier_create_time AT TIME ZONE 'UTC'::text)) DESC, supplier_id DESC) INCLUDE (supplier_create_time) WHERE (deleted_at IS NULL);
+
+
+--
 -- Name: supplier_type_live; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -3221,6 +3263,13 @@ CREATE TRIGGER supplier_count_update AFTER UPDATE OF status, deleted_at ON publi
 
 
 --
+-- Name: supplier supplier_create_time_fixed; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER supplier_create_time_fixed BEFORE UPDATE OF create_time ON public.supplier FOR EACH ROW WHEN ((old.create_time IS DISTINCT FROM new.create_time)) EXECUTE FUNCTION public.supplier_create_time_fixed();
+
+
+--
 -- Name: supplier_evaluation supplier_evaluation_no_physical_delete; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -3267,6 +3316,13 @@ CREATE TRIGGER supplier_type_count_truncate AFTER TRUNCATE ON public.supplier_ty
 --
 
 CREATE TRIGGER supplier_type_count_update AFTER UPDATE OF deleted_at, type_code, supplier_id ON public.supplier_type FOR EACH ROW WHEN ((((old.deleted_at IS NULL) <> (new.deleted_at IS NULL)) OR (old.type_code <> new.type_code) OR (old.supplier_id <> new.supplier_id))) EXECUTE FUNCTION public.supplier_type_count_changed();
+
+
+--
+-- Name: supplier_type supplier_type_create_time; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER supplier_type_create_time BEFORE INSERT OR UPDATE OF supplier_id, supplier_create_time ON public.supplier_type FOR EACH ROW EXECUTE FUNCTION public.supplier_type_copy_create_time();
 
 
 --
@@ -3397,4 +3453,5 @@ INSERT INTO public.schema_migrations (version) VALUES
     ('20261124120000'),
     ('20261125000100'),
     ('20261125100000'),
-    ('20261125100100');
+    ('20261125100100'),
+    ('20261125200000');

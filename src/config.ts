@@ -521,7 +521,7 @@ function toConfig(env: z.output<typeof EnvSchema>) {
     },
     storageUrlPrefixes: env.STORAGE_URL_PREFIXES,
     duplicateNameThreshold: env.DUPLICATE_NAME_THRESHOLD,
-    /** pg_trgm similarity from which a list keyword matches a name it is not part of; 0 = off. */
+    /** When no name contains a list keyword, pg_trgm similarity from which one matches; 0 = off. */
     keywordSimilarityThreshold: env.KEYWORD_SIMILARITY_THRESHOLD,
     duplicateConfirmTtlSeconds: env.DUPLICATE_CONFIRM_TTL_SECONDS,
     duplicateSubmitWindowSeconds: env.DUPLICATE_SUBMIT_WINDOW_SECONDS,

@@ -164,6 +164,67 @@ describe('SUP-ADM-001 supplier list', () => {
     expect((await list(`keyword=${t}&typeCode=NO_SUCH_TYPE`)).body.data.total).toBe(0)
   })
 
+  it("happy: a type's pages are the list's order restricted to the type, both ways, at any offset", async () => {
+    // A type of this test's own, so the page holds only these suppliers. Its page is read from
+    // supplier_type_list_order (the type's rows in the list's order): it must agree with the
+    // order of the whole list, ties in one second included, and leave out deleted suppliers and
+    // deleted types.
+    const type = `T_${tag().toUpperCase()}`
+    const of = (createTime: string, o: Parameters<typeof insertSupplier>[1] = {}) =>
+      insertSupplier(h, { types: [{ typeCode: type, isPrimary: true }], createTime, ...o })
+    const same = ['.900', '.600', '.300', '.000']
+    const tied: InsertedSupplier[] = []
+    for (const fraction of same) tied.push(await of(`2026-03-07 10:00:00${fraction}`))
+    const newer = await of('2026-03-08 09:00:00', { status: 'ACTIVE' })
+    const older = await of('2026-03-01 09:00:00', { status: 'ACTIVE' })
+    await of('2026-03-09 09:00:00', { deletedAt: 'now' })
+    await insertSupplier(h, {
+      createTime: '2026-03-09 09:00:00',
+      types: [
+        { typeCode: 'SCENIC', isPrimary: true },
+        { typeCode: type, deletedAt: 'now' },
+      ],
+    })
+
+    const desc = [
+      newer.supplierId,
+      ...tied.map((t) => t.supplierId).sort(byIdDesc),
+      older.supplierId,
+    ]
+    const all = await list(`typeCode=${type}`)
+    expect(ids(all)).toEqual(desc)
+    expect(all.body.data.total).toBe(6)
+    expect(ids(await list(`typeCode=${type}&sortBy=createTime&sortDirection=ASC`))).toEqual(
+      [...desc].reverse(),
+    )
+    for (const pageNo of [1, 2, 3]) {
+      const res = await list(`typeCode=${type}&page=${pageNo}&pageSize=2`)
+      expect(ids(res)).toEqual(desc.slice((pageNo - 1) * 2, pageNo * 2))
+      expect(res.body.data.total).toBe(6)
+    }
+    const active = await list(`typeCode=${type}&status=ACTIVE`)
+    expect(ids(active)).toEqual([newer.supplierId, older.supplierId])
+    expect(active.body.data.total).toBe(2)
+  })
+
+  it("supplier_type keeps its supplier's create time whatever a writer sends, and it never changes", async () => {
+    const s = await insertSupplier(h, { createTime: '2026-03-10 08:00:00.250' })
+    const [added] = await h.sql`
+      INSERT INTO supplier_type (supplier_id, type_code, supplier_create_time)
+      VALUES (${s.supplierId}, 'FLEET', '2001-01-01T00:00:00Z')
+      RETURNING (supplier_create_time = (SELECT create_time FROM supplier
+                                        WHERE supplier_id = ${s.supplierId})) AS copied`
+    expect(added.copied).toBe(true)
+    await h.sql`UPDATE supplier_type SET supplier_create_time = now() WHERE supplier_id = ${s.supplierId}`
+    const rows = await h.sql`
+      SELECT count(*)::int AS n FROM supplier_type t JOIN supplier s USING (supplier_id)
+      WHERE t.supplier_id = ${s.supplierId} AND t.supplier_create_time = s.create_time`
+    expect(rows[0].n).toBe(2)
+    await expect(
+      h.sql`UPDATE supplier SET create_time = now() WHERE supplier_id = ${s.supplierId}`,
+    ).rejects.toThrow(/create_time never changes/)
+  })
+
   it('happy: keyword matches full name, short name or supplierNo by substring', async () => {
     const t = tag()
     const byFull = await insertSupplier(h, { fullName: `Full${t}Name Ltd` })
@@ -239,10 +300,14 @@ describe('SUP-ADM-001 supplier list', () => {
     expect(byDefault).toEqual(expect.arrayContaining([longTypo.supplierId]))
     expect(await listWith(undefined, '长风锦程')).not.toContain(shortTypo.supplierId)
     expect(await listWith(undefined, '长风锦程')).toContain(contains.supplierId)
-    // 0.3 (pg_trgm's default) reaches the short name too.
-    expect(await listWith('0.3', '长风锦程')).toEqual(
-      expect.arrayContaining([shortTypo.supplierId, contains.supplierId]),
-    )
+    // 0.3 (pg_trgm's default) reaches the short name too (0.43 from 长风锦成, which no name
+    // contains), but only when no name contains the keyword: names containing 长风锦程 exist, so
+    // the answer is theirs alone.
+    expect(await listWith('0.3', '长风锦成')).toContain(shortTypo.supplierId)
+    expect(await listWith(undefined, '长风锦成')).not.toContain(shortTypo.supplierId)
+    const containing = await listWith('0.3', '长风锦程')
+    expect(containing).toContain(contains.supplierId)
+    expect(containing).not.toContain(shortTypo.supplierId)
     // 0: substrings only.
     const off = await listWith('0', '杭州长风锦程旅游有限公司')
     expect(off).not.toContain(longTypo.supplierId)

@@ -516,8 +516,12 @@ async function main() {
     'supplier types (primary, 30 % a second, 5 % a removed one)',
     () =>
       sql.unsafe(`
-      INSERT INTO supplier_type (supplier_id, type_code, is_primary, create_time, update_time, deleted_at)
-      SELECT s.supplier_id, (${types})[1 + x.t], x.primary_, s.create_time, s.create_time, x.deleted_at
+      INSERT INTO supplier_type (
+        supplier_id, type_code, is_primary, create_time, update_time, deleted_at,
+        supplier_create_time -- the trigger that copies it is off with the others (above)
+      )
+      SELECT s.supplier_id, (${types})[1 + x.t], x.primary_, s.create_time, s.create_time,
+             x.deleted_at, s.create_time
       FROM supplier s
       CROSS JOIN LATERAL (
         SELECT pg_temp.ptype(${sN}) AS t, true AS primary_, NULL::timestamptz AS deleted_at

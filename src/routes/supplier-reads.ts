@@ -45,7 +45,7 @@ export const SupplierListQuerySchema = z
   .object({
     ...pageQuery,
     keyword: optionalText(100).describe(
-      'full name, short name or supplierNo containing it, or a full or short name trigram-similar to it (similarity ≥ KEYWORD_SIMILARITY_THRESHOLD, 0.5 by default)',
+      'full name, short name or supplierNo containing it; when none does, full or short names trigram-similar to it (a typo: similarity ≥ KEYWORD_SIMILARITY_THRESHOLD, 0.5 by default)',
     ),
     status: optionalCode(SUPPLIER_STATUSES),
     typeCode: optionalText(64).describe('suppliers having this live type'),
