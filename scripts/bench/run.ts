@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util'
 import { sign } from 'hono/jwt'
 import type postgres from 'postgres'
 import { connect } from '../../sql/db'
+import { escapeLike } from '../../sql/supplier-read'
 import { createApp } from '../../src/app'
 import { loadConfig } from '../../src/config'
 import { createCipher } from '../../src/crypto/sensitive'
@@ -768,7 +769,7 @@ async function fullRun(url: string) {
  * 1 of the supplier with about 10,000 change-log rows) and the resource page, each measured at
  * both sizes and at every client count of --clients.
  */
-const scalingScenarios = (ids: { large: string }, keyword: string): Scenario[] => [
+const scalingScenarios = (ids: { large: string }, keywords: Keywords): Scenario[] => [
   {
     name: 'list',
     title: 'list, page 1',
@@ -786,8 +787,13 @@ const scalingScenarios = (ids: { large: string }, keyword: string): Scenario[] =
   },
   {
     name: 'keyword',
-    title: `list, keyword "${keyword}"`,
-    path: `/admin/supplier/items?keyword=${encodeURIComponent(keyword)}&page=1&pageSize=20`,
+    title: `list, keyword "${keywords.frequent}"`,
+    path: `/admin/supplier/items?keyword=${encodeURIComponent(keywords.frequent)}&page=1&pageSize=20`,
+  },
+  {
+    name: 'keyword-one',
+    title: `list, keyword "${keywords.distinctive}"`,
+    path: `/admin/supplier/items?keyword=${encodeURIComponent(keywords.distinctive)}&page=1&pageSize=20`,
   },
   {
     name: 'list-deep',
@@ -816,25 +822,59 @@ const scalingScenarios = (ids: { large: string }, keyword: string): Scenario[] =
   },
 ]
 
+/**
+ * The keywords of the scaling run: one drawn from the seeded names, whose matches grow with the
+ * data (the seed composes names from 30 words), and the large supplier's short name, which one
+ * supplier has at either size, as a distinctive name has.
+ */
+interface Keywords {
+  frequent: string
+  distinctive: string
+}
+
 interface ScalingRow extends Row {
   suppliers: number
   clients: number
   changeLogRows?: number
+  /** Live suppliers a keyword scenario's keyword finds (its total). */
+  matches?: number
 }
 
-/** The scaling scenarios on one data set, at each client count (a 3 s warm-up run before each). */
-async function scalingRun(url: string, suppliers: number, keyword: string) {
+/**
+ * The scaling scenarios on one data set, at each client count (a 3 s warm-up run before each).
+ * The data set is vacuumed first, so both sizes are measured as bench:seed leaves them: the full
+ * run's write scenarios have just written the newest suppliers and change-log rows of the large
+ * one, the first entries of every list's order, and index-only scans fetch from the heap until
+ * (auto)vacuum sets their visibility bits again; the small one had no writes.
+ */
+async function scalingRun(url: string, suppliers: number, frequent: string) {
   const ids = await pick(url)
   const db = connect({ url, max: 1, timezone: 'UTC' })
+  await db`VACUUM ANALYZE`
   const [{ n: changeLogRows }] = await db`
     SELECT count(*)::int AS n FROM change_log WHERE supplier_id = ${ids.large}`
+  const [{ name: distinctive }] = await db`
+    SELECT short_name AS name FROM supplier WHERE supplier_id = ${ids.large}`
+  const keywords: Keywords = { frequent, distinctive }
+  const matches: Record<string, number> = {}
+  for (const [scenario, keyword] of [
+    ['keyword', frequent],
+    ['keyword-one', distinctive],
+  ]) {
+    const pattern = `%${escapeLike(keyword)}%`
+    const [{ n }] = await db`
+      SELECT count(*)::int AS n FROM supplier s
+      WHERE s.deleted_at IS NULL AND (lower(s.full_name) ILIKE ${pattern}
+        OR lower(s.short_name) ILIKE ${pattern} OR lower(s.supplier_no) ILIKE ${pattern})`
+    matches[scenario] = n
+  }
   await db.end()
   const fleet = await startFleet(url, `fleet-${suppliers}.log`)
   const service = await startService(url, fleet.port, `service-${suppliers}.log`)
   const rows: ScalingRow[] = []
   try {
     for (const clients of CLIENTS) {
-      for (const s of scalingScenarios(ids, keyword)) {
+      for (const s of scalingScenarios(ids, keywords)) {
         log(`${s.title} (${suppliers.toLocaleString('en')} suppliers, ${clients} clients)`)
         const target = `http://127.0.0.1:${service.port}${s.path}`
         await wrk(target, { connections: clients, seconds: 3 }).catch(() => undefined)
@@ -844,6 +884,7 @@ async function scalingRun(url: string, suppliers: number, keyword: string) {
           suppliers,
           clients,
           ...(s.name === 'records-large' && { changeLogRows }),
+          ...(s.name in matches && { matches: matches[s.name] }),
           ...(await wrk(target, { connections: clients })),
         })
       }
@@ -975,6 +1016,7 @@ function renderFigures(r: typeof results): string {
     'list-active': 1.5,
     'list-type': 1.5,
     keyword: 3,
+    'keyword-one': 3,
     records: 1.5,
     'records-large': 1.5,
   }
@@ -993,6 +1035,17 @@ function renderFigures(r: typeof results): string {
           return `| ${s.title} | ${clients} | ${f1(s.p50)} | ${f1(big?.p50)} | ${ratio(big?.p50 ?? NaN, s.p50)} | ${target ? `≤ ${target}` : '–'} | ${f0(s.requestsPerSecond)} | ${f0(big?.requestsPerSecond)} | ${s.failures + (big?.failures ?? 0)} |`
         }),
     ),
+    '',
+    `Keyword matches (live suppliers whose name, short name or supplierNo contains it): ${[
+      'keyword',
+      'keyword-one',
+    ]
+      .map((k) => {
+        const a = at(k, small, r.settings.clients[0])
+        const b = at(k, full, r.settings.clients[0])
+        return `${a?.title.replace(/^list, keyword /, '')} ${a?.matches?.toLocaleString('en') ?? '–'} at ${small.toLocaleString('en')} and ${b?.matches?.toLocaleString('en') ?? '–'} at ${full.toLocaleString('en')}`
+      })
+      .join('; ')}.`,
     '',
     'Deep pages, p50 of page 400 against page 1 (target ≤ 2):',
     '',
