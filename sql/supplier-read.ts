@@ -18,16 +18,8 @@ export { SUPPLIER_STATUSES }
 export const SUPPLIER_SORT_KEYS = ['createTime', 'updateTime', 'fullName', 'supplierNo'] as const
 export type SupplierSortKey = (typeof SUPPLIER_SORT_KEYS)[number]
 
+/** The list's filter, paging and order without a keyword (a keyword search is KeywordSearch). */
 export interface SupplierListFilter {
-  /** Trimmed, non-empty. Substring (LIKE-escaped) or trigram-similar match. */
-  keyword?: string
-  /**
-   * pg_trgm similarity from which the keyword matches a full or short name that does not
-   * contain it, when no name contains it; 0 turns that off (substring only). Only
-   * searchSuppliers applies it: it is the transaction's `pg_trgm.similarity_threshold`, which
-   * the `%` operator and its index read.
-   */
-  similarity?: number
   status?: string
   typeCode?: string
   sortBy?: SupplierSortKey
@@ -36,6 +28,18 @@ export interface SupplierListFilter {
   offset: number
   /** Zone the date-times are rendered in (the service's), whatever the session's. */
   timezone: string
+}
+
+export interface KeywordSearch extends SupplierListFilter {
+  /** Trimmed, non-empty. Substring (LIKE-escaped) or trigram-similar match. */
+  keyword: string
+  /**
+   * pg_trgm similarity from which the keyword matches a full or short name that does not
+   * contain it, when no name contains it; 0 turns that off (substring only). searchSuppliers
+   * makes it the transaction's `pg_trgm.similarity_threshold`, which the `%` operator and its
+   * index read.
+   */
+  similarity?: number
 }
 
 /** `%`, `_` and `\` match themselves (LIKE's default escape character is `\`). */
@@ -74,7 +78,7 @@ const typesOf = (sql: Sql) => sql`
   ), '[]'::json)
 `
 
-const listWhere = (sql: Sql, f: SupplierListFilter) => {
+const listWhere = (sql: Sql, f: SupplierListFilter & Partial<KeywordSearch>) => {
   // The columns are lowered (the trigram indexes are on lower(…)), so LIKE on the lowered
   // pattern matches as ILIKE would, and rechecks each candidate in about two thirds of the time.
   const contains = `%${escapeLike(f.keyword ?? '')}%`
@@ -143,7 +147,7 @@ export type SupplierListRow = z.output<typeof SupplierListRow>
  */
 const pageIds = (sql: Sql, f: SupplierListFilter) => {
   const page = sql`LIMIT ${f.limit} OFFSET ${f.offset}`
-  if (f.typeCode && !f.keyword && (f.sortBy ?? 'createTime') === 'createTime') {
+  if (f.typeCode && (f.sortBy ?? 'createTime') === 'createTime') {
     const direction = f.sortDirection === 'ASC' ? sql`ASC` : sql`DESC`
     return sql`
       SELECT ft.supplier_id FROM supplier_type ft
@@ -203,7 +207,7 @@ const KeywordMatches = z.object({ total: z.number().int(), ids: z.array(z.string
  * the order index and test every live supplier until a page is full; MATERIALIZED keeps the CTE
  * from being inlined.
  */
-function keywordMatches(sql: Sql, f: SupplierListFilter) {
+function keywordMatches(sql: Sql, f: KeywordSearch) {
   return one(
     sql`
       WITH matches AS MATERIALIZED (
@@ -224,16 +228,9 @@ const Total = z.object({ total: z.number().int() })
  * How many live suppliers match the filter (paging and sorting ignored). Without a keyword the
  * total is read from list_count, which the triggers of migration 20261125100100 keep in the
  * transactions that change it: a few rows, whatever the number of suppliers. A keyword's matches
- * cannot be kept in advance: they are counted.
+ * cannot be kept in advance: keywordMatches counts them.
  */
 export async function countSuppliers(sql: Sql, f: SupplierListFilter): Promise<number> {
-  if (f.keyword) {
-    const row = await one(
-      sql`SELECT count(*)::int AS total FROM supplier s ${listWhere(sql, f)}`,
-      Total,
-    )
-    return row.total
-  }
   const row = await one(
     sql`
       SELECT COALESCE(sum(c.n), 0)::int AS total FROM list_count c
@@ -260,7 +257,7 @@ export async function countSuppliers(sql: Sql, f: SupplierListFilter): Promise<n
  */
 export function searchSuppliers(
   sql: postgres.Sql,
-  f: SupplierListFilter & { keyword: string },
+  f: KeywordSearch,
 ): Promise<[SupplierListRow[], number]> {
   return sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
     let found = await keywordMatches(tx, { ...f, similarity: 0 })

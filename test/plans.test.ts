@@ -324,7 +324,7 @@ describe('query plans of the read paths on a loaded database', () => {
     ] as const) {
       it(`"${keyword}" reads the trigram indexes (a BitmapOr of bitmap index scans)`, async () => {
         const plans = await checkPlans(`keyword "${keyword}"`, (sql) =>
-          searchSuppliers(sql, { ...list({ keyword }), keyword, similarity: 0.5 }),
+          searchSuppliers(sql, { ...list({}), keyword, similarity: 0.5 }),
         )
         expect(plans).toHaveLength(matchStatements + rows)
         for (const plan of plans.slice(0, matchStatements)) {

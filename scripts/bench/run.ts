@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util'
 import { sign } from 'hono/jwt'
 import type postgres from 'postgres'
 import { connect } from '../../sql/db'
-import { escapeLike } from '../../sql/supplier-read'
+import { searchSuppliers } from '../../sql/supplier-read'
 import { createApp } from '../../src/app'
 import { loadConfig } from '../../src/config'
 import { createCipher } from '../../src/crypto/sensitive'
@@ -861,12 +861,9 @@ async function scalingRun(url: string, suppliers: number, frequent: string) {
     ['keyword', frequent],
     ['keyword-one', distinctive],
   ]) {
-    const pattern = `%${escapeLike(keyword)}%`
-    const [{ n }] = await db`
-      SELECT count(*)::int AS n FROM supplier s
-      WHERE s.deleted_at IS NULL AND (lower(s.full_name) ILIKE ${pattern}
-        OR lower(s.short_name) ILIKE ${pattern} OR lower(s.supplier_no) ILIKE ${pattern})`
-    matches[scenario] = n
+    // The service's own search, similarity off: the suppliers that contain the keyword.
+    const search = { keyword, similarity: 0, limit: 1, offset: 0, timezone: 'UTC' }
+    matches[scenario] = (await searchSuppliers(db, search))[1]
   }
   await db.end()
   const fleet = await startFleet(url, `fleet-${suppliers}.log`)

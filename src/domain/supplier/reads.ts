@@ -68,6 +68,7 @@ export const SupplierApprovalRecordVO = ChangeLogRow.extend({
 export type SupplierApprovalRecordVO = z.output<typeof SupplierApprovalRecordVO>
 
 export type SupplierListQuery = Omit<SupplierListFilter, 'limit' | 'offset' | 'timezone'> & {
+  keyword?: string
   page: number
   pageSize: number
 }
@@ -77,14 +78,13 @@ export async function listSuppliers(
   { sql, config }: Pick<Deps, 'sql' | 'config'>,
   query: SupplierListQuery,
 ): Promise<PageResult<SupplierListItemVO>> {
-  const { page: pageNo, pageSize, ...filter } = query
+  const { page: pageNo, pageSize, keyword, ...filter } = query
   const f = {
     ...filter,
     limit: pageSize,
     offset: (pageNo - 1) * pageSize,
     timezone: config.timezone,
   }
-  const { keyword } = f
   const [rows, total] = keyword
     ? await searchSuppliers(sql, { ...f, keyword, similarity: config.keywordSimilarityThreshold })
     : await Promise.all([supplierListPage(sql, f), countSuppliers(sql, f)])
