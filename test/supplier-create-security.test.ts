@@ -215,12 +215,17 @@ describe('SUP-ADM-003 create draft', () => {
         fullName: 'Hangzhou West Lake Travel Service Co',
         status: 'DRAFT',
         similarity: expect.any(Number),
+        reason: expect.any(String),
+        explanation: expect.any(String),
       })
-      expect(mine.similarity).toBeGreaterThanOrEqual(0.6)
+      expect(mine.similarity).toBeGreaterThanOrEqual(h.config.duplicateNameThreshold)
       expect(mine.similarity).toBeLessThanOrEqual(1)
+      expect(refused.body.data.candidateCount).toBe(candidates.length)
       for (const c of candidates) {
         expect(Object.keys(c).sort()).toEqual([
+          'explanation',
           'fullName',
+          'reason',
           'similarity',
           'status',
           'supplierId',

@@ -8,6 +8,7 @@ import type { z } from 'zod'
 import type { BankAccountInput } from '../../schemas/supplier'
 import { today, type DomainDeps } from '../context'
 import { maskForLog } from '../masking'
+import { nameKeysOf } from './name-keys'
 import type { FieldChange } from '../write/change-log'
 import { checkStorageUrls, emptyToNull } from '../write/fields'
 import { checkAccounts } from '../account/rules'
@@ -142,6 +143,14 @@ export async function diffSubject(
       ;(columns as Record<string, unknown>)[column] = value
       change(field, maskForLog(field, old), maskForLog(field, value))
     }
+  }
+  // The near-duplicate probe's keys are written with the names they come from, in the same
+  // statement: a renamed supplier is never found (or missed) under its old name.
+  if (columns.full_name !== undefined || columns.short_name !== undefined) {
+    columns.name_keys = nameKeysOf(
+      columns.full_name ?? current!.fullName,
+      columns.short_name !== undefined ? columns.short_name : (current?.shortName ?? null),
+    )
   }
   return { columns, changes }
 }

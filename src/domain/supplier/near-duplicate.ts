@@ -1,19 +1,17 @@
-import {
-  similarSuppliers,
-  taxNoHolder,
-  type Candidate,
-  type SupplierRow,
-} from '../../../sql/supplier'
+import { taxNoHolder, type SupplierRow } from '../../../sql/supplier'
 import type { Sql } from '../../../sql/db'
 import { constantTimeEqual } from '../../crypto/sensitive'
 import { fail } from '../../errors'
 import type { DomainDeps, WriteContext } from '../context'
 import { checkFieldRules, identityOf, type Identity } from './form'
+import { findNearDuplicates, type NearDuplicate } from './name-keys'
 
 /**
- * Near-duplicate protection on create and submit. When similar live suppliers exist, the
- * request must carry a token proving the administrator saw exactly this candidate set for this
- * name within the last few minutes; otherwise it fails with the candidates and a fresh token.
+ * Near-duplicate protection on create and submit. When live suppliers look like the same company
+ * (same trade name, or the same written differently: name-keys.ts), the request must carry a
+ * token proving the administrator saw exactly this candidate set for this name within the last
+ * few minutes; otherwise it fails with the candidates, why each matched, and a fresh token. A
+ * caller without supplier:view learns how many there are, not who they are.
  */
 export async function confirmNoNearDuplicates(
   sql: Sql,
@@ -24,10 +22,11 @@ export async function confirmNoNearDuplicates(
     shortName?: string | null
     supplierId: string | null
     token?: string
+    mayViewSuppliers: boolean
   },
 ) {
   const names = [input.fullName, input.shortName].filter((n): n is string => Boolean(n && n.trim()))
-  const candidates = await similarSuppliers(
+  const candidates = await findNearDuplicates(
     sql,
     names,
     deps.config.duplicateNameThreshold,
@@ -38,7 +37,8 @@ export async function confirmNoNearDuplicates(
   const expiresAt = Math.floor(Date.now() / 1000) + deps.config.duplicateConfirmTtlSeconds
   const duplicateConfirmToken = `${expiresAt}.${await sign(deps, input, candidates, expiresAt)}`
   fail('NEAR_DUPLICATE_CONFIRM_REQUIRED', undefined, {
-    candidates,
+    candidateCount: candidates.length,
+    ...(input.mayViewSuppliers ? { candidates } : {}),
     duplicateConfirmToken,
     expiresAt: new Date(expiresAt * 1000).toISOString(),
   })
@@ -47,7 +47,7 @@ export async function confirmNoNearDuplicates(
 const sign = (
   deps: Pick<DomainDeps, 'cipher'>,
   input: { adminId: string; fullName: string },
-  candidates: Candidate[],
+  candidates: NearDuplicate[],
   expiresAt: number,
 ) =>
   deps.cipher.blindIndex(
@@ -66,7 +66,7 @@ const sign = (
 async function tokenMatches(
   deps: Pick<DomainDeps, 'cipher'>,
   input: { adminId: string; fullName: string },
-  candidates: Candidate[],
+  candidates: NearDuplicate[],
   token: string,
 ) {
   const [expires, mac] = token.split('.')
@@ -85,7 +85,7 @@ async function tokenMatches(
 export async function checkIdentity(
   sql: Sql,
   deps: Pick<DomainDeps, 'config' | 'cipher'>,
-  ctx: Pick<WriteContext, 'adminId'>,
+  ctx: Pick<WriteContext, 'adminId' | 'heldCodes'>,
   req: Parameters<typeof checkFieldRules>[2] & {
     fullName?: string
     taxNo?: string
@@ -114,6 +114,7 @@ export async function checkIdentity(
       shortName: req.shortName ?? seen?.shortName,
       supplierId,
       token: req.duplicateConfirmToken,
+      mayViewSuppliers: ctx.heldCodes?.includes('supplier:view') ?? false,
     })
   }
   return identity
