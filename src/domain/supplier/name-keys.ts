@@ -22,12 +22,17 @@ export function nameKeysOf(fullName: string, shortName: string | null | undefine
   return [...keys].sort()
 }
 
+/** The keys a check of `names` looks up (a full name and maybe a short name). */
+export function probeKeysOf(names: string[]): string[] {
+  return [...new Set(names.filter((n) => n.trim()).flatMap(companyKeys))]
+}
+
 /**
  * How many suppliers sharing a key one probe reads at most. A key holds a trade name, so it is
  * shared by the companies of that name (in every region and line of business): a few, or for the
  * commonest trade names a few hundred. The cap bounds the check's cost whatever the data.
  */
-const PROBE_LIMIT = 500
+export const PROBE_LIMIT = 500
 /** How many candidates a 395006 answer lists (the strongest first). */
 export const CANDIDATES_SHOWN = 20
 
@@ -54,7 +59,7 @@ export async function findNearDuplicates(
   threshold: number,
   exceptSupplierId: string | null,
 ): Promise<NearDuplicate[]> {
-  const keys = [...new Set(names.flatMap(companyKeys))]
+  const keys = probeKeysOf(names)
   if (!keys.length) return []
   const rows = await suppliersSharingNameKeys(sql, keys, exceptSupplierId, PROBE_LIMIT)
   const found: NearDuplicate[] = []
