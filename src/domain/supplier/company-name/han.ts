@@ -1,0 +1,172 @@
+import {
+  contains,
+  countryAliases,
+  hanBranches,
+  hanForms,
+  hanIndustry,
+  regionAliases,
+  regionAt,
+  regionEnding,
+  romanize,
+  type Place,
+} from './dictionaries'
+import type { NameReading } from './model'
+import { hanText } from './normalize'
+
+export interface HanName {
+  normalized: string
+  region?: string
+  tradeName?: string
+  industry?: string
+  form?: string
+  branch?: string
+  readings: NameReading[]
+}
+
+interface Front {
+  places: Place[]
+  start: number
+  /** A place written without its suffix where nothing before it fixes it: may be a trade name. */
+  ambiguous: boolean
+}
+
+/**
+ * Reads a Chinese name the way 企业名称登记管理规定 composes it: region + trade name + industry +
+ * organisational form, the region either in front or in brackets after the trade name, a branch's
+ * own place and 分公司 after the parent's form. Each part is found from the outside in (brackets,
+ * branch, form, region, industry); what is left is the trade name.
+ */
+export function parseHan(text: string): HanName {
+  const bracketed = hanText(text)
+  const forms: string[] = []
+  const bracketPlaces: Place[] = []
+  let s = bracketed
+    .replace(/\(([^()]*)\)/g, (_m, inner: string) => {
+      const places = regionAliases.get(inner)
+      if (places) {
+        bracketPlaces.push(...places)
+        return ''
+      }
+      if (countryAliases.has(inner)) return ''
+      if (hanForms.get(inner)) {
+        forms.push(inner)
+        return ''
+      }
+      return inner
+    })
+    .replace(/[()]/g, '')
+  const normalized = bracketed.replace(/[()]/g, '')
+
+  let branch: string | undefined
+  const b = hanBranches.endOf(s, 2)
+  if (b) {
+    let head = s.slice(0, -b.word.length)
+    const place = regionEnding(head)
+    if (place && head.length > place.alias.length) head = head.slice(0, -place.alias.length)
+    else {
+      // 云栖旅行社南京路营业部: the branch's own name follows the parent's form.
+      const cut = Math.max(head.lastIndexOf('公司') + 2, head.lastIndexOf('旅行社') + 3)
+      if (cut > 2 && cut < head.length) head = head.slice(0, cut)
+    }
+    branch = s.slice(head.length)
+    s = head
+  }
+
+  for (;;) {
+    const form = hanForms.endOf(s, 1)
+    // 饭店 is a hotel, not a 店: the longer of form and industry wording wins.
+    const industry = hanIndustry.endOf(s, 1)
+    if (!form || (industry && industry.word.length > form.word.length)) break
+    forms.unshift(form.word)
+    s = s.slice(0, -form.word.length)
+  }
+
+  let pos = 0
+  let country = ''
+  const c = s.slice(0, 2)
+  if (countryAliases.has(c) && s.length > 2) {
+    country = c
+    pos = 2
+  }
+  const fronts: Front[] = []
+  while (fronts.length < 4) {
+    const m = regionAt(s, pos)
+    if (!m) break
+    const parent = fronts.at(-1)
+    let places = m.readings
+    if (parent) {
+      // After 苏州, 吴中 is the district of Suzhou; a place elsewhere is the trade name's start.
+      places = places.filter((r) =>
+        parent.places.some((p) => p.code !== r.code && contains(p.code, r.code)),
+      )
+      if (!places.length) break
+    }
+    fronts.push({
+      places,
+      start: pos,
+      ambiguous: !parent && !country && !m.readings.some((r) => r.suffixed),
+    })
+    pos += m.alias.length
+  }
+
+  const placesOf = (list: Front[]) => [
+    ...new Set([
+      ...list.flatMap((f) => f.places.map((p) => p.code)),
+      ...bracketPlaces.map((p) => p.code),
+    ]),
+  ]
+  const primary = readRest(s.slice(pos), placesOf(fronts), fronts.at(-1)?.places[0]?.short, country)
+  const readings = [{ ...primary.reading, primary: true }]
+  if (fronts[0]?.ambiguous) {
+    const alt = readRest(s.slice(fronts[0].start), placesOf([]), undefined, country)
+    if (alt.reading.trade !== primary.reading.trade)
+      readings.push({ ...alt.reading, primary: false })
+  }
+  const region =
+    fronts.at(-1)?.places[0]?.short ?? bracketPlaces[0]?.short ?? (country || undefined)
+  return {
+    normalized,
+    region,
+    tradeName: primary.reading.trade,
+    industry: primary.industry || undefined,
+    form: forms.join('') || undefined,
+    branch,
+    readings,
+  }
+}
+
+/** The trade name and industry of what follows the region: industry words come off the end. */
+function readRest(rest: string, places: string[], lastPlace: string | undefined, country: string) {
+  const words: string[] = []
+  const lines = new Set<string>()
+  for (;;) {
+    const w = hanIndustry.endOf(rest)
+    // A single character left is part of a word, not a trade name (云旅游 stays whole).
+    if (!w || rest.length - w.word.length === 1) break
+    words.unshift(w.word)
+    for (const l of w.value) lines.add(l)
+    rest = rest.slice(0, -w.word.length)
+  }
+  let trade = rest
+  if (!trade) {
+    // Nothing but region and industry: the trade name is the generic word that opens the industry
+    // (中国国际旅行社 → 中国国际), else the place (黄山旅游发展 → 黄山), else the first word.
+    const first = words[0] ?? ''
+    if (first && hanIndustry.get(first)?.size === 0) {
+      trade = country + first
+      words.shift()
+    } else if (lastPlace) trade = lastPlace
+    else if (country) trade = country
+    else if (first) trade = words.shift() ?? ''
+  }
+  return {
+    industry: words.join(''),
+    reading: {
+      trade,
+      roman: romanize(trade),
+      script: 'han' as const,
+      places,
+      lines,
+    },
+  }
+}
