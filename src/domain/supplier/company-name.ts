@@ -51,8 +51,14 @@ interface Parsed {
 /** The default threshold the service compares score against (DUPLICATE_NAME_THRESHOLD). */
 export const DEFAULT_THRESHOLD = 0.8
 
-/** Trade names this long compare for a mistyped character (and carry its keys): 3 to 11. */
-const TYPO_HAN = { min: 3, max: 11 }
+/**
+ * The lowest threshold the keys serve: every pair scored at or above it shares a key of
+ * companyKeys. Below it are only names with different trade names, scored by their bigrams.
+ */
+export const MIN_KEYED_THRESHOLD = 0.5
+
+/** Trade names this long compare for a mistyped character (and carry its keys): 3 to 9. */
+const TYPO_HAN = { min: 3, max: 9 }
 /** Latin trade names (without spaces) compare for a mistyped letter from this length. */
 const TYPO_LATIN_MIN = 6
 /** Keys are stored in a btree: their text is capped (equal texts keep equal caps). */
@@ -92,8 +98,8 @@ export function parseCompanyName(name: string): ParsedName {
  *
  * - `t:云栖` the trade name; `p:yunqi` its pinyin (homophones, and a Latin name in pinyin), or a
  *   Latin name's distinctive words without spaces;
- * - `d:云栖湾`, `d:栖湾` … the trade name and its one-deletion variants (3 to 11 characters): one
- *   character mistyped, added, dropped or swapped leaves a variant in common;
+ * - `d:云栖湾`, `d:栖湾` … the trade name and its one-deletion variants: one
+ *   character mistyped, added, dropped or swapped leaves a variant in common (3 to 9 characters);
  * - `l<…`, `l>…` halves of a Latin trade name (6 letters or more): one letter mistyped leaves one
  *   half whole;
  * - `w:…`, `w<…`, `w>…` the same for a name that does not parse.
@@ -187,7 +193,7 @@ function compareReadings(a: NameReading, b: NameReading): { score: number; reaso
       score: agree ? (place === 'same' ? 0.9 : 0.85) : 0.5,
       reason: latin ? 'LATIN_NAME_WRITTEN_DIFFERENTLY' : 'TRADE_NAME_WRITTEN_DIFFERENTLY',
     }
-  return { score: 0.6 * dice(a.trade, b.trade), reason: 'SIMILAR_WHOLE_NAME' }
+  return { score: 0.49 * dice(a.trade, b.trade), reason: 'SIMILAR_WHOLE_NAME' }
 }
 
 /** Names that do not parse compare whole: equal, or one character apart. */
@@ -199,5 +205,5 @@ function compareWhole(a: Parsed, b: Parsed): { score: number; reason: MatchReaso
     if (Math.min(length(x), length(y)) >= TYPO_LATIN_MIN && withinOneEdit(x, y))
       return { score: 0.85, reason: 'SIMILAR_WHOLE_NAME' }
   }
-  return { score: 0.6 * dice(x, y), reason: 'SIMILAR_WHOLE_NAME' }
+  return { score: 0.49 * dice(x, y), reason: 'SIMILAR_WHOLE_NAME' }
 }

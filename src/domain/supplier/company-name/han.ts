@@ -12,6 +12,7 @@ import {
 } from './dictionaries'
 import type { NameReading } from './model'
 import { hanText } from './normalize'
+import { HAN_LEADING_FORMS } from './words'
 
 export interface HanName {
   normalized: string
@@ -26,7 +27,7 @@ export interface HanName {
 interface Front {
   places: Place[]
   start: number
-  /** A place written without its suffix where nothing before it fixes it: may be a trade name. */
+  /** A place written without its suffix: it may be the start of the trade name (东方明珠, 白云机场). */
   ambiguous: boolean
 }
 
@@ -56,6 +57,12 @@ export function parseHan(text: string): HanName {
     })
     .replace(/[()]/g, '')
   const normalized = bracketed.replace(/[()]/g, '')
+
+  for (const lead of HAN_LEADING_FORMS)
+    if (s.startsWith(lead) && s.length > lead.length) {
+      forms.push(lead)
+      s = s.slice(lead.length)
+    }
 
   let branch: string | undefined
   const b = hanBranches.endOf(s, 2)
@@ -104,7 +111,7 @@ export function parseHan(text: string): HanName {
     fronts.push({
       places,
       start: pos,
-      ambiguous: !parent && !country && !m.readings.some((r) => r.suffixed),
+      ambiguous: !m.readings.some((r) => r.suffixed),
     })
     pos += m.alias.length
   }
@@ -116,10 +123,20 @@ export function parseHan(text: string): HanName {
     ]),
   ]
   const primary = readRest(s.slice(pos), placesOf(fronts), fronts.at(-1)?.places[0]?.short, country)
-  const readings = [{ ...primary.reading, primary: true }]
-  if (fronts[0]?.ambiguous) {
-    const alt = readRest(s.slice(fronts[0].start), placesOf([]), undefined, country)
-    if (alt.reading.trade !== primary.reading.trade)
+  const readings: NameReading[] = [{ ...primary.reading, primary: true }]
+  // The other readings: the first and the last place written without its suffix are the trade
+  // name's start instead (东方明珠旅游; 广州白云机场), the places before them still places.
+  const ambiguous = fronts.filter((f) => f.ambiguous)
+  for (const f of new Set([ambiguous[0], ambiguous.at(-1)])) {
+    if (!f) continue
+    const before = fronts.slice(0, fronts.indexOf(f))
+    const alt = readRest(
+      s.slice(f.start),
+      placesOf(before),
+      before.at(-1)?.places[0]?.short,
+      country,
+    )
+    if (readings.every((r) => r.trade !== alt.reading.trade))
       readings.push({ ...alt.reading, primary: false })
   }
   const region =

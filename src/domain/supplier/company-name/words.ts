@@ -40,7 +40,12 @@ export const HAN_FORMS = [
   '总部',
   '厂',
   '店',
+  '株式会社',
+  '有限会社',
 ]
+
+/** Forms that may also open a name: a Japanese 株式会社 stands before or after it. */
+export const HAN_LEADING_FORMS = ['株式会社', '有限会社']
 
 /** What ends the name of a branch (分支机构), after the parent's own name. */
 export const HAN_BRANCHES = [
@@ -105,7 +110,7 @@ export const HAN_INDUSTRY: readonly (readonly [line: string, words: string])[] =
   ['law', '律师 法律 知识产权 专利 税务 审计'],
   [
     '',
-    '服务 管理 发展 经营 开发 实业 企业 国际 控股 综合 商务 咨询 顾问 代理 事业 产业 联合 合作 供应 营销 销售 贸易服务 中心 服务中心 有限',
+    '服务 管理 发展 经营 开发 实业 企业 国际 控股 综合 商务 咨询 顾问 代理 事业 产业 联合 合作 供应 营销 销售 贸易服务 中心 服务中心 有限 连锁',
   ],
 ]
 
@@ -158,6 +163,9 @@ export const LATIN_FORMS = (
   'group holding holdings'
 ).split(' ')
 
+/** What ends a Latin branch's name, after the parent's legal form: Co., Ltd. Wujiang Branch. */
+export const LATIN_BRANCHES = ['branch', 'office']
+
 /** Words that carry no identity: articles and joiners. */
 export const LATIN_STOPWORDS = ['the', 'a', 'an', 'and', 'of']
 
@@ -173,7 +181,7 @@ export const LATIN_INDUSTRY: readonly (readonly [line: string, words: string])[]
   ['catering', 'catering restaurant restaurants food foods dining'],
   [
     'transport',
-    'transport transportation logistics shipping airline airlines aviation airways rental car cars bus coach coaches cruise cruises limousine taxi',
+    'transport transportation logistics supply chain shipping airline airlines aviation airways rental car cars bus coach coaches cruise cruises limousine taxi',
   ],
   [
     'tech',
