@@ -40,6 +40,7 @@ interface Front {
 export function parseHan(text: string): HanName {
   const bracketed = hanText(text)
   const forms: string[] = []
+  const bracketForms: string[] = []
   const bracketPlaces: Place[] = []
   let s = bracketed
     .replace(/\(([^()]*)\)/g, (_m, inner: string) => {
@@ -50,7 +51,7 @@ export function parseHan(text: string): HanName {
       }
       if (countryAliases.has(inner)) return ''
       if (hanForms.get(inner)) {
-        forms.push(inner)
+        bracketForms.push(inner)
         return ''
       }
       return inner
@@ -122,31 +123,34 @@ export function parseHan(text: string): HanName {
       ...bracketPlaces.map((p) => p.code),
     ]),
   ]
-  const primary = readRest(s.slice(pos), placesOf(fronts), fronts.at(-1)?.places[0]?.short, country)
-  const readings: NameReading[] = [{ ...primary.reading, primary: true }]
-  // The other readings: the first and the last place written without its suffix are the trade
-  // name's start instead (东方明珠旅游; 广州白云机场), the places before them still places.
-  const ambiguous = fronts.filter((f) => f.ambiguous)
-  for (const f of new Set([ambiguous[0], ambiguous.at(-1)])) {
-    if (!f) continue
-    const before = fronts.slice(0, fronts.indexOf(f))
-    const alt = readRest(
-      s.slice(f.start),
-      placesOf(before),
-      before.at(-1)?.places[0]?.short,
-      country,
-    )
-    if (readings.every((r) => r.trade !== alt.reading.trade))
-      readings.push({ ...alt.reading, primary: false })
+  // Each way to read the name: every place stripped, or the trade name starting at the first or
+  // the last place written without its suffix (东方明珠旅游; 广州白云机场), the places before it
+  // still places.
+  const read = (from: number) => {
+    const before = fronts.filter((f) => f.start < from)
+    const rest = readRest(s.slice(from), placesOf(before), before.at(-1)?.places[0]?.short, country)
+    return { ...rest, region: before.at(-1)?.places[0]?.short }
   }
-  const region =
-    fronts.at(-1)?.places[0]?.short ?? bracketPlaces[0]?.short ?? (country || undefined)
+  const ambiguous = fronts.filter((f) => f.ambiguous)
+  const starts = [...new Set([ambiguous[0], ambiguous.at(-1)])].filter((f) => f !== undefined)
+  const ways = [read(pos), ...starts.map((f) => read(f.start))]
+  // A district's short name in front, with nothing before it, is more often a word of the trade
+  // name than the place (锦江之星, 西湖): read it so first; the other reading stays.
+  const first = fronts[0]
+  if (first?.ambiguous && first.places.every((p) => p.district)) ways.unshift(ways.splice(1, 1)[0])
+  const readings: NameReading[] = []
+  for (const w of ways)
+    if (readings.every((r) => r.trade !== w.reading.trade))
+      readings.push({ ...w.reading, primary: readings.length === 0 })
+  const chosen = ways[0]
+  const region = chosen.region ?? bracketPlaces[0]?.short ?? (country || undefined)
   return {
     normalized,
     region,
-    tradeName: primary.reading.trade,
-    industry: primary.industry || undefined,
-    form: forms.join('') || undefined,
+    tradeName: chosen.reading.trade,
+    industry: chosen.industry || undefined,
+    // 锦江国际酒店（集团）股份有限公司: the bracketed form stands before the one at the end.
+    form: [...bracketForms, ...forms].join('') || undefined,
     branch,
     readings,
   }

@@ -36,11 +36,13 @@ export function normalizeName(name: string): { text: string; script: 'han' | 'la
 export const hanText = (s: string) => s.replace(/[^\p{Script=Han}a-z0-9()]/gu, '')
 
 /**
- * A Latin name as words: dotted abbreviations joined (L.L.C. → llc, Co.,Ltd. → co ltd), & read
+ * A Latin name as words: a web address one word (Trip.com → tripcom), dotted abbreviations joined
+ * (L.L.C. → llc, Co.,Ltd. → co ltd), & read
  * as and, apostrophes dropped (O'Brien → obrien), anything else not a letter or digit a space.
  */
 export function latinWords(s: string): string[] {
   return s
+    .replace(/\.(com|net|org|cn|hk|io)\b/g, '$1')
     .replace(/\b(?:[a-z]\.){2,}/g, (m) => m.replace(/\./g, '') + ' ')
     .replace(/&/g, ' and ')
     .replace(/['’`]/g, '')
