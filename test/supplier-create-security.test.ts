@@ -243,12 +243,12 @@ describe('SUP-ADM-003 create draft', () => {
 
       // The token is bound to the administrator who received it...
       await expectRefused(h, { ...secondBody, duplicateConfirmToken }, 395006, { admin: adminB })
-      // ...and to the normalized name it was issued for.
+      // ...and to the normalized name it was issued for (this one is the same company too).
       await expectRefused(
         h,
         {
           ...secondBody,
-          fullName: 'Hangzhou West Lake Travel Servicing Co',
+          fullName: 'The Hangzhou West Lake Travel Service Co., Ltd.',
           duplicateConfirmToken,
         },
         395006,
