@@ -20,10 +20,13 @@ const scrape = () =>
     headers: { authorization: `Bearer ${METRICS_TOKEN}` },
   })
 
-/** Han characters rare in company names, so that two tests never draw the same trade name. */
-const RARE = '琰琮璟瑭珩琨璞瑄玥琬瑜璠瑾璇珏琦璐瑗瑛琳'
+/**
+ * Han characters rare in company names, four at a time: two tests never draw the same trade name
+ * nor two one character apart (which the check reads as one name mistyped).
+ */
+const RARE = '琰琮璟瑭珩琨璞瑄玥琬瑜璠瑾璇珏琦璐瑗瑛琳玳珈琪瑶璋琛瑢瑀璘玙珣琇瑨璿瓘珝琤璩瑱琂'
 const tradeName = () =>
-  Array.from({ length: 3 }, () => RARE[Math.floor(Math.random() * RARE.length)]).join('')
+  Array.from({ length: 4 }, () => RARE[Math.floor(Math.random() * RARE.length)]).join('')
 const nameOf = (trade: string, region = '苏州') => `${region}${trade}旅游服务有限公司`
 
 const keysOf = async (supplierId: string) => {

@@ -207,3 +207,19 @@ function compareWhole(a: Parsed, b: Parsed): { score: number; reason: MatchReaso
   }
   return { score: 0.49 * dice(x, y), reason: 'SIMILAR_WHOLE_NAME' }
 }
+
+/**
+ * The provinces a name's readings place it in (the first two digits of their GB/T 2260 codes),
+ * and '' when a reading names no place. Two names whose places are in different provinces never
+ * agree on the region (compareReadings), so the index can file keys by province.
+ */
+export function companyProvinces(name: string): string[] {
+  const { readings } = parse(name)
+  const provinces = new Set<string>()
+  if (!readings.length) provinces.add('')
+  for (const r of readings) {
+    if (!r.places.length) provinces.add('')
+    for (const place of r.places) provinces.add(place.slice(0, 2))
+  }
+  return [...provinces]
+}

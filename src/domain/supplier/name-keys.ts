@@ -10,21 +10,50 @@ import type { DomainDeps } from '../context'
 import {
   compareCompanies,
   companyKeys,
+  companyProvinces,
   parseCompanyName,
   type MatchReason,
   type ParsedName,
 } from './company-name'
 
+/*
+ * A key of companyKeys holds a trade name; the same trade name is common across the country
+ * (华夏, 东方, 金桥), but two names whose places lie in different provinces never agree on the
+ * region, and such a pair scores below 0.75 (compareCompanies: at most 0.7). So each key is filed
+ * by province: `t:云栖@32` for a name in Jiangsu, `t:云栖@` for a name that gives no place, and
+ * `t:云栖@*` in every case. A check probes its own provinces and the placeless names, and reads
+ * only the suppliers of that trade name in that province; below NATIONWIDE_BELOW (a threshold that
+ * accepts other regions) or for a name that gives no place, it probes `@*`, the whole country.
+ */
+
+/** Thresholds under this let a candidate in another region through: the probe goes nationwide. */
+export const NATIONWIDE_BELOW = 0.75
+
+const filed = (keys: string[], provinces: string[]) =>
+  keys.flatMap((key) => provinces.map((province) => `${key}@${province}`))
+
 /** The keys stored with a supplier: those of its full name and of its short name, once each. */
 export function nameKeysOf(fullName: string, shortName: string | null | undefined): string[] {
-  const keys = new Set(companyKeys(fullName))
-  if (shortName?.trim()) for (const key of companyKeys(shortName)) keys.add(key)
+  const keys = new Set<string>()
+  for (const name of [fullName, shortName]) {
+    if (!name?.trim()) continue
+    const own = companyKeys(name)
+    for (const key of filed(own, [...companyProvinces(name), '*'])) keys.add(key)
+  }
   return [...keys].sort()
 }
 
 /** The keys a check of `names` looks up (a full name and maybe a short name). */
-export function probeKeysOf(names: string[]): string[] {
-  return [...new Set(names.filter((n) => n.trim()).flatMap(companyKeys))]
+export function probeKeysOf(names: string[], threshold: number): string[] {
+  const keys = new Set<string>()
+  for (const name of names) {
+    if (!name.trim()) continue
+    const provinces = companyProvinces(name)
+    const nationwide = threshold < NATIONWIDE_BELOW || provinces.includes('')
+    const where = nationwide ? ['*'] : [...provinces, '']
+    for (const key of filed(companyKeys(name), where)) keys.add(key)
+  }
+  return [...keys]
 }
 
 /**
@@ -59,7 +88,7 @@ export async function findNearDuplicates(
   threshold: number,
   exceptSupplierId: string | null,
 ): Promise<NearDuplicate[]> {
-  const keys = probeKeysOf(names)
+  const keys = probeKeysOf(names, threshold)
   if (!keys.length) return []
   const rows = await suppliersSharingNameKeys(sql, keys, exceptSupplierId, PROBE_LIMIT)
   const found: NearDuplicate[] = []
