@@ -238,6 +238,9 @@ describe('company names: how a name is read', () => {
     })
     expect(parts('云栖旅游').tradeName).toBe('云栖')
     expect(parts('云栖').tradeName).toBe('云栖')
+    // A short name may put the place after the trade name, without brackets.
+    expect(parts('云栖苏州')).toMatchObject({ region: '苏州', tradeName: '云栖' })
+    expect(flagged('云栖苏州', '苏州云栖旅游服务有限公司')).toBe(true)
   })
 
   it('reads the organisational forms, a group, and a branch after its parent', () => {
@@ -302,6 +305,10 @@ describe('company names: how a name is read', () => {
       'societe generale voyages sa',
     )
     expect(parseCompanyName('Yunqi Travel Service (Suzhou) Co., Ltd.').region).toBe('suzhou')
+    expect(parseCompanyName('Yunqi (Suzhou) Travel Service Co., Ltd.')).toMatchObject({
+      region: 'suzhou',
+      tradeName: 'yunqi',
+    })
   })
 
   it('compares the same trade name written with a homophone, a typo, or in pinyin', () => {
@@ -310,8 +317,13 @@ describe('company names: how a name is read', () => {
     ).toBe('TRADE_NAME_WRITTEN_DIFFERENTLY')
     expect(flagged('苏州华美达旅游服务有限公司', '苏州华美答旅游服务有限公司')).toBe(true)
     expect(flagged('苏州锦江之星旅游有限公司', '苏州锦江之心旅游有限公司')).toBe(true)
-    // Two characters one apart are two companies; so are trade names in another place and trade.
+    // Two characters one apart are two companies, a homophone too (宏达, 鸿达); so are trade names
+    // in another place and trade.
     expect(flagged('苏州云栖旅游有限公司', '苏州云溪旅游有限公司')).toBe(false)
+    expect(compareCompanies('苏州宏达旅游有限公司', '苏州鸿达旅游有限公司')).toEqual({
+      score: 0.7,
+      reason: 'TRADE_NAME_WRITTEN_DIFFERENTLY',
+    })
     expect(compareCompanies('杭州云栖科技有限公司', '苏州云栖旅游服务有限公司')).toMatchObject({
       reason: 'SAME_TRADE_NAME',
     })

@@ -179,8 +179,12 @@ function compareReadings(a: NameReading, b: NameReading): { score: number; reaso
       reason: latin ? 'SAME_LATIN_NAME' : 'SAME_TRADE_NAME',
     }
   }
+  // A second reading (东方明珠 for 东方 + 明珠) carries a place: only its exact form, or its pinyin
+  // against a Latin name, says anything; typos and homophones are the first reading's.
+  const homophone =
+    a.roman !== '' && a.roman === b.roman && ((a.primary && b.primary) || a.script !== b.script)
   const written =
-    (a.roman !== '' && a.roman === b.roman) ||
+    homophone ||
     (a.primary &&
       b.primary &&
       a.script === b.script &&
@@ -188,9 +192,17 @@ function compareReadings(a: NameReading, b: NameReading): { score: number; reaso
         ? Math.min(length(a.trade), length(b.trade)) >= TYPO_LATIN_MIN
         : typoHan(a.trade) && typoHan(b.trade)) &&
       withinOneEdit(a.trade, b.trade))
+  // Two Chinese characters written with another of the same sound are one character of two
+  // apart, like 云溪 and 云栖: 宏达 and 鸿达 are two common trade names. Shown below the default
+  // threshold; a Latin name in pinyin cannot tell them apart and keeps the full score.
+  const short =
+    homophone &&
+    a.script === 'han' &&
+    b.script === 'han' &&
+    Math.max(length(a.trade), length(b.trade)) < 3
   if (written)
     return {
-      score: agree ? (place === 'same' ? 0.9 : 0.85) : 0.5,
+      score: !agree ? 0.5 : short ? 0.7 : place === 'same' ? 0.9 : 0.85,
       reason: latin ? 'LATIN_NAME_WRITTEN_DIFFERENTLY' : 'TRADE_NAME_WRITTEN_DIFFERENTLY',
     }
   return { score: 0.49 * dice(a.trade, b.trade), reason: 'SIMILAR_WHOLE_NAME' }

@@ -117,7 +117,15 @@ const ETHNIC = [...ETHNIC_NAMES].sort((a, b) => b.length - a.length)
 export const regionAliases = new Map<string, Place[]>()
 /** The country, which a name may start with but which says nothing about where the company is. */
 export const countryAliases = new Set(HAN_COUNTRY)
-let longestAlias = 0
+/** The lengths of the aliases starting (and ending) with each character, longest first. */
+const startLengths = new Map<string, number[]>()
+const endLengths = new Map<string, number[]>()
+const noteLength = (index: Map<string, number[]>, c: string, len: number) => {
+  const list = index.get(c) ?? []
+  if (!list.includes(len)) list.push(len)
+  list.sort((a, b) => b - a)
+  index.set(c, list)
+}
 
 function addAlias(alias: string, reading: Place) {
   if ([...alias].length < 2) return
@@ -125,7 +133,8 @@ function addAlias(alias: string, reading: Place) {
   if (list) {
     if (!list.some((r) => r.code === reading.code)) list.push(reading)
   } else regionAliases.set(alias, [reading])
-  longestAlias = Math.max(longestAlias, alias.length)
+  noteLength(startLengths, alias[0], alias.length)
+  noteLength(endLengths, alias[alias.length - 1], alias.length)
 }
 
 interface Division {
@@ -159,7 +168,8 @@ export function regionAt(
   text: string,
   from: number,
 ): { alias: string; readings: Place[] } | undefined {
-  for (let len = Math.min(longestAlias, text.length - from); len >= 2; len--) {
+  for (const len of startLengths.get(text[from]) ?? []) {
+    if (from + len > text.length) continue
     const alias = text.slice(from, from + len)
     const readings = regionAliases.get(alias)
     if (readings) return { alias, readings }
@@ -178,10 +188,11 @@ export function contains(a: string, b: string): boolean {
 /** A set of words, probed by every length at the end of a text; the longest match wins. */
 class SuffixSet<V> {
   private readonly map = new Map<string, V>()
-  private longest = 0
+  /** The lengths of the words ending with each character, longest first. */
+  private readonly lengths = new Map<string, number[]>()
   set(word: string, value: V) {
     this.map.set(word, value)
-    this.longest = Math.max(this.longest, word.length)
+    noteLength(this.lengths, word[word.length - 1], word.length)
   }
   get(word: string) {
     return this.map.get(word)
@@ -191,7 +202,8 @@ class SuffixSet<V> {
   }
   /** The longest word that ends `text` and leaves at least `keep` characters before it. */
   endOf(text: string, keep = 0): { word: string; value: V } | undefined {
-    for (let len = Math.min(this.longest, text.length - keep); len >= 1; len--) {
+    for (const len of this.lengths.get(text[text.length - 1]) ?? []) {
+      if (len > text.length - keep) continue
       const word = text.slice(text.length - len)
       const value = this.map.get(word)
       if (value !== undefined) return { word, value }
@@ -300,7 +312,8 @@ export function latinVocabulary(): LatinVocabulary {
 
 /** The longest region alias that ends `text`, or undefined. */
 export function regionEnding(text: string): { alias: string; readings: Place[] } | undefined {
-  for (let len = Math.min(longestAlias, text.length); len >= 2; len--) {
+  for (const len of endLengths.get(text[text.length - 1]) ?? []) {
+    if (len > text.length) continue
     const alias = text.slice(text.length - len)
     const readings = regionAliases.get(alias)
     if (readings) return { alias, readings }

@@ -117,30 +117,49 @@ export function parseHan(text: string): HanName {
     pos += m.alias.length
   }
 
-  const placesOf = (list: Front[]) => [
+  // A place after the trade name without brackets, as short names write it (云栖苏州): a province
+  // or prefecture, or any place with its suffix, leaving two characters or more before it.
+  const rest = s.slice(pos)
+  const ending = regionEnding(rest)
+  const tailPlaces = ending?.readings.filter((r) => r.suffixed || r.level < 3) ?? []
+  const tail =
+    ending && tailPlaces.length && rest.length - ending.alias.length >= 2
+      ? {
+          places: tailPlaces,
+          at: s.length - ending.alias.length,
+          ambiguous: !ending.readings.some((r) => r.suffixed),
+        }
+      : undefined
+
+  const placesOf = (list: Front[], withTail: boolean) => [
     ...new Set([
       ...list.flatMap((f) => f.places.map((p) => p.code)),
+      ...(withTail && tail ? tail.places.map((p) => p.code) : []),
       ...bracketPlaces.map((p) => p.code),
     ]),
   ]
-  // Each way to read the name: every place stripped, or the trade name starting at the first or
-  // the last place written without its suffix (东方明珠旅游; 广州白云机场), the places before it
-  // still places.
-  const read = (from: number) => {
+  // Each way to read the name: every place stripped; or the trade name starting at the first or
+  // the last place in front written without its suffix (东方明珠旅游; 广州白云机场), the places
+  // before it still places; or ending with the place after it (印象丽江).
+  const read = (from: number, to = tail?.at ?? s.length) => {
     const before = fronts.filter((f) => f.start < from)
-    const rest = readRest(s.slice(from), placesOf(before), before.at(-1)?.places[0]?.short, country)
-    return { ...rest, region: before.at(-1)?.places[0]?.short }
+    const lastPlace =
+      before.at(-1)?.places[0]?.short ?? (to < s.length ? tail?.places[0]?.short : undefined)
+    const rest = readRest(s.slice(from, to), placesOf(before, to < s.length), lastPlace, country)
+    return { ...rest, region: lastPlace }
   }
   const ambiguous = fronts.filter((f) => f.ambiguous)
   const starts = [...new Set([ambiguous[0], ambiguous.at(-1)])].filter((f) => f !== undefined)
   const ways = [read(pos), ...starts.map((f) => read(f.start))]
+  if (tail?.ambiguous) ways.push(read(pos, s.length))
   // A district's short name in front, with nothing before it, is more often a word of the trade
   // name than the place (锦江之星, 西湖): read it so first; the other reading stays.
   const first = fronts[0]
   if (first?.ambiguous && first.places.every((p) => p.district)) ways.unshift(ways.splice(1, 1)[0])
   const readings: NameReading[] = []
+  // At most three readings, so that their keys stay within 16.
   for (const w of ways)
-    if (readings.every((r) => r.trade !== w.reading.trade))
+    if (readings.length < 3 && readings.every((r) => r.trade !== w.reading.trade))
       readings.push({ ...w.reading, primary: readings.length === 0 })
   const chosen = ways[0]
   const region = chosen.region ?? bracketPlaces[0]?.short ?? (country || undefined)

@@ -36,9 +36,18 @@ interface Unit {
  */
 export function parseLatin(text: string): LatinName {
   const vocabulary = latinVocabulary()
+  // A place in brackets is the region wherever it stands: Yunqi (Suzhou) Travel Service.
+  const bracketed: Unit[] = []
+  const unbracketed = text.replace(/\(([^()]*)\)/g, (_m, inner: string) => {
+    const joined = latinWords(inner).join('')
+    const codes = vocabulary.regions.get(joined)
+    if (!codes) return ` ${inner} `
+    bracketed.push({ text: joined, codes })
+    return ' '
+  })
   const all = latinWords(text)
   const normalized = all.join(' ')
-  let words = all.map(vocabulary.spell)
+  let words = latinWords(unbracketed).map(vocabulary.spell)
 
   let branch: string | undefined
   if (words.length > 2 && latinBranches.has(words.at(-1) ?? '')) {
@@ -71,8 +80,9 @@ export function parseLatin(text: string): LatinName {
     leading.push(u)
   }
   const tail = units.at(-1)
-  const trailing = units.length > leading.length && isPlace(tail) ? tail : undefined
-  const middle = units.slice(leading.length, trailing ? -1 : undefined)
+  const last = units.length > leading.length && isPlace(tail) ? tail : undefined
+  const middle = units.slice(leading.length, last ? -1 : undefined)
+  const trailing = last ?? bracketed.at(-1)
 
   const industry: string[] = []
   const lines = new Set<string>()
@@ -85,7 +95,7 @@ export function parseLatin(text: string): LatinName {
       for (const x of l) lines.add(x)
     } else distinctive.push(w)
   }
-  let places = [...leading, ...(trailing ? [trailing] : [])]
+  let places = [...leading, ...bracketed, ...(last ? [last] : [])]
   let tradeWords = distinctive
   if (!tradeWords.length && places.length) {
     const named =
