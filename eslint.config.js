@@ -2,7 +2,7 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 /*
- * The layers' direction (README, "Architecture"): routes → domain → sql, with the rest below or
+ * The layers' direction (docs/architecture.md): routes → domain → sql, with the rest below or
  * beside. Each folder lists what it may not import; an upward import fails `npm run check` with
  * the rule `no-restricted-imports` and the message below. Regexes match the import as written
  * (relative paths), so a folder's name anywhere in the path is what counts.
@@ -39,7 +39,7 @@ const layer = (name, files, forbidden, { statusWrites = false } = {}) => ({
         patterns: [
           ...forbidden.map(([key, what = key]) => ({
             regex: UP[key] ?? key,
-            message: `layer rule: ${name} may not import ${what} (README, "Architecture": which layer may import which).`,
+            message: `layer rule: ${name} may not import ${what} (docs/architecture.md: which layer may import which).`,
           })),
           ...(statusWrites ? [] : [STATUS_RULE]),
         ],

@@ -10,7 +10,7 @@ import { markLegacyRowsSealed } from '../sql/audit-trail'
 import { describeFinding, verifyAuditTrail } from '../src/domain/audit/verify'
 
 /*
- * The audit trail's verifier (README, "Audit trail"), for an auditor or a DBA:
+ * The audit trail's verifier (docs/audit-trail.md), for an auditor or a DBA:
  *   npm run audit:verify              walk every chain; exit 1 naming, per broken chain, the
  *                                     first row whose content, order or absence breaks it
  *   npm run audit:verify -- --seal    first seal every row that has no seal yet (rows written

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { many, maybeOne, none, one, type Query, type Sql } from './db'
 
 /*
- * The audit trail's statements (README, "Audit trail"). A sealed row's hash covers its columns
+ * The audit trail's statements (docs/audit-trail.md). A sealed row's hash covers its columns
  * as the database renders them as text: the lists below, in this order, are what a hash covers
  * (`src/crypto/audit.ts` encodes them); `test/audit-trail.test.ts` checks that they name every
  * column of their table but the audit columns themselves.

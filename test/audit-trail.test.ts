@@ -12,7 +12,7 @@ import { useHarness } from './harness'
 import { insertResource } from './resource-data'
 
 /*
- * The audit trail (README, "Audit trail"): every change-log and approval-log row the service
+ * The audit trail (docs/audit-trail.md): every change-log and approval-log row the service
  * writes is sealed into its supplier's chain, `npm run audit:verify` reports a whole trail as
  * whole, and each kind of tampering (made with the triggers disabled, as a DBA could) is
  * detected and the row named.

@@ -9,7 +9,7 @@ import { draftBody } from './supplier-data'
 /**
  * Deeply nested bodies: refused with HTTP 400 on every write route (enumerated from the app's own
  * document, so a later route is covered) before anything walks them, never a 500 from a stack
- * overflow; the database unchanged. The bound is MAX_BODY_DEPTH (README, "Request bodies").
+ * overflow; the database unchanged. The bound is MAX_BODY_DEPTH (docs/api.md, "Body depth").
  */
 
 const h = useHarness()

@@ -49,18 +49,18 @@ describe('the service process', () => {
       })
     ).json()
     expect(created).toMatchObject({ code: 200, success: true })
-    // The README works as it reads: `npm run demo` and the curl walk-through, as pasted.
+    // The README works as it reads: `npm run demo` and the curl walk-through, as pasted, both
+    // finding the service by the one variable the README names.
+    const address = { ...process.env, BASE_URL: base }
     const demo = await run(process.execPath, ['--import', 'tsx', 'scripts/demo.ts'], {
-      env: { ...process.env, BASE_URL: base },
+      env: address,
     })
     expect(demo.stdout).toMatch(/went DRAFT → VETTING → ACTIVE as SP\d+/)
     const readme = await readFile('README.md', 'utf8')
     const walkthrough = /The same journey by hand[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]
     // The demo's supplier has the same name: the walk-through meets it as a near duplicate
     // (395006) and confirms it, as a second paste would.
-    const pasted = await run('bash', ['-euo', 'pipefail', '-c', walkthrough], {
-      env: { ...process.env, BASE: base },
-    })
+    const pasted = await run('bash', ['-euo', 'pipefail', '-c', walkthrough], { env: address })
     expect(pasted.stdout).toMatch(/^ACTIVE SP\d+$/m)
     expect(pasted.stdout).toMatch(/^\d+ change-log rows$/m)
 

@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/config'
  * holds then. Two starts, each on a fresh DATA_DIR (first run: migrations, reference and demo
  * data) and again on the same directory (restart):
  *   - `npm start`: TypeScript through the tsx loader, as the README's quick start;
- *   - `npm run start:prod`: the bundle `npm run build` emits, as the README's production start.
+ *   - `npm run start:prod`: the bundle `npm run build` emits, as docs/operations.md's production start.
  * Memory is the server process's resident set (VmRSS) after its first answer and its peak
  * (VmHWM), read from /proc; npm's own process is not counted. Writes its section of
  * docs/benchmarks.md. Take the figures on a quiet machine: start-up is CPU-bound.

@@ -1,5 +1,5 @@
 /**
- * The audit trail's keyed hashes (README, "Audit trail"): HMAC-SHA256 under AUDIT_HMAC_KEY over
+ * The audit trail's keyed hashes (docs/audit-trail.md): HMAC-SHA256 under AUDIT_HMAC_KEY over
  * one canonical encoding of a sealed row, computed here and only here, for the writer and the
  * verifier alike. Web Crypto only, like `sensitive.ts`.
  */

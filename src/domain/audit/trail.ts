@@ -21,7 +21,7 @@ import type { Sql } from '../../../sql/db'
 import type { AuditKey, SealInput } from '../../crypto/audit'
 
 /*
- * The audit trail (README, "Audit trail"): every change-log and approval-log row is sealed, in
+ * The audit trail (docs/audit-trail.md): every change-log and approval-log row is sealed, in
  * the transaction that writes it, with a keyed hash over its content, its chain, its place (seq)
  * in the chain and the hash of the row before. The chain's head row, locked by the first sealed
  * write of a transaction, serializes the writers of one chain (one supplier) only.
