@@ -138,7 +138,7 @@ const collection = <T extends z.ZodType>(item: T) =>
 export const DRAFT_EXAMPLE = {
   fullName: '杭州湖畔旅游服务有限公司',
   shortName: '湖畔旅游',
-  taxNo: '91330106MA2KXYZ12Q',
+  taxNo: '91330106MA2KXY712Q',
   types: [{ typeCode: 'OTHER', isPrimary: true }],
   mainCooperation: '导游与门票',
   licenseImageUrl: 'https://storage.example.com/supplier/license.png',
