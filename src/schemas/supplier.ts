@@ -110,7 +110,11 @@ export const BankAccountInput = z
 const subjectFields = {
   fullName: z.string().max(LIMITS.fullName * 2),
   shortName: nameText(LIMITS.shortName, `at most ${LIMITS.shortName} characters`).nullish(),
-  taxNo: z.string(),
+  taxNo: z
+    .string()
+    .describe(
+      'compared half-width, without whitespace, upper case; 18 characters of the unified social credit code alphabet must end in the right check character (GB 32100-2015)',
+    ),
   legalRepresentative: nameText(
     LIMITS.legalRepresentative,
     `at most ${LIMITS.legalRepresentative} characters`,
