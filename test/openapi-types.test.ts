@@ -77,7 +77,7 @@ export function stageOf(result: components['schemas']['SupplierWriteResultVO']):
 
 export const draft: DraftRequest = {
   fullName: 'Hangzhou Lake Travel',
-  taxNo: '91330106MA2KXYZ12Q',
+  taxNo: '91330106MA2KXY712Q',
   mainCooperation: 'guides',
   types: [{ typeCode: 'OTHER' }],
   staffScale: 'LT50',

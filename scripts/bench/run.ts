@@ -21,6 +21,7 @@ import { createLogger } from '../../src/logger'
 import { migrate } from '../../src/db/migrate'
 import { httpFleetResources, type FleetResources } from '../../src/ports/fleet'
 import { sqlPermissionLookup } from '../../src/ports/permission'
+import { withCheckCharacter } from '../../src/domain/supplier/uscc'
 import { latencyChart } from './chart'
 import {
   percentile,
@@ -435,7 +436,7 @@ const registrationForm = (key: string) => {
     )
   return {
     fullName: `${word(Number(key))}${key} ${word(Number(key) + 3)} 旅游服务有限公司`,
-    taxNo: `91B${key}`,
+    taxNo: withCheckCharacter(`91${key.padStart(15, '0')}`),
     types: [{ typeCode: 'OTHER' }],
     mainCooperation: '导游与门票',
     licenseImageUrl: 'https://storage.example.com/supplier/license.png',

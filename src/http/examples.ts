@@ -333,7 +333,7 @@ example(SupplierBasicInfoVO, {
   supplierNo: SUPPLIER_NO,
   fullName: FULL_NAME,
   shortName: DRAFT_EXAMPLE.shortName,
-  taxNoMask: '91************Z12Q',
+  taxNoMask: '91************712Q',
   legalRepresentative: '陈建国',
   contactPhoneMask: '057*******2288',
   establishDate: '2016-05-18',

@@ -51,13 +51,27 @@ local function companyName()
 end
 
 confirmed = 0
+-- A unified social credit code and its check character (GB 32100-2015; the service refuses a
+-- wrong one): the same rule as withCheckCharacter in src/domain/supplier/uscc.ts.
+local alphabet = "0123456789ABCDEFGHJKLMNPQRTUWXY"
+local weights = { 1, 3, 9, 27, 19, 26, 16, 17, 20, 29, 25, 13, 8, 24, 10, 30, 28 }
+local function uscc(first17)
+  local sum = 0
+  for i = 1, 17 do
+    sum = sum + (string.find(alphabet, string.sub(first17, i, i), 1, true) - 1) * weights[i]
+  end
+  local check = (31 - sum % 31) % 31 + 1
+  return first17 .. string.sub(alphabet, check, check)
+end
+
 local names = {}
 local tokens = {}
 local function form(n)
   local key = run .. tid .. string.format("%07d", n)
+  local taxNo = uscc(string.format("91%06d%02d%07d", tonumber(run) % 1000000, tid, n))
   names[n] = names[n] or companyName()
   local token = tokens[n] and (',"duplicateConfirmToken":"' .. tokens[n] .. '"') or ""
-  return '"fullName":"' .. names[n] .. '","taxNo":"91B' .. key .. '",' ..
+  return '"fullName":"' .. names[n] .. '","taxNo":"' .. taxNo .. '",' ..
     '"types":[{"typeCode":"OTHER"}],"mainCooperation":"导游与门票",' ..
     '"licenseImageUrl":"https://storage.example.com/supplier/license.png",' ..
     '"initialAccounts":[{"accountType":"CORPORATE","bankName":"工商银行杭州分行",' ..

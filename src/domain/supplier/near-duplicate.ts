@@ -96,7 +96,7 @@ export async function checkIdentity(
   beforeRules?: (identity: Identity) => void,
 ): Promise<Identity> {
   const { supplierId, seen } = target
-  const identity = await identityOf(deps, req)
+  const identity = await identityOf(deps, req, seen)
   beforeRules?.(identity)
   await checkFieldRules(sql, deps, req)
   const { fullName, taxNoBidx } = identity
