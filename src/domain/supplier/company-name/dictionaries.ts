@@ -299,8 +299,11 @@ export function latinVocabulary(): LatinVocabulary {
     latinIndustry.get(w) !== undefined ||
     latinForms.has(w) ||
     latinStopwords.has(w)
+  // A word much longer than any of the dictionaries' cannot be one mistyped (and its deletion
+  // variants would cost its length squared).
+  const longest = Math.max(...[...long].map((w) => w.length))
   const spell = (w: string) => {
-    if (w.length < 6 || known(w)) return w
+    if (w.length < 6 || w.length > longest + 1 || known(w)) return w
     for (const v of [w, ...deletions(w)])
       for (const candidate of byDeletion.get(v) ?? [])
         if (withinOneEdit(w, candidate)) return candidate
