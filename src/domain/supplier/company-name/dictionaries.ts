@@ -28,7 +28,8 @@ const T2S_CHAIN = [
   configs.hk2s.conversionChain[0],
   configs.t2s.conversionChain[0],
 ]
-const convert = ConverterFactory(...T2S_CHAIN)
+/** OpenCC's tries, built on the first name that needs them: most names are simplified. */
+let convert: ((text: string) => string) | undefined
 /** Every character that starts a word OpenCC converts: a name with none of them is left as is. */
 const TRADITIONAL = new Set<string>()
 for (const group of T2S_CHAIN)
@@ -44,7 +45,11 @@ for (const group of T2S_CHAIN)
  * simplified already and skip the conversion.
  */
 export function toSimplified(text: string): string {
-  for (const c of text) if (TRADITIONAL.has(c)) return convert(text)
+  for (const c of text)
+    if (TRADITIONAL.has(c)) {
+      convert ??= ConverterFactory(...T2S_CHAIN)
+      return convert(text)
+    }
   return text
 }
 
@@ -124,10 +129,13 @@ export const countryAliases = new Set(HAN_COUNTRY)
 const startLengths = new Map<string, number[]>()
 const endLengths = new Map<string, number[]>()
 const noteLength = (index: Map<string, number[]>, c: string, len: number) => {
-  const list = index.get(c) ?? []
-  if (!list.includes(len)) list.push(len)
-  list.sort((a, b) => b - a)
-  index.set(c, list)
+  const list = index.get(c)
+  if (!list) index.set(c, [len])
+  else if (!list.includes(len)) {
+    // Kept longest first: the longest match wins.
+    list.push(len)
+    list.sort((a, b) => b - a)
+  }
 }
 
 function addAlias(alias: string, reading: Place) {
