@@ -124,6 +124,20 @@ describe('name keys: the online backfill', () => {
   })
 })
 
+describe('near-duplicate check: short names', () => {
+  it('a short name is compared with short names, not with every full name of its trade name', async () => {
+    const trade = tradeName()
+    // Another company of the same trade name, in another city and line of business.
+    await createDraft(h, draftBody({ fullName: `杭州${trade}科技有限公司`, shortName: null }))
+    // A short name names no place nor line: against full names it would agree with them all.
+    const ours = draftBody({ fullName: nameOf(tradeName()), shortName: `${trade}旅游` })
+    expect((await create(h, ours)).body.code).toBe(200)
+    // Against another short name it counts.
+    const again = draftBody({ fullName: nameOf(tradeName()), shortName: `${trade}旅游` })
+    await expectRefused(h, again, 395006)
+  })
+})
+
 describe('near-duplicate candidates: who may see them', () => {
   it('a caller without supplier:view gets the count and the token, not the suppliers', async () => {
     const trade = tradeName()

@@ -996,9 +996,14 @@ async function registrationRun(url: string, suppliers: number) {
           for (let name = queue.shift(); name; name = queue.shift()) {
             const measured = done++ >= names.length
             const t0 = performance.now()
-            await suppliersSharingNameKeys(pool, probeKeysOf([name], threshold), null, PROBE_LIMIT)
+            await suppliersSharingNameKeys(
+              pool,
+              probeKeysOf({ fullName: name }, threshold),
+              null,
+              PROBE_LIMIT,
+            )
             const t1 = performance.now()
-            const found = await findNearDuplicates(pool, [name], threshold, null)
+            const found = await findNearDuplicates(pool, { fullName: name }, threshold, null)
             const t2 = performance.now()
             if (measured) {
               statementMs.push(t1 - t0)

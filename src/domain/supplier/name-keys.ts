@@ -32,27 +32,41 @@ export const NATIONWIDE_BELOW = 0.75
 const filed = (keys: string[], provinces: string[]) =>
   keys.flatMap((key) => provinces.map((province) => `${key}@${province}`))
 
-/** The keys stored with a supplier: those of its full name and of its short name, once each. */
+/*
+ * A short name (云栖旅游) names no place and no line of business, so it agrees with every company
+ * of that trade name: compared with full names it would flag them all. Short names are compared
+ * with short names only, and their keys are kept apart (`s|t:云栖@*`).
+ */
+const SHORT = 's|'
+
+/** The keys stored with a supplier: those of its full name, and apart those of its short name. */
 export function nameKeysOf(fullName: string, shortName: string | null | undefined): string[] {
   const keys = new Set<string>()
-  for (const name of [fullName, shortName]) {
-    if (!name?.trim()) continue
-    const own = companyKeys(name)
-    for (const key of filed(own, [...companyProvinces(name), '*'])) keys.add(key)
+  const add = (name: string | null | undefined, prefix: string) => {
+    if (!name?.trim()) return
+    const filings = [...companyProvinces(name), '*']
+    for (const key of filed(companyKeys(name), filings)) keys.add(prefix + key)
   }
+  add(fullName, '')
+  add(shortName, SHORT)
   return [...keys].sort()
 }
 
-/** The keys a check of `names` looks up (a full name and maybe a short name). */
-export function probeKeysOf(names: string[], threshold: number): string[] {
+/** The keys a check of a full name (and maybe a short name) looks up. */
+export function probeKeysOf(
+  names: { fullName: string; shortName?: string | null },
+  threshold: number,
+): string[] {
   const keys = new Set<string>()
-  for (const name of names) {
-    if (!name.trim()) continue
+  const add = (name: string | null | undefined, prefix: string) => {
+    if (!name?.trim()) return
     const provinces = companyProvinces(name)
     const nationwide = threshold < NATIONWIDE_BELOW || provinces.includes('')
     const where = nationwide ? ['*'] : [...provinces, '']
-    for (const key of filed(companyKeys(name), where)) keys.add(key)
+    for (const key of filed(companyKeys(name), where)) keys.add(prefix + key)
   }
+  add(names.fullName, '')
+  add(names.shortName, SHORT)
   return [...keys]
 }
 
@@ -79,12 +93,12 @@ export interface NearDuplicate {
 
 /**
  * The live suppliers that look like the same company as `names` (a full name and maybe a short
- * name): those sharing a key (one index probe), scored by compareCompanies on every pair of their
- * names, kept at or above `threshold`, strongest first.
+ * name): those sharing a key (one index probe), scored by compareCompanies full name against full
+ * name and short against short, kept at or above `threshold`, strongest first.
  */
 export async function findNearDuplicates(
   sql: Sql,
-  names: string[],
+  names: { fullName: string; shortName?: string | null },
   threshold: number,
   exceptSupplierId: string | null,
 ): Promise<NearDuplicate[]> {
@@ -93,13 +107,15 @@ export async function findNearDuplicates(
   const rows = await suppliersSharingNameKeys(sql, keys, exceptSupplierId, PROBE_LIMIT)
   const found: NearDuplicate[] = []
   for (const row of rows) {
+    // Full name with full name, short name with short name (see SHORT).
+    const pairs: [string, string][] = [[names.fullName, row.fullName]]
+    if (names.shortName?.trim() && row.shortName?.trim()) {
+      pairs.push([names.shortName, row.shortName])
+    }
     let best: { score: number; reason: MatchReason; ours: string; theirs: string } | undefined
-    for (const theirs of [row.fullName, row.shortName]) {
-      if (!theirs?.trim()) continue
-      for (const ours of names) {
-        const { score, reason } = compareCompanies(ours, theirs)
-        if (!best || score > best.score) best = { score, reason, ours, theirs }
-      }
+    for (const [ours, theirs] of pairs) {
+      const { score, reason } = compareCompanies(ours, theirs)
+      if (!best || score > best.score) best = { score, reason, ours, theirs }
     }
     if (!best || best.score < threshold) continue
     found.push({

@@ -25,10 +25,9 @@ export async function confirmNoNearDuplicates(
     mayViewSuppliers: boolean
   },
 ) {
-  const names = [input.fullName, input.shortName].filter((n): n is string => Boolean(n && n.trim()))
   const candidates = await findNearDuplicates(
     sql,
-    names,
+    { fullName: input.fullName, shortName: input.shortName },
     deps.config.duplicateNameThreshold,
     input.supplierId,
   )
