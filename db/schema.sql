@@ -2042,6 +2042,7 @@ CREATE TABLE public.supplier (
     updated_by bigint NOT NULL,
     deleted_at timestamp with time zone,
     approve_note_enc text,
+    name_keys text[],
     CONSTRAINT supplier_address_length CHECK ((char_length(address) <= 500)),
     CONSTRAINT supplier_approve_note_bytes CHECK ((octet_length(approve_note) <= 16777215)),
     CONSTRAINT supplier_capital_length CHECK ((char_length(registered_capital) <= 50)),
@@ -2099,6 +2100,13 @@ COMMENT ON COLUMN public.supplier.update_time IS 'the version: expectedUpdateTim
 --
 
 COMMENT ON COLUMN public.supplier.approve_note_enc IS 'approveNote: AES-256-GCM ciphertext v1.<keyId>.<iv>.<ct>; never plaintext';
+
+
+--
+-- Name: COLUMN supplier.name_keys; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.supplier.name_keys IS 'company-name keys of full_name and short_name for the near-duplicate probe; NULL until keyed';
 
 
 --
@@ -3067,6 +3075,20 @@ CREATE INDEX supplier_live_status ON public.supplier USING btree (supplier_id) I
 
 
 --
+-- Name: supplier_name_keys; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX supplier_name_keys ON public.supplier USING gin (name_keys) WITH (fastupdate=off) WHERE ((deleted_at IS NULL) AND (name_keys IS NOT NULL));
+
+
+--
+-- Name: supplier_name_keys_pending; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX supplier_name_keys_pending ON public.supplier USING btree (supplier_id) WHERE ((deleted_at IS NULL) AND (name_keys IS NULL));
+
+
+--
 -- Name: supplier_no_live; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -3454,4 +3476,5 @@ INSERT INTO public.schema_migrations (version) VALUES
     ('20261125000100'),
     ('20261125100000'),
     ('20261125100100'),
-    ('20261125200000');
+    ('20261125200000'),
+    ('20261126000100');

@@ -1,6 +1,7 @@
 import { sign } from 'hono/jwt'
 import { loadConfig } from '../src/config'
 import { DRAFT_EXAMPLE } from '../src/schemas/supplier'
+import { withCheckCharacter } from '../src/domain/supplier/uscc'
 
 /**
  * `npm run demo`: walks a supplier from draft to ACTIVE against a running service (`npm start`
@@ -72,13 +73,13 @@ const types = await call('GET', '/admin/dict/data/supplier_type')
 expectSuccess(types, 'the supplier_type dictionary')
 show({ typeCodes: types.data.map((t: { dictValue: string }) => t.dictValue).join(', ') })
 
-// A tax number and an account number of their own on every run: both are unique among live
-// suppliers (C-02, C-19).
+// A tax number (a unified social credit code, its check character right) and an account number
+// of their own on every run: both are unique among live suppliers (C-02, C-19).
 const digits = (n: number) =>
   Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join('')
 const draft = {
   ...DRAFT_EXAMPLE,
-  taxNo: `9133${digits(14)}`,
+  taxNo: withCheckCharacter(`9133${digits(13)}`),
   initialAccounts: DRAFT_EXAMPLE.initialAccounts.map((a) => ({
     ...a,
     accountNo: `6222 0212 ${digits(4)} ${digits(4)} ${digits(3)}`,

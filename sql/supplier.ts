@@ -90,6 +90,8 @@ export interface SupplierColumns {
   /** The retired plaintext column: a write of approveNote only ever empties it. */
   approve_note?: null
   remark?: string | null
+  /** The company-name keys of full_name and short_name (src/domain/supplier/name-keys.ts). */
+  name_keys?: string[]
 }
 
 const Version = z.object({ supplierId: z.string(), updateTime: z.string() })
@@ -233,47 +235,97 @@ export async function accountNumbersHeldElsewhere(sql: Sql, bidxs: string[], sup
   return new Set(rows.map((r) => r.accountNoBidx))
 }
 
-export const Candidate = z.object({
+export const NameKeyCandidate = z.object({
   supplierId: z.string(),
   supplierNo: z.string().nullable(),
   fullName: z.string(),
-  status: z.string(),
-  similarity: z.coerce.number(),
+  shortName: z.string().nullable(),
+  status: z.enum(SUPPLIER_STATUSES),
 })
-export type Candidate = z.output<typeof Candidate>
+export type NameKeyCandidate = z.output<typeof NameKeyCandidate>
 
 /**
- * Live suppliers whose full or short name is trigram-similar to one of `names`. The `%`
- * prefilter (pg_trgm's default threshold 0.3) lets the trigram indexes find candidates; the
- * configured threshold then decides. Thresholds below 0.3 skip the prefilter (and the index).
+ * Live suppliers that share at least one company-name key with `keys`: a probe of the GIN index
+ * supplier_name_keys, which reads the entries of these keys only (each key holds a trade name, so
+ * suppliers that share just a region, an industry or a legal form are never read). Suppliers not
+ * keyed yet (name_keys NULL, before the backfill reaches them) are not seen.
  */
-export function similarSuppliers(
+export function suppliersSharingNameKeys(
   sql: Sql,
-  names: string[],
-  threshold: number,
+  keys: string[],
   exceptSupplierId: string | null,
+  limit: number,
 ) {
-  const lowered = names.map((n) => n.toLowerCase())
-  const prefilter =
-    threshold >= 0.3
-      ? sql`AND (lower(s.full_name) % n.name OR lower(s.short_name) % n.name)`
-      : sql``
   return many(
     sql`
-      SELECT s.supplier_id::text AS "supplierId", s.supplier_no AS "supplierNo", s.full_name AS "fullName",
-             s.status, round(max(greatest(similarity(lower(s.full_name), n.name),
-                                          similarity(lower(coalesce(s.short_name, '')), n.name)))::numeric, 4) AS similarity
+      SELECT s.supplier_id::text AS "supplierId", s.supplier_no AS "supplierNo",
+             s.full_name AS "fullName", s.short_name AS "shortName", s.status
       FROM supplier s
-      CROSS JOIN unnest(${lowered}::text[]) AS n(name)
-      WHERE s.deleted_at IS NULL AND s.supplier_id IS DISTINCT FROM ${exceptSupplierId}::bigint ${prefilter}
-      GROUP BY s.supplier_id
-      HAVING max(greatest(similarity(lower(s.full_name), n.name),
-                          similarity(lower(coalesce(s.short_name, '')), n.name))) >= ${threshold}
-      ORDER BY similarity DESC, s.supplier_id DESC
-      LIMIT 20
+      WHERE s.name_keys && ${keys}::text[] AND s.name_keys IS NOT NULL AND s.deleted_at IS NULL
+        AND s.supplier_id IS DISTINCT FROM ${exceptSupplierId}::bigint
+      ORDER BY s.supplier_id DESC
+      LIMIT ${limit}
     `,
-    Candidate,
+    NameKeyCandidate,
   )
+}
+
+const Unkeyed = z.object({
+  supplierId: z.string(),
+  fullName: z.string(),
+  shortName: z.string().nullable(),
+})
+
+/** The next live suppliers without name keys, in id order after `afterId` (the backfill's walk). */
+export function unkeyedSuppliers(sql: Sql, afterId: string, limit: number) {
+  return many(
+    sql`
+      SELECT s.supplier_id::text AS "supplierId", s.full_name AS "fullName", s.short_name AS "shortName"
+      FROM supplier s
+      WHERE s.name_keys IS NULL AND s.deleted_at IS NULL AND s.supplier_id > ${afterId}::bigint
+      ORDER BY s.supplier_id
+      LIMIT ${limit}
+    `,
+    Unkeyed,
+  )
+}
+
+const Count = z.object({ count: z.number().int() })
+
+/** Live suppliers not keyed yet: read from the partial index supplier_name_keys_pending. */
+export async function countUnkeyedSuppliers(sql: Sql): Promise<number> {
+  const row = await one(
+    sql`SELECT count(*)::int AS count FROM supplier s WHERE s.name_keys IS NULL AND s.deleted_at IS NULL`,
+    Count,
+  )
+  return row.count
+}
+
+/**
+ * Writes the keys the backfill computed, each only if the row is still unkeyed and its names are
+ * those the keys were computed from: a write that renamed it meanwhile has keyed it itself. No
+ * version bump (update_time): keys are derived data, not a change any administrator made.
+ */
+export async function setNameKeys(
+  sql: Sql,
+  rows: { supplierId: string; fullName: string; shortName: string | null; keys: string[] }[],
+) {
+  if (!rows.length) return 0
+  const pairs = rows.flatMap((r) => r.keys.map((key) => [r.supplierId, key] as const))
+  return none(sql`
+    WITH k AS (
+      SELECT p.supplier_id, array_agg(p.key ORDER BY p.n) AS keys
+      FROM unnest(${pairs.map((p) => p[0])}::bigint[], ${pairs.map((p) => p[1])}::text[])
+           WITH ORDINALITY AS p(supplier_id, key, n)
+      GROUP BY p.supplier_id
+    )
+    UPDATE supplier s SET name_keys = coalesce(k.keys, '{}')
+    FROM unnest(${rows.map((r) => r.supplierId)}::bigint[], ${rows.map((r) => r.fullName)}::text[],
+                ${rows.map((r) => r.shortName)}::text[]) AS v(supplier_id, full_name, short_name)
+         LEFT JOIN k ON k.supplier_id = v.supplier_id
+    WHERE s.supplier_id = v.supplier_id AND s.name_keys IS NULL AND s.deleted_at IS NULL
+      AND s.full_name = v.full_name AND s.short_name IS NOT DISTINCT FROM v.short_name
+  `)
 }
 
 const Requirement = z.object({ qualType: z.string(), typeCodes: z.array(z.string()) })

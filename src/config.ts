@@ -239,7 +239,7 @@ const EnvSchema = z
       .min(16, 'must be at least 16 characters')
       .default(DEV_SECRETS.INTERNAL_TOKEN),
     STORAGE_URL_PREFIXES: prefixes.default(['https://storage.example.com/supplier/']),
-    DUPLICATE_NAME_THRESHOLD: z.coerce.number().gt(0).max(1).default(0.6),
+    DUPLICATE_NAME_THRESHOLD: z.coerce.number().gt(0).max(1).default(0.8),
     KEYWORD_SIMILARITY_THRESHOLD: z.coerce.number().min(0).max(1).default(0.5),
     DUPLICATE_CONFIRM_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
     DUPLICATE_SUBMIT_WINDOW_SECONDS: z.coerce.number().int().min(0).max(60).default(3),

@@ -1,21 +1,32 @@
 import { z } from 'zod'
-import { COMPLIANCE_STATES } from './vocabulary'
+import { COMPLIANCE_STATES, MATCH_REASONS } from './vocabulary'
 
 /**
- * `data` of a 395006 answer: the similar live suppliers and the token that confirms them. The
+ * `data` of a 395006 answer: how many live suppliers look like the same company, which and why
+ * (for callers who may see suppliers), and the token that confirms them. The
  * domain code that fails with it is type-checked against this schema (see `fail`).
  */
 export const NearDuplicateConfirmation = z
   .object({
-    candidates: z.array(
-      z.object({
-        supplierId: z.string(),
-        supplierNo: z.string().nullable(),
-        fullName: z.string(),
-        status: z.string(),
-        similarity: z.number().describe('pg_trgm similarity of the closest name, 0..1'),
-      }),
-    ),
+    candidateCount: z.int().min(1).describe('how many live suppliers look like the same company'),
+    candidates: z
+      .array(
+        z.object({
+          supplierId: z.string(),
+          supplierNo: z.string().nullable(),
+          fullName: z.string(),
+          status: z.string(),
+          similarity: z
+            .number()
+            .describe('how likely the same company, 0..1 (compared with DUPLICATE_NAME_THRESHOLD)'),
+          reason: z
+            .enum(MATCH_REASONS)
+            .describe('what matched: the trade name, with the region, or written differently'),
+          explanation: z.string().describe('the reason in words, naming the parts that matched'),
+        }),
+      )
+      .optional()
+      .describe('strongest first, at most 20; only for callers holding supplier:view'),
     duplicateConfirmToken: z.string().describe('send it back to proceed despite the candidates'),
     expiresAt: z.string().describe('ISO 8601 instant after which the token is refused'),
   })

@@ -10,6 +10,7 @@ import type postgres from 'postgres'
 import { connect } from '../sql/db'
 import { createApp, domainDeps } from './app'
 import { startApprovalSweeper } from './domain/approval/reconcile'
+import { startNameKeyBackfill } from './domain/supplier/name-keys'
 import { ConfigError, loadConfig, type Config } from './config'
 import { createCipher } from './crypto/sensitive'
 import { loadDemoData, loadReferenceData } from './db/seed'
@@ -110,6 +111,7 @@ let embedded: EmbeddedDatabase | undefined
 let sql: postgres.Sql | undefined
 let startupSql: postgres.Sql | undefined
 let stopSweeper: () => Promise<void> = async () => {}
+let stopBackfill: () => Promise<void> = async () => {}
 let serving: { url: string; embedded: boolean } | undefined
 
 /** Every start-up failure ends the same way: cleanup, one line on stderr, a non-zero exit. */
@@ -197,6 +199,8 @@ try {
   }
   const app = createApp({ ...deps, metrics })
   stopSweeper = startApprovalSweeper(domainDeps(deps))
+  // Suppliers written before the name keys existed are keyed while the service serves.
+  stopBackfill = startNameKeyBackfill(deps)
   handler = (req, env) => app.fetch(req, env)
   const { address, port } = server.address() as AddressInfo
   serving = {
@@ -220,6 +224,7 @@ const shutdown = (signal: string) => {
   // close() stops accepting and resolves once in-flight requests have finished.
   server!.close(async () => {
     await stopSweeper()
+    await stopBackfill()
     await sql!.end({ timeout: 5 })
     await embedded?.stop()
     // The spans of the last requests, exported before the process goes.

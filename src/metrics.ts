@@ -4,6 +4,7 @@ import { Hono } from 'hono'
 import type { Logger } from 'pino'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import { countStuckApprovals, poolConnections } from '../sql/monitoring'
+import { countUnkeyedSuppliers } from '../sql/supplier'
 import type postgres from 'postgres'
 import type { Config } from './config'
 import { ERRORS } from './errors'
@@ -76,6 +77,14 @@ export function createMetrics({
       await fromDatabase(async () =>
         this.set(await countStuckApprovals(sql, config.metrics.stuckApprovalAgeSeconds)),
       )
+    },
+  })
+  new Gauge({
+    name: 'supplier_name_keys_pending',
+    help: 'Live suppliers without company-name keys yet: the near-duplicate check does not see them until the backfill keys them',
+    registers: [registry],
+    async collect() {
+      await fromDatabase(async () => this.set(await countUnkeyedSuppliers(sql)))
     },
   })
   new Gauge({

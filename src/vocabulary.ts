@@ -26,6 +26,22 @@ export const RISK_FLAG_CODES = ['ACCOUNT_NO_HELD_ELSEWHERE', 'PERSONAL_HOLDER_MI
 export type RiskFlagCode = (typeof RISK_FLAG_CODES)[number]
 
 /** Worst first: the order in which a type's state is the worst of its required qualifications. */
+/**
+ * Why a live supplier looks like the same company as a new name (395006): the trade name the
+ * same, with the region or without; written differently (traditional characters, a homophone,
+ * one character apart); a Latin name the same or spelled differently; or, for names that cannot
+ * be read as region + trade name + industry + form, the whole names alike.
+ */
+export const MATCH_REASONS = [
+  'SAME_TRADE_NAME_AND_REGION',
+  'SAME_TRADE_NAME',
+  'TRADE_NAME_WRITTEN_DIFFERENTLY',
+  'SAME_LATIN_NAME',
+  'LATIN_NAME_WRITTEN_DIFFERENTLY',
+  'SIMILAR_WHOLE_NAME',
+] as const
+export type MatchReason = (typeof MATCH_REASONS)[number]
+
 export const COMPLIANCE_STATES = ['MISSING', 'EXPIRED', 'EXPIRING', 'OK'] as const
 export type ComplianceState = (typeof COMPLIANCE_STATES)[number]
 

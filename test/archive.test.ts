@@ -213,7 +213,7 @@ describe('SUP-ADM-010 archive with a connected finance clearance', () => {
         `${ITEMS}/${id}/submit`,
         {
           fullName: 'x',
-          taxNo: '91330106MA2KXYZ12Q',
+          taxNo: '91330106MA2KXY712Q',
           types: [{ typeCode: 'OTHER' }],
           mainCooperation: 'x',
           licenseImageUrl: `${STORAGE}l.png`,

@@ -244,7 +244,7 @@ describe('loadConfig', () => {
     expect(config.demoData).toBe(true)
     expect(config.auth.jwtSecret).toBe(DEV_SECRETS.AUTH_JWT_SECRET)
     expect(config.bodyLimitBytes).toBe(48 * 1024 * 1024)
-    expect(config.duplicateNameThreshold).toBe(0.6)
+    expect(config.duplicateNameThreshold).toBe(0.8)
   })
 
   it('demo data is off on a real database unless DEMO_DATA=true turns it on', () => {

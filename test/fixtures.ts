@@ -3,6 +3,7 @@ import { approvalAsItStands } from '../sql/audit-trail'
 import { sealApproval, sealUnsealedRows } from '../src/domain/audit/trail'
 import { maskAccountNo, maskCertNo, maskPhone, maskTaxNo } from '../src/crypto/sensitive'
 import { normalizeAccountNo, normalizeTaxNo } from '../src/identity'
+import { USCC_ALPHABET, withCheckCharacter } from '../src/domain/supplier/uscc'
 import type { Harness } from './harness'
 
 /*
@@ -15,7 +16,7 @@ import type { Harness } from './harness'
 
 /** Realistic sample values (use each literal only once per database where it must be unique). */
 export const SAMPLE = {
-  taxNo: '91330106MA2KXYZ12Q',
+  taxNo: '91330106MA2KXY712Q',
   phone: '13812345678',
   accountNo: '6222021234567890123',
   certNo: '330106199001011234',
@@ -24,12 +25,12 @@ export const SAMPLE = {
 /** The administrator recorded as creator of fixture rows. */
 export const FIXTURE_ADMIN = '9007199254740993'
 
-const ALNUM = '0123456789ABCDEFGHJKLMNPQRTUWXY'
 const pick = (alphabet: string, n: number) =>
   Array.from({ length: n }, () => alphabet[Math.floor(Math.random() * alphabet.length)]).join('')
 
-/** A fresh 18-character unified social credit code (unique enough for one test database). */
-export const randomTaxNo = () => `913301${pick('0123456789', 2)}MA${pick(ALNUM, 8)}`
+/** A fresh unified social credit code, its check character right (unique enough for one test database). */
+export const randomTaxNo = () =>
+  withCheckCharacter(`913301${pick('0123456789', 2)}MA${pick(USCC_ALPHABET, 7)}`)
 /** A fresh 19-digit bank card number. */
 export const randomAccountNo = () => `6222${pick('0123456789', 15)}`
 /** A fresh mobile number. */

@@ -4,6 +4,7 @@ import { callerTrace, OWN_STATEMENT, startOtlpReceiver } from './otlp-receiver'
 import { insertResource } from './resource-data'
 import { ITEMS, newDraft, submitBodyFrom, versionOf } from './client'
 import { uniqueName } from './supplier-data'
+import { withCheckCharacter } from '../src/domain/supplier/uscc'
 
 /**
  * Leak scan: a scenario that carries distinctive sensitive values through every write and read,
@@ -15,7 +16,7 @@ import { uniqueName } from './supplier-data'
 const stamp = String(Date.now()).slice(-6)
 /** Values no other test uses, each distinctive enough to be found anywhere it leaked. */
 const SECRETS = {
-  taxNo: `91330106MA${stamp}7Q`,
+  taxNo: withCheckCharacter(`91330106MA${stamp}7`),
   companyPhone: `137${stamp}41`,
   newCompanyPhone: `136${stamp}42`,
   contactPhone: `139${stamp}43`,

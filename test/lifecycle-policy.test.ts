@@ -76,7 +76,7 @@ const submit: Attempt = async (id) => {
   return h.call('POST', `${ITEMS}/${id}/submit`, {
     body: {
       fullName: s.full_name,
-      taxNo: '91330106MA2KXYZ12Q',
+      taxNo: '91330106MA2KXY712Q',
       types: [{ typeCode: 'OTHER' }],
       mainCooperation: 'Guided tours',
       licenseImageUrl: `${STORAGE}license.png`,

@@ -6,7 +6,7 @@ import { createLogger, REDACT_PATHS } from '../src/logger'
 import type { AccessLogVariables } from '../src/http/access-log'
 import { appliedMigrations } from '../src/db/migrate'
 
-const TAX_NO = '91330106MA2KXYZ12Q'
+const TAX_NO = '91330106MA2KXY712Q'
 const PHONE = '13812345678'
 const ACCOUNT_NO = '6222021234567890123'
 const OPINION = '同意，资质齐全'

@@ -33,9 +33,12 @@ export async function createDraft(
 ): Promise<string> {
   const answer = await post(body)
   if (answer.success) return answer.data.supplierId
-  // The error branch: 395006 carries the candidates and the token to send back.
+  // The error branch: 395006 carries the count, the token to send back and, for a caller who
+  // may see suppliers, the candidates.
   if (answer.code === 395006) {
-    const names: string[] = answer.data.candidates.map((c) => c.fullName)
+    const count: number = answer.data.candidateCount
+    const names: string[] = (answer.data.candidates ?? []).map((c) => \`\${c.fullName} (\${c.reason})\`)
+    if (!count) throw new Error('a 395006 always counts its candidates')
     return post({ ...body, duplicateConfirmToken: answer.data.duplicateConfirmToken }).then(
       (again) => (again.success ? again.data.supplierId : names.join(', ')),
     )
@@ -74,7 +77,7 @@ export function stageOf(result: components['schemas']['SupplierWriteResultVO']):
 
 export const draft: DraftRequest = {
   fullName: 'Hangzhou Lake Travel',
-  taxNo: '91330106MA2KXYZ12Q',
+  taxNo: '91330106MA2KXY712Q',
   mainCooperation: 'guides',
   types: [{ typeCode: 'OTHER' }],
   staffScale: 'LT50',

@@ -210,14 +210,16 @@ describe('/openapi.json', () => {
     expect(codesOf(op('/admin/supplier/items/{supplierId}', 'get'))).not.toContain(395027)
   })
 
-  it('codes that carry data document its schema (395006 candidates + token, 395008 missing list)', () => {
+  it('codes that carry data document its schema (395006 count + token, 395008 missing list)', () => {
     const s = doc.components.schemas
     expect(s.NearDuplicateConfirmRequiredFailure.properties.data).toEqual({
       $ref: '#/components/schemas/NearDuplicateConfirmation',
     })
+    // The candidates themselves only for callers who may see suppliers: not required.
     expect(s.NearDuplicateConfirmation.required).toEqual(
-      expect.arrayContaining(['candidates', 'duplicateConfirmToken']),
+      expect.arrayContaining(['candidateCount', 'duplicateConfirmToken']),
     )
+    expect(s.NearDuplicateConfirmation.required).not.toContain('candidates')
     expect(s.QualificationsMissingFailure.properties.data).toEqual({
       $ref: '#/components/schemas/MissingQualifications',
     })

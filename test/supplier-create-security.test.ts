@@ -215,12 +215,17 @@ describe('SUP-ADM-003 create draft', () => {
         fullName: 'Hangzhou West Lake Travel Service Co',
         status: 'DRAFT',
         similarity: expect.any(Number),
+        reason: expect.any(String),
+        explanation: expect.any(String),
       })
-      expect(mine.similarity).toBeGreaterThanOrEqual(0.6)
+      expect(mine.similarity).toBeGreaterThanOrEqual(h.config.duplicateNameThreshold)
       expect(mine.similarity).toBeLessThanOrEqual(1)
+      expect(refused.body.data.candidateCount).toBe(candidates.length)
       for (const c of candidates) {
         expect(Object.keys(c).sort()).toEqual([
+          'explanation',
           'fullName',
+          'reason',
           'similarity',
           'status',
           'supplierId',
@@ -238,12 +243,12 @@ describe('SUP-ADM-003 create draft', () => {
 
       // The token is bound to the administrator who received it...
       await expectRefused(h, { ...secondBody, duplicateConfirmToken }, 395006, { admin: adminB })
-      // ...and to the normalized name it was issued for.
+      // ...and to the normalized name it was issued for (this one is the same company too).
       await expectRefused(
         h,
         {
           ...secondBody,
-          fullName: 'Hangzhou West Lake Travel Servicing Co',
+          fullName: 'The Hangzhou West Lake Travel Service Co., Ltd.',
           duplicateConfirmToken,
         },
         395006,

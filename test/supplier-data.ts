@@ -1,5 +1,7 @@
+import { withCheckCharacter } from '../src/domain/supplier/uscc'
+
 /** Request bodies for supplier tests, with real-looking sensitive values. */
-export const TAX_NO = '91330106MA2KXYZ12Q'
+export const TAX_NO = '91330106MA2KXY712Q'
 export const PHONE = '13812345678'
 export const CONTACT_PHONE = '13987654321'
 export const ACCOUNT_NO = '6222021234567890123'
@@ -9,9 +11,9 @@ export const STORAGE = 'https://storage.example.com/supplier/'
 export const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/
 
 let n = 0
-/** A tax number nobody else in this file uses. */
+/** A unified social credit code nobody else in this file uses, its check character right. */
 export const uniqueTaxNo = () =>
-  `9133${String(Date.now()).slice(-8)}${String(++n).padStart(4, '0')}X`
+  withCheckCharacter(`9133${String(Date.now()).slice(-8)}MA${String(++n % 1000).padStart(3, '0')}`)
 /** A name far from every other generated name (near-duplicate detection uses trigrams). */
 export const uniqueName = (base = 'Supplier') =>
   `${base} ${Math.random().toString(36).slice(2, 10)}${Math.random().toString(36).slice(2, 10)} Co`

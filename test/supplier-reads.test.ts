@@ -512,7 +512,7 @@ describe('SUP-ADM-002 basic information', () => {
       supplierNo: 'SUP-DETAIL-1',
       fullName: '杭州西湖文旅发展有限公司',
       shortName: '西湖文旅',
-      taxNoMask: '91************Z12Q',
+      taxNoMask: '91************712Q',
       legalRepresentative: '李四',
       contactPhoneMask: '138****5678',
       establishDate: '2015-06-18',

@@ -6,6 +6,13 @@ import { parseArgs } from 'node:util'
 import { sign } from 'hono/jwt'
 import type postgres from 'postgres'
 import { connect } from '../../sql/db'
+import { countUnkeyedSuppliers, suppliersSharingNameKeys } from '../../sql/supplier'
+import {
+  backfillNameKeys,
+  findNearDuplicates,
+  PROBE_LIMIT,
+  probeKeysOf,
+} from '../../src/domain/supplier/name-keys'
 import { searchSuppliers } from '../../sql/supplier-read'
 import { createApp } from '../../src/app'
 import { loadConfig } from '../../src/config'
@@ -14,6 +21,7 @@ import { createLogger } from '../../src/logger'
 import { migrate } from '../../src/db/migrate'
 import { httpFleetResources, type FleetResources } from '../../src/ports/fleet'
 import { sqlPermissionLookup } from '../../src/ports/permission'
+import { withCheckCharacter } from '../../src/domain/supplier/uscc'
 import { latencyChart } from './chart'
 import {
   percentile,
@@ -49,6 +57,11 @@ const { values: opts } = parseArgs({
     reseed: { type: 'boolean', default: false },
     /** Only the tracing cost of the detail read, on the small data set; figures to stdout. */
     'only-tracing': { type: 'boolean', default: false },
+    /**
+     * Only registration and the near-duplicate check at both sizes and every client count (and
+     * the name-key backfill where a data set has unkeyed suppliers); its own section of --out.
+     */
+    'only-registration': { type: 'boolean', default: false },
     out: { type: 'string', default: 'docs/benchmarks.md' },
   },
 })
@@ -170,6 +183,8 @@ interface Figures {
   failures: number
   requests?: number
   registered?: number
+  /** Creates answered 395006 and sent again with the confirm token (registration). */
+  confirmed?: number
   /** Status changes made (the status-change scenario). */
   moved?: number
 }
@@ -219,6 +234,7 @@ function wrk(
         failures: number
         socketErrors: number
         registered?: number
+        confirmed?: number
         moved?: number
         sample: string
       }
@@ -231,6 +247,7 @@ function wrk(
         failures: r.failures + r.socketErrors,
         requests: r.requests,
         registered: r.registered,
+        confirmed: r.confirmed,
         moved: r.moved,
       })
     })
@@ -330,9 +347,6 @@ const serviceEnv = (url: string, fleetPort: number): NodeJS.ProcessEnv => ({
   LOG_LEVEL: 'info',
   LOG_FORMAT: 'json',
   DEMO_DATA: 'false',
-  // The near-duplicate query still runs on every create; generated names share most of their
-  // characters, and at the default 0.6 every draft would be "similar" to the previous ones.
-  DUPLICATE_NAME_THRESHOLD: '0.95',
 })
 
 /** The fleet service on the seeded vehicles of `url`, logging to .bench/<log>. */
@@ -422,7 +436,7 @@ const registrationForm = (key: string) => {
     )
   return {
     fullName: `${word(Number(key))}${key} ${word(Number(key) + 3)} 旅游服务有限公司`,
-    taxNo: `91B${key}`,
+    taxNo: withCheckCharacter(`91${key.padStart(15, '0')}`),
     types: [{ typeCode: 'OTHER' }],
     mainCooperation: '导游与门票',
     licenseImageUrl: 'https://storage.example.com/supplier/license.png',
@@ -892,6 +906,233 @@ async function scalingRun(url: string, suppliers: number, frequent: string) {
   return rows
 }
 
+/** Percentiles of a list of milliseconds. */
+const spread = (ms: number[]) => {
+  const sorted = [...ms].sort((a, b) => a - b)
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) }
+}
+
+/**
+ * Names to check against a data set, drawn as real ones are: half the seeded suppliers' own names
+ * with the region spelled out (苏州 → 苏州市) or another legal form (the same company written
+ * differently, so the probe finds and scores the suppliers of that trade name), half new names
+ * (a region, a trade name of two or three characters, an industry and a form, as the
+ * registration script draws them).
+ */
+async function probeNames(db: postgres.Sql, count: number): Promise<string[]> {
+  const seeded = await db`
+    SELECT full_name AS name FROM supplier WHERE deleted_at IS NULL ORDER BY random() LIMIT ${count / 2}`
+  const variants = seeded.map((r, i) =>
+    i % 2
+      ? (r.name as string).replace(/^(\p{Script=Han}{2})/u, '$1市')
+      : (r.name as string).replace(/有限公司$/, '有限责任公司'),
+  )
+  const chars = [
+    ...'和兴隆泰昌盛华源瑞祥福康宁安达通远航明德信义丰茂嘉禾恒宏鑫鼎金银玉翠云峰岚溪泉',
+  ]
+  const regions = ['杭州', '苏州', '成都', '西安', '桂林', '三亚', '湖州', '温州', '浙江', '桐庐县']
+  const industries = ['旅游服务', '国际旅行社', '酒店管理', '餐饮管理', '景区管理', '票务代理']
+  const any = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]
+  const fresh = Array.from(
+    { length: count - variants.length },
+    () =>
+      `${any(regions)}${Array.from({ length: 2 + (Math.random() < 0.6 ? 1 : 0) }, () => any(chars)).join('')}${any(industries)}有限公司`,
+  )
+  return [...variants, ...fresh]
+}
+
+interface RegistrationRow {
+  suppliers: number
+  clients: number
+  registration: Figures
+  /** The near-duplicate statement alone (the key probe), and the whole check with its scoring. */
+  statement: { p50: number; p99: number }
+  check: { p50: number; p99: number; candidates: number }
+}
+
+/**
+ * Registration and its near-duplicate check on one data set, at every client count: first the
+ * name keys of suppliers written without them (the online backfill, timed), then the check's
+ * statement in process (`clients` concurrent loops over 400 probe names, a pool of as many
+ * connections), then registration under wrk (create, then submit; a 395006 confirmed with its
+ * token) against the service.
+ */
+async function registrationRun(url: string, suppliers: number) {
+  const silent = createLogger({ level: 'silent' })
+  const db = connect({ url, max: Math.max(...CLIENTS), timezone: 'UTC' })
+  let backfill: { suppliers: number; seconds: number; keyed: number } | undefined
+  try {
+    const pending = await countUnkeyedSuppliers(db)
+    if (pending) {
+      log(`name keys: backfilling ${pending.toLocaleString('en')} suppliers`)
+      const t0 = performance.now()
+      const outcome = await backfillNameKeys({ sql: db, logger: silent }, { batch: 1000 })
+      backfill = {
+        suppliers: pending,
+        seconds: (performance.now() - t0) / 1000,
+        keyed: outcome.keyed,
+      }
+      log(
+        `name keys: ${outcome.keyed.toLocaleString('en')} keyed in ${backfill.seconds.toFixed(1)} s`,
+      )
+    }
+    await db`VACUUM ANALYZE supplier`
+  } finally {
+    await db.end()
+  }
+  const rows: RegistrationRow[] = []
+  for (const clients of CLIENTS) {
+    const pool = connect({ url, max: clients, timezone: 'UTC' })
+    try {
+      const names = await probeNames(pool, 400)
+      const threshold = loadConfig({}).duplicateNameThreshold
+      const statementMs: number[] = []
+      const checkMs: number[] = []
+      let candidates = 0
+      const queue = [...names, ...names] // the first round warms the caches
+      let done = 0
+      await Promise.all(
+        Array.from({ length: clients }, async () => {
+          for (let name = queue.shift(); name; name = queue.shift()) {
+            const measured = done++ >= names.length
+            const t0 = performance.now()
+            await suppliersSharingNameKeys(
+              pool,
+              probeKeysOf({ fullName: name }, threshold),
+              null,
+              PROBE_LIMIT,
+            )
+            const t1 = performance.now()
+            const found = await findNearDuplicates(pool, { fullName: name }, threshold, null)
+            const t2 = performance.now()
+            if (measured) {
+              statementMs.push(t1 - t0)
+              checkMs.push(t2 - t1)
+              candidates += found.length
+            }
+          }
+        }),
+      )
+      rows.push({
+        suppliers,
+        clients,
+        statement: spread(statementMs),
+        check: { ...spread(checkMs), candidates: candidates / checkMs.length },
+        registration: undefined as unknown as Figures,
+      })
+    } finally {
+      await pool.end()
+    }
+  }
+  const fleet = await startFleet(url, `fleet-registration-${suppliers}.log`)
+  const service = await startService(url, fleet.port, `service-registration-${suppliers}.log`)
+  try {
+    for (const row of rows) {
+      log(`registration (${suppliers.toLocaleString('en')} suppliers, ${row.clients} clients)`)
+      const target = `http://127.0.0.1:${service.port}/`
+      const script = 'scripts/bench/wrk/registration.lua'
+      const clients = row.clients
+      await wrk(target, { script, threads: clients, connections: clients, seconds: 3 })
+      row.registration = await wrk(target, { script, threads: clients, connections: clients })
+    }
+  } finally {
+    await Promise.all([stop(service), stop(fleet)])
+  }
+  return { backfill, rows }
+}
+
+/** The registration section of docs/benchmarks.md: issue 26's targets against the figures. */
+function renderRegistration(
+  runs: Awaited<ReturnType<typeof registrationRun>>[],
+  date: Date,
+  machine: string,
+): string {
+  const f1 = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '–' : n.toFixed(1))
+  const f2 = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '–' : n.toFixed(2))
+  const rows = runs.flatMap((r) => r.rows)
+  const perSecond = (x: RegistrationRow) => (x.registration.registered ?? 0) / SECONDS
+  const at = (suppliers: number, clients: number) =>
+    rows.find((x) => x.suppliers === suppliers && x.clients === clients)
+  const small = Number(opts.small)
+  const full = Number(opts.full)
+  const most = Math.max(...CLIENTS)
+  const one = Math.min(...CLIENTS)
+  const lines = [
+    `Run of ${date.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}; default \`DUPLICATE_NAME_THRESHOLD\` (${loadConfig({}).duplicateNameThreshold}); wrk for ${SECONDS} s per row, one connection per client; the service's pool ${POOL} connections.`,
+    '',
+    '| suppliers | clients | registrations/s | p50 per request ms | p99 ms | confirmed 395006 | errors | near-duplicate statement p50 / p99 ms | whole check p50 / p99 ms | candidates per check |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...rows.map(
+      (x) =>
+        `| ${x.suppliers.toLocaleString('en')} | ${x.clients} | ${f1(perSecond(x))} | ${f1(x.registration.p50)} | ${f1(x.registration.p99)} | ${x.registration.confirmed ?? 0} | ${x.registration.failures} | ${f2(x.statement.p50)} / ${f2(x.statement.p99)} | ${f2(x.check.p50)} / ${f2(x.check.p99)} | ${f2(x.check.candidates)} |`,
+    ),
+    '',
+  ]
+  for (const r of runs) {
+    if (r.backfill) {
+      lines.push(
+        `Name-key backfill of ${r.backfill.suppliers.toLocaleString('en')} suppliers written without keys: ${r.backfill.keyed.toLocaleString('en')} keyed in ${f1(r.backfill.seconds)} s (${Math.round(r.backfill.keyed / r.backfill.seconds).toLocaleString('en')} a second, batches of 1,000, no pause: the service's own backfill pauses 20 ms between batches).`,
+        '',
+      )
+    }
+  }
+  const big1 = at(full, one)
+  const big16 = at(full, most)
+  const small1 = at(small, one)
+  const met = (ok: boolean) => (ok ? '**met**' : '**not met**')
+  if (big1 && big16 && small1) {
+    const ratio = big16.statement.p50 / (at(small, one)?.statement.p50 ?? NaN)
+    lines.push(
+      '| target (issue 26) | figure | |',
+      '|---|---|---|',
+      `| registrations at ${most} clients ≥ 2 × at ${one}, at ${full.toLocaleString('en')} | ${f2(perSecond(big16) / perSecond(big1))} × | ${met(perSecond(big16) >= 2 * perSecond(big1))} |`,
+      `| ≥ 100 registrations/s at ${full.toLocaleString('en')}, ${most} clients | ${f1(perSecond(big16))} | ${met(perSecond(big16) >= 100)} |`,
+      `| p99 < 300 ms at ${full.toLocaleString('en')}, ${most} clients | ${f1(big16.registration.p99)} ms | ${met(big16.registration.p99 < 300)} |`,
+      `| near-duplicate statement p50 at ${full.toLocaleString('en')} ≤ 1.5 × at ${small.toLocaleString('en')} (1 client) | ${f2(big1.statement.p50 / small1.statement.p50)} | ${met(big1.statement.p50 <= 1.5 * small1.statement.p50)} |`,
+      `| the same at ${most} clients | ${f2(ratio)} | ${met(ratio <= 1.5)} |`,
+      '',
+    )
+  }
+  return lines.join('\n')
+}
+
+async function writeRegistrationSection(
+  runs: Awaited<ReturnType<typeof registrationRun>>[],
+  date: Date,
+) {
+  const pg = spawnSync('psql', [databaseUrl('postgres'), '-Atc', 'SHOW server_version'], {
+    encoding: 'utf8',
+  }).stdout.trim()
+  const machine = `${cpus().length} × ${cpus()[0].model}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, PostgreSQL ${pg}`
+  const doc = readFileSync(opts.out!, 'utf8')
+  const BEGIN = '<!-- registration figures: written by npm run bench -->'
+  const END = '<!-- end of registration figures -->'
+  const section = `${BEGIN}\n${renderRegistration(runs, date, machine)}\n${END}`
+  writeFileSync(
+    opts.out!,
+    doc.includes(BEGIN)
+      ? doc.replace(new RegExp(`${BEGIN}[\\s\\S]*${END}`), section)
+      : `${doc}\n${section}\n`,
+  )
+  writeFileSync(
+    'docs/bench/registration.json',
+    JSON.stringify({ date, machine, runs }, null, 2) + '\n',
+  )
+  log(`registration figures written to ${opts.out} and docs/bench/registration.json`)
+}
+
+if (opts['only-registration']) {
+  const date = new Date()
+  const full = await seeded(Number(opts.full))
+  const small = await seeded(Number(opts.small))
+  const runs = [
+    await registrationRun(small, Number(opts.small)),
+    await registrationRun(full, Number(opts.full)),
+  ]
+  await writeRegistrationSection(runs, date)
+  process.exit(0)
+}
+
 if (opts['only-tracing']) {
   const url = await seeded(Number(opts.small))
   const ids = await pick(url)
@@ -914,6 +1155,13 @@ const scaling = [
   ...(await scalingRun(small, Number(opts.small), main.ids.keyword)),
   ...(await scalingRun(full, Number(opts.full), main.ids.keyword)),
 ]
+await writeRegistrationSection(
+  [
+    await registrationRun(small, Number(opts.small)),
+    await registrationRun(full, Number(opts.full)),
+  ],
+  started,
+)
 const pg = spawnSync('psql', [full, '-Atc', 'SHOW server_version'], {
   encoding: 'utf8',
 }).stdout.trim()

@@ -12,6 +12,7 @@ import {
   maskTaxNo,
 } from '../../src/crypto/sensitive'
 import { migrateWithLock, redactPasswords } from '../../src/db/migrate'
+import { USCC_ALPHABET, withCheckCharacter } from '../../src/domain/supplier/uscc'
 import { loadDemoQualificationRules, loadReferenceData } from '../../src/db/seed'
 import { embeddedFleetResources } from '../../src/ports/fleet'
 
@@ -297,13 +298,12 @@ const digits = (i: number, salt: number, len: number) => {
   }
   return out
 }
-const ALNUM = '0123456789ABCDEFGHJKLMNPQRTUWXY'
 const taxNo = (i: number) => {
   const tail = digits(i, 7, 9)
     .split('')
-    .map((d, k) => ALNUM[(Number(d) * 3 + k + i) % ALNUM.length])
+    .map((d, k) => USCC_ALPHABET[(Number(d) * 3 + k + i) % USCC_ALPHABET.length])
     .join('')
-  return `91${digits(i, 1, 6)}${tail}${ALNUM[i % ALNUM.length]}`
+  return withCheckCharacter(`91${digits(i, 1, 6)}${tail}`)
 }
 const phone = (i: number) => `1${'3456789'[i % 7]}${digits(i, 2, 9)}`
 const accountNo = (i: number) => `62${digits(i, 3, 14 + (i % 4))}`

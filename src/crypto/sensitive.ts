@@ -260,7 +260,7 @@ function keepEnds(v: string | null | undefined, head: number, tail: number): str
 
 /**
  * Masks a tax number: first 2 and last 4 kept, every hidden character becomes `*`
- * (`91330106MA2KXYZ12Q` -> `91************Z12Q`). Values of 5-9 characters -> `****` + last 2
+ * (`91330106MA2KXY712Q` -> `91************712Q`). Values of 5-9 characters -> `****` + last 2
  * (`1234567` -> `****67`); 1-4 characters -> `****`; null/blank -> null.
  */
 export function maskTaxNo(v: string | null | undefined): string | null {

@@ -17,6 +17,8 @@ export interface WriteContext {
   idempotencyKey?: string
   /** The request's deadline: past it nothing of this write commits. Absent outside a request. */
   deadline?: RequestDeadline
+  /** The route's advice codes (`advise`) the caller holds, e.g. whether it may see suppliers. */
+  heldCodes?: readonly string[]
 }
 
 /** Today's date (yyyy-MM-dd) in the service time zone. */

@@ -333,7 +333,7 @@ example(SupplierBasicInfoVO, {
   supplierNo: SUPPLIER_NO,
   fullName: FULL_NAME,
   shortName: DRAFT_EXAMPLE.shortName,
-  taxNoMask: '91************Z12Q',
+  taxNoMask: '91************712Q',
   legalRepresentative: '陈建国',
   contactPhoneMask: '057*******2288',
   establishDate: '2016-05-18',
@@ -579,13 +579,16 @@ example(pageSchema(SupplierResourceInfoRespVO), {
 // Data of the failures that carry some ---------------------------------------------------------
 
 example(NearDuplicateConfirmation, {
+  candidateCount: 1,
   candidates: [
     {
       supplierId: '9007199254741021',
       supplierNo: 'SP20261118100003',
-      fullName: '杭州湖畔旅游服务有限责任公司',
+      fullName: '湖畔旅行社（杭州）有限责任公司',
       status: 'ACTIVE',
-      similarity: 0.82,
+      similarity: 0.92,
+      reason: 'SAME_TRADE_NAME_AND_REGION',
+      explanation: 'same trade name “湖畔” in the same region “杭州”',
     },
   ],
   duplicateConfirmToken:

@@ -24,6 +24,7 @@ export async function writeContext(
     fingerprint: await deps.cipher.blindIndex(canonicalJson(body ?? null), 'submitGuard'),
     idempotencyKey: idempotencyKey(c),
     deadline: c.get('deadline'),
+    heldCodes: c.get('heldCodes') ?? [],
   }
 }
 

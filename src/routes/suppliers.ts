@@ -44,6 +44,8 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
       errors: [...FORM_ERRORS, 'TAX_NO_DUPLICATE', 'NEAR_DUPLICATE_CONFIRM_REQUIRED'],
       tags,
       permissions: ['supplier:create'],
+      // Whether a near-duplicate answer (395006) may name the candidates.
+      advise: ['supplier:view'],
       response: resultSchema(SupplierWriteResult),
     }),
     validate('json', SupplierDraftRequest),
@@ -59,6 +61,8 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
     '/items/:supplierId',
     authorize(permissions, logger, {
       ...commandAccess('updateSupplier'),
+      // Whether a near-duplicate answer (395006) may name the candidates.
+      advise: ['supplier:view'],
       summary: 'SUP-ADM-004: update a supplier (patch fields, snapshot collections)',
       errors: [
         ...FORM_ERRORS,
@@ -117,6 +121,8 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
     '/items/:supplierId/submit',
     authorize(permissions, logger, {
       ...commandAccess('submitSupplierRegistration'),
+      // Whether a near-duplicate answer (395006) may name the candidates.
+      advise: ['supplier:view'],
       summary: 'SUP-ADM-007: submit the registration (LOCAL_AUTO approval)',
       errors: [
         ...FORM_ERRORS,

@@ -110,7 +110,11 @@ export const BankAccountInput = z
 const subjectFields = {
   fullName: z.string().max(LIMITS.fullName * 2),
   shortName: nameText(LIMITS.shortName, `at most ${LIMITS.shortName} characters`).nullish(),
-  taxNo: z.string(),
+  taxNo: z
+    .string()
+    .describe(
+      'compared half-width, without whitespace, upper case; 18 characters of the unified social credit code alphabet must end in the right check character (GB 32100-2015)',
+    ),
   legalRepresentative: nameText(
     LIMITS.legalRepresentative,
     `at most ${LIMITS.legalRepresentative} characters`,
@@ -138,7 +142,7 @@ const collection = <T extends z.ZodType>(item: T) =>
 export const DRAFT_EXAMPLE = {
   fullName: '杭州湖畔旅游服务有限公司',
   shortName: '湖畔旅游',
-  taxNo: '91330106MA2KXYZ12Q',
+  taxNo: '91330106MA2KXY712Q',
   types: [{ typeCode: 'OTHER', isPrimary: true }],
   mainCooperation: '导游与门票',
   licenseImageUrl: 'https://storage.example.com/supplier/license.png',

@@ -19,29 +19,68 @@ sample = nil
 local pending = nil
 local run = os.getenv("BENCH_RUN") or tostring(os.time())
 
--- A name of random letters: generated names sharing most of their text would trip the
--- near-duplicate check (395006), as they would for real administrators.
-local letters = "abcdefghijklmnopqrstuvwxyz"
-local function word(len)
+-- Names drawn the way real ones are (企业名称登记管理规定): a region, a trade name (字号) of two
+-- or three characters, the line of business and the legal form. Region, industry and form are
+-- shared by thousands of suppliers; the trade name is what tells two companies apart. When one
+-- does look like an existing company (395006), the client confirms with the token, as an
+-- administrator who checked the candidates would, and counts it.
+local REGIONS = { "杭州", "苏州", "上海", "北京", "黄山", "南京", "成都", "西安", "厦门", "桂林",
+  "三亚", "丽江", "青岛", "大理", "张家界", "宁波", "绍兴", "无锡", "重庆", "昆明", "浙江",
+  "江苏", "广东", "云南", "四川", "海南", "桐庐县", "西湖区", "湖州", "温州" }
+local INDUSTRIES = { "旅游服务", "国际旅行社", "旅行社", "酒店管理", "餐饮管理", "景区管理",
+  "旅游客运", "文化传播", "会展服务", "票务代理", "汽车租赁", "商贸" }
+local FORMS = { "有限公司", "有限公司", "有限公司", "有限责任公司", "股份有限公司" }
+local TRADE = "和兴隆泰昌盛华源瑞祥福康宁安达通远航明德信义丰茂嘉禾恒宏鑫鼎金银玉翠云峰岚溪泉" ..
+  "湖海江河山川林松竹梅兰菊桂枫樱星辰晨曦朝阳春夏秋冬锦绣辉煌腾飞凯旋悦途乐游逸景畅行" ..
+  "天地人和美善青蓝紫红橙黄绿白墨晶石竹韵雅致新纪元万象"
+local function utf8chars(s)
   local t = {}
-  for i = 1, len do
-    local k = math.random(1, #letters)
-    t[i] = string.sub(letters, k, k)
-  end
+  for ch in string.gmatch(s, "[%z\1-\127\194-\244][\128-\191]*") do t[#t + 1] = ch end
+  return t
+end
+local TRADE_CHARS = utf8chars(TRADE)
+local function pick(list) return list[math.random(1, #list)] end
+local function tradeName()
+  local n = math.random(1, 10) <= 4 and 2 or 3
+  local t = {}
+  for i = 1, n do t[i] = pick(TRADE_CHARS) end
   return table.concat(t)
+end
+local function companyName()
+  return pick(REGIONS) .. tradeName() .. pick(INDUSTRIES) .. pick(FORMS)
+end
+
+confirmed = 0
+-- A unified social credit code and its check character (GB 32100-2015; the service refuses a
+-- wrong one): the same rule as withCheckCharacter in src/domain/supplier/uscc.ts.
+local alphabet = "0123456789ABCDEFGHJKLMNPQRTUWXY"
+local weights = { 1, 3, 9, 27, 19, 26, 16, 17, 20, 29, 25, 13, 8, 24, 10, 30, 28 }
+local function uscc(first17)
+  local sum = 0
+  for i = 1, 17 do
+    sum = sum + (string.find(alphabet, string.sub(first17, i, i), 1, true) - 1) * weights[i]
+  end
+  local check = (31 - sum % 31) % 31 + 1
+  return first17 .. string.sub(alphabet, check, check)
 end
 
 local names = {}
+local tokens = {}
 local function form(n)
   local key = run .. tid .. string.format("%07d", n)
-  names[n] = names[n] or (word(9) .. " " .. word(9) .. " 旅游服务有限公司")
-  return '"fullName":"' .. names[n] .. '","taxNo":"91B' .. key .. '",' ..
+  local taxNo = uscc(string.format("91%06d%02d%07d", tonumber(run) % 1000000, tid, n))
+  names[n] = names[n] or companyName()
+  local token = tokens[n] and (',"duplicateConfirmToken":"' .. tokens[n] .. '"') or ""
+  return '"fullName":"' .. names[n] .. '","taxNo":"' .. taxNo .. '",' ..
     '"types":[{"typeCode":"OTHER"}],"mainCooperation":"导游与门票",' ..
     '"licenseImageUrl":"https://storage.example.com/supplier/license.png",' ..
     '"initialAccounts":[{"accountType":"CORPORATE","bankName":"工商银行杭州分行",' ..
     '"accountNo":"6222' .. key .. '","settleMode":"MONTHLY","accountPeriod":30,' ..
-    '"invoiceType":"SPECIAL","taxRate":6}]'
+    '"invoiceType":"SPECIAL","taxRate":6}]' .. token
 end
+
+-- The create to send again with its confirm token, after a 395006.
+local confirming = nil
 
 function request()
   local draft = pending
@@ -49,13 +88,27 @@ function request()
     pending = nil
     local body = "{" .. form(draft.n) .. ',"expectedUpdateTime":"' .. draft.version .. '"}'
     names[draft.n] = nil
+    tokens[draft.n] = nil
     return wrk.format("POST", "/admin/supplier/items/" .. draft.id .. "/submit", nil, body)
+  end
+  if confirming then
+    local n = confirming
+    confirming = nil
+    return wrk.format("POST", "/admin/supplier/items", nil, "{" .. form(n) .. "}")
   end
   counter = counter + 1
   return wrk.format("POST", "/admin/supplier/items", nil, "{" .. form(counter) .. "}")
 end
 
 function response(status, headers, body)
+  local token = string.match(body, '"code":395006.-"duplicateConfirmToken":"([^"]+)"')
+  if status == 200 and token and not tokens[counter] then
+    -- The same company? An administrator looks, and confirms: the create goes again with the token.
+    tokens[counter] = token
+    confirming = counter
+    confirmed = confirmed + 1
+    return
+  end
   if not figures.succeeded(status, body) then return end
   local id = string.match(body, '"supplierId":"(%d+)"')
   local version = string.match(body, '"updateTime":"([^"]+)"')
@@ -68,5 +121,5 @@ function response(status, headers, body)
 end
 
 function done(summary, latency, requests)
-  figures.report(summary, latency, threads, { "registered" })
+  figures.report(summary, latency, threads, { "registered", "confirmed" })
 end

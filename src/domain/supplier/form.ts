@@ -8,9 +8,11 @@ import type { z } from 'zod'
 import type { BankAccountInput } from '../../schemas/supplier'
 import { today, type DomainDeps } from '../context'
 import { maskForLog } from '../masking'
+import { nameKeysOf } from './name-keys'
 import type { FieldChange } from '../write/change-log'
 import { checkStorageUrls, emptyToNull } from '../write/fields'
 import { checkAccounts } from '../account/rules'
+import { hasWrongCheckCharacter } from './uscc'
 
 /**
  * What checking and writing a supplier form can answer (identityOf, checkFieldRules,
@@ -56,10 +58,15 @@ export interface Identity {
   taxNoBidx?: string
 }
 
-/** Computed once per request, before the lock, and reused inside it. */
+/**
+ * Computed once per request, before the lock, and reused inside it. `seen` (an edit) is the
+ * stored row: its own tax number, sent back unchanged, is not checked again (it cannot change
+ * after submission, and one stored before the check-character rule must not block every edit).
+ */
 export async function identityOf(
   deps: Pick<DomainDeps, 'cipher'>,
   input: { fullName?: string; taxNo?: string },
+  seen?: Pick<SupplierRow, 'taxNoBidx'>,
 ): Promise<Identity> {
   const fullName = input.fullName === undefined ? undefined : normalizeName(input.fullName)
   // Characters are code points, as zod and char_length count them (not UTF-16 units).
@@ -72,6 +79,11 @@ export async function identityOf(
     fail('BAD_REQUEST', `taxNo: must be 1..${LIMITS.taxNoBytes} UTF-8 bytes after normalization`)
   }
   const taxNoBidx = taxNo === undefined ? undefined : await deps.cipher.blindIndex(taxNo, 'taxNo')
+  // A typo in a unified social credit code would make another company's number, or the same
+  // company's under a second spelling that C-02 cannot see. The number itself is never echoed.
+  if (taxNo !== undefined && taxNoBidx !== seen?.taxNoBidx && hasWrongCheckCharacter(taxNo)) {
+    fail('BAD_REQUEST', 'taxNo: check character of the unified social credit code is wrong')
+  }
   return { fullName, taxNo, taxNoBidx }
 }
 
@@ -142,6 +154,14 @@ export async function diffSubject(
       ;(columns as Record<string, unknown>)[column] = value
       change(field, maskForLog(field, old), maskForLog(field, value))
     }
+  }
+  // The near-duplicate probe's keys are written with the names they come from, in the same
+  // statement: a renamed supplier is never found (or missed) under its old name.
+  if (columns.full_name !== undefined || columns.short_name !== undefined) {
+    columns.name_keys = nameKeysOf(
+      columns.full_name ?? current!.fullName,
+      columns.short_name !== undefined ? columns.short_name : (current?.shortName ?? null),
+    )
   }
   return { columns, changes }
 }

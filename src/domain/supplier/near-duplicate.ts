@@ -1,19 +1,17 @@
-import {
-  similarSuppliers,
-  taxNoHolder,
-  type Candidate,
-  type SupplierRow,
-} from '../../../sql/supplier'
+import { taxNoHolder, type SupplierRow } from '../../../sql/supplier'
 import type { Sql } from '../../../sql/db'
 import { constantTimeEqual } from '../../crypto/sensitive'
 import { fail } from '../../errors'
 import type { DomainDeps, WriteContext } from '../context'
 import { checkFieldRules, identityOf, type Identity } from './form'
+import { findNearDuplicates, type NearDuplicate } from './name-keys'
 
 /**
- * Near-duplicate protection on create and submit. When similar live suppliers exist, the
- * request must carry a token proving the administrator saw exactly this candidate set for this
- * name within the last few minutes; otherwise it fails with the candidates and a fresh token.
+ * Near-duplicate protection on create and submit. When live suppliers look like the same company
+ * (same trade name, or the same written differently: name-keys.ts), the request must carry a
+ * token proving the administrator saw exactly this candidate set for this name within the last
+ * few minutes; otherwise it fails with the candidates, why each matched, and a fresh token. A
+ * caller without supplier:view learns how many there are, not who they are.
  */
 export async function confirmNoNearDuplicates(
   sql: Sql,
@@ -24,12 +22,12 @@ export async function confirmNoNearDuplicates(
     shortName?: string | null
     supplierId: string | null
     token?: string
+    mayViewSuppliers: boolean
   },
 ) {
-  const names = [input.fullName, input.shortName].filter((n): n is string => Boolean(n && n.trim()))
-  const candidates = await similarSuppliers(
+  const candidates = await findNearDuplicates(
     sql,
-    names,
+    { fullName: input.fullName, shortName: input.shortName },
     deps.config.duplicateNameThreshold,
     input.supplierId,
   )
@@ -38,7 +36,8 @@ export async function confirmNoNearDuplicates(
   const expiresAt = Math.floor(Date.now() / 1000) + deps.config.duplicateConfirmTtlSeconds
   const duplicateConfirmToken = `${expiresAt}.${await sign(deps, input, candidates, expiresAt)}`
   fail('NEAR_DUPLICATE_CONFIRM_REQUIRED', undefined, {
-    candidates,
+    candidateCount: candidates.length,
+    ...(input.mayViewSuppliers ? { candidates } : {}),
     duplicateConfirmToken,
     expiresAt: new Date(expiresAt * 1000).toISOString(),
   })
@@ -47,7 +46,7 @@ export async function confirmNoNearDuplicates(
 const sign = (
   deps: Pick<DomainDeps, 'cipher'>,
   input: { adminId: string; fullName: string },
-  candidates: Candidate[],
+  candidates: NearDuplicate[],
   expiresAt: number,
 ) =>
   deps.cipher.blindIndex(
@@ -66,7 +65,7 @@ const sign = (
 async function tokenMatches(
   deps: Pick<DomainDeps, 'cipher'>,
   input: { adminId: string; fullName: string },
-  candidates: Candidate[],
+  candidates: NearDuplicate[],
   token: string,
 ) {
   const [expires, mac] = token.split('.')
@@ -85,7 +84,7 @@ async function tokenMatches(
 export async function checkIdentity(
   sql: Sql,
   deps: Pick<DomainDeps, 'config' | 'cipher'>,
-  ctx: Pick<WriteContext, 'adminId'>,
+  ctx: Pick<WriteContext, 'adminId' | 'heldCodes'>,
   req: Parameters<typeof checkFieldRules>[2] & {
     fullName?: string
     taxNo?: string
@@ -96,7 +95,7 @@ export async function checkIdentity(
   beforeRules?: (identity: Identity) => void,
 ): Promise<Identity> {
   const { supplierId, seen } = target
-  const identity = await identityOf(deps, req)
+  const identity = await identityOf(deps, req, seen)
   beforeRules?.(identity)
   await checkFieldRules(sql, deps, req)
   const { fullName, taxNoBidx } = identity
@@ -114,6 +113,7 @@ export async function checkIdentity(
       shortName: req.shortName ?? seen?.shortName,
       supplierId,
       token: req.duplicateConfirmToken,
+      mayViewSuppliers: ctx.heldCodes?.includes('supplier:view') ?? false,
     })
   }
   return identity
