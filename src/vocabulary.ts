@@ -138,9 +138,6 @@ export const APPROVAL_FINAL = APPROVAL_STATUSES.filter(
   (s) => !APPROVAL_TRANSITIONS.some((t) => t.from === s),
 )
 
-/** Undecided or not yet applied: a newer command of the same kind supersedes such an approval. */
-export const APPROVAL_OPEN = APPROVAL_STATUSES.filter((s) => !APPROVAL_FINAL.includes(s))
-
 /**
  * Statuses the service itself moves on from (the provider decides, the applier applies), with no
  * administrator needed: one left there long is stuck and goes to reconciliation. APPLY_FAILED
