@@ -2,7 +2,7 @@ import type postgres from 'postgres'
 import { z } from 'zod'
 import { formatDateTime, many, maybeOne, none, one, secondOf, type Sql } from './db'
 import { SupplierSubjectFields } from './supplier'
-import { SUPPLIER_STATUSES } from '../src/vocabulary'
+import { SUPPLIER_STATUSES, type SupplierSortKey } from '../src/vocabulary'
 import { complianceOf, TypeComplianceJson } from './compliance'
 import { AccountListRow } from './account'
 
@@ -11,12 +11,6 @@ import { AccountListRow } from './account'
  * Only mask columns are selected; no `*_enc`, `*_bidx`, approve_note or is_related_party ever
  * leaves this module. Every table a query touches is filtered on `deleted_at IS NULL`.
  */
-
-export { SUPPLIER_STATUSES }
-
-/** API sort keys of SUP-ADM-001; the only values that can reach ORDER BY. */
-export const SUPPLIER_SORT_KEYS = ['createTime', 'updateTime', 'fullName', 'supplierNo'] as const
-export type SupplierSortKey = (typeof SUPPLIER_SORT_KEYS)[number]
 
 /** The list's filter, paging and order without a keyword (a keyword search is KeywordSearch). */
 export interface SupplierListFilter {

@@ -8,8 +8,6 @@ import { trimName } from '../identity'
 import { dateString, dateTimeString } from './calendar'
 import { ACCOUNT_TYPES, INVOICE_TYPES, LIMITS, SETTLE_MODES, STAFF_SCALES } from '../vocabulary'
 
-export { dateString, dateTimeString }
-
 const text = (max: number) => z.string().max(max, `at most ${max} characters`)
 
 /**

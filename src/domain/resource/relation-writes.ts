@@ -9,6 +9,7 @@ import {
   resourceExists,
   updateRelation,
   type RelationVersionRow,
+  type ResourceModule,
 } from '../../../sql/resource'
 import { SUPPLIER_STATUSES } from '../../vocabulary'
 import { fail } from '../../errors'
@@ -23,7 +24,7 @@ import { runWrite, type WriteCommand } from '../write/pipeline'
 import { maskForLog } from '../masking'
 import type { SupplierStatus } from '../../vocabulary'
 import { NEW_RELATION_ALLOWED } from './eligibility'
-import { FLEET_MODULE, resourceModule, type ResourceModule } from './modules'
+import { FLEET_MODULE, resourceModule } from './modules'
 import { relationView, type SupplierResourceRelationVO } from './relations'
 
 /*

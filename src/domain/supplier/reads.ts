@@ -31,10 +31,6 @@ import type { Deps } from '../deps'
  * to a query never reaches a client unless the parser lists it (zod objects strip unknown keys).
  */
 
-/** Codes the read filters accept; their single source is the SQL module (the table's checks). */
-export { CHANGE_OPERATION_TYPES, CHANGE_TARGET_TYPES } from '../../../sql/change-log-read'
-export { SUPPLIER_SORT_KEYS, SUPPLIER_STATUSES } from '../../../sql/supplier-read'
-
 /** The permission that reveals approval opinions (decrypted and audited per read). */
 export const OPINION_PERMISSION = 'supplier:approval:opinion'
 
