@@ -1,13 +1,14 @@
 import { z } from 'zod'
 import { maybeOne, none, type Sql } from './db'
+import type { ChangeOperationType, ChangeTargetType } from '../src/vocabulary'
 
 /** One field-level change; values are already masked by the caller (sealed: `appendChangeLogs`). */
 export interface ChangeLogEntry {
   /** Null only for rows about a supplier type's qualification rules. */
   supplierId: string | null
   approvalLogId?: string | null
-  operationType: string
-  targetType: string
+  operationType: ChangeOperationType
+  targetType: ChangeTargetType
   targetId?: string | null
   fieldName: string
   oldValueMasked: string | null

@@ -29,7 +29,7 @@ import {
   mergeTypes,
   replaceDraftAccounts,
 } from './children'
-import type { SupplierStatus } from '../../vocabulary'
+import type { ChangeOperationType, SupplierStatus } from '../../vocabulary'
 import { assertAllowed } from '../lifecycle/policy'
 import { checkIdentity } from './near-duplicate'
 import { diffSubject, type Identity, type SubjectInput } from './form'
@@ -180,7 +180,12 @@ async function commitProfileChange(
   locked: SupplierRow,
   columns: SupplierColumns,
   changes: FieldChange[],
-  what: { operationType: string; eventType: string; changeReason?: string; noChange: string },
+  what: {
+    operationType: ChangeOperationType
+    eventType: string
+    changeReason?: string
+    noChange: string
+  },
 ) {
   if (changes.length === 0) fail('NO_ACTUAL_CHANGE', what.noChange)
   const { supplierId, status, updateTime } = locked

@@ -10,6 +10,7 @@ import type { FieldChange } from '../write/change-log'
 import { logChanges, statusChange } from '../write/change-log'
 import { moveSupplierAccounts, nextAccountStatus } from '../account/statuses'
 import { RegistrationSnapshot } from './registration'
+import type { ChangeOperationType } from '../../vocabulary'
 
 /**
  * PROFILE_CREATE: a registration approved is applied (VETTING → ACTIVE with a supplierNo, the
@@ -151,7 +152,7 @@ async function backToDraft(
   deps: ApplierDeps,
   ctx: ApplierCtx,
   approval: ApprovalRow,
-  what: { operationType: string; status: string; reason: string; eventType: string },
+  what: { operationType: ChangeOperationType; status: string; reason: string; eventType: string },
 ) {
   const supplier = await lockSupplier(tx, approval.supplierId)
   if (!supplier || supplier.status !== 'VETTING' || !(await isLatestApproval(tx, approval))) return
