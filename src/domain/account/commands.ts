@@ -7,7 +7,7 @@ import {
   type AccountWriteRow,
 } from '../../../sql/account'
 import { findApproval, type ApprovalRow } from '../../../sql/approval'
-import { insertEvent } from '../../../sql/audit'
+import { insertEvent } from '../../../sql/outbox'
 import type { Sql } from '../../../sql/db'
 import { insertAccount } from '../../../sql/supplier-children'
 import { fail } from '../../errors'

@@ -1,6 +1,6 @@
 import { lockAccount, updateAccount, type AccountWriteRow } from '../../../sql/account'
 import type { ApprovalRow } from '../../../sql/approval'
-import { insertEvent } from '../../../sql/audit'
+import { insertEvent } from '../../../sql/outbox'
 import type { Sql } from '../../../sql/db'
 import { lockSupplier } from '../../../sql/supplier'
 import { fail } from '../../errors'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { insertEvent } from '../../../sql/audit'
+import { insertEvent } from '../../../sql/outbox'
 import { isLatestApproval, type ApprovalRow } from '../../../sql/approval'
 import type { Sql } from '../../../sql/db'
 import { lockSupplier } from '../../../sql/supplier'

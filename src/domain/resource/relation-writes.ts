@@ -1,4 +1,4 @@
-import { insertEvent } from '../../../sql/audit'
+import { insertEvent } from '../../../sql/outbox'
 import { logChanges, type FieldChange } from '../write/change-log'
 import type { Sql } from '../../../sql/db'
 import {

@@ -1,4 +1,4 @@
-import { insertEvent } from '../../../sql/audit'
+import { insertEvent } from '../../../sql/outbox'
 import { isLatestApproval, type ApprovalRow } from '../../../sql/approval'
 import type { Sql } from '../../../sql/db'
 import { lockSupplier, nextSupplierNo, type SupplierRow } from '../../../sql/supplier'

@@ -1,5 +1,5 @@
 import { ApprovalRow, findApproval, insertApproval, type NewApproval } from '../../../sql/approval'
-import { insertEvent, type DomainEvent } from '../../../sql/audit'
+import { insertEvent, type DomainEvent } from '../../../sql/outbox'
 import type { Sql } from '../../../sql/db'
 import type { ApprovalCommandResult } from '../../schemas/supplier'
 import { commandResult, currentCommandResult, decideApproval } from '../approval/submit'
