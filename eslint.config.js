@@ -120,6 +120,8 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
       'no-console': ['error', { allow: ['error'] }],
+      // One import statement per module and file (types with values: `import { a, type B }`).
+      'no-duplicate-imports': 'error',
     },
   },
   ...layers,

@@ -100,3 +100,21 @@ describe('layers: an upward import fails the lint with the layer rule', () => {
     expect(await layerErrors(file, specifier)).toEqual([])
   })
 })
+
+describe('imports: a file imports each module once', () => {
+  it('a second import of the same module fails the lint, a type import included', async () => {
+    const code =
+      "import { fail } from '../errors'\nimport type { ErrorName } from '../errors'\n" +
+      'export const f = (e: ErrorName) => fail(e)\n'
+    const [result] = await eslint.lintText(code, { filePath: 'src/domain/probe.ts' })
+    expect(result.messages.map((m) => m.ruleId)).toEqual(['no-duplicate-imports'])
+  })
+
+  it('one import with values and types passes', async () => {
+    const code =
+      "import { fail, type ErrorName } from '../errors'\n" +
+      'export const f = (e: ErrorName) => fail(e)\n'
+    const [result] = await eslint.lintText(code, { filePath: 'src/domain/probe.ts' })
+    expect(result.messages).toEqual([])
+  })
+})

@@ -1,11 +1,15 @@
 import { z } from 'zod'
-import { RISK_FLAG_CODES } from '../vocabulary'
-import { ACCOUNT_STATUSES } from '../vocabulary'
+import {
+  ACCOUNT_STATUSES,
+  INVOICE_TYPES,
+  LIMITS,
+  RISK_FLAG_CODES,
+  SETTLE_MODES,
+} from '../vocabulary'
 import { idString } from './id'
 import { utf8Bytes } from '../crypto/sensitive'
 import { dateTimeString } from './calendar'
 import { ApprovalCommandResult, BankAccountInput } from './supplier'
-import { INVOICE_TYPES, LIMITS, SETTLE_MODES } from '../vocabulary'
 import { AccountListRow } from '../../sql/account'
 
 /** Accounts per SUP-ADM-035 request (the spec's bound). */

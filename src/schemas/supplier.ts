@@ -1,12 +1,19 @@
 import { z } from 'zod'
 import { utf8Bytes } from '../crypto/sensitive'
 import { idString } from './id'
-import { ACCOUNT_STATUSES, SUPPLIER_STATUSES } from '../vocabulary'
+import {
+  ACCOUNT_STATUSES,
+  ACCOUNT_TYPES,
+  APPROVAL_STATUSES,
+  INVOICE_TYPES,
+  LIMITS,
+  SETTLE_MODES,
+  STAFF_SCALES,
+  SUPPLIER_STATUSES,
+} from '../vocabulary'
 import { ContactJson } from '../../sql/supplier-read'
-import { APPROVAL_STATUSES } from '../vocabulary'
 import { trimName } from '../identity'
 import { dateString, dateTimeString } from './calendar'
-import { ACCOUNT_TYPES, INVOICE_TYPES, LIMITS, SETTLE_MODES, STAFF_SCALES } from '../vocabulary'
 
 const text = (max: number) => z.string().max(max, `at most ${max} characters`)
 

@@ -19,16 +19,21 @@ import type {
 } from '../../schemas/account'
 import type { ApprovalCommandResult } from '../../schemas/supplier'
 import type { DomainDeps, WriteContext } from '../context'
-import { accountColumns } from './rules'
+import {
+  accountColumns,
+  CANDIDATE_FIELDS,
+  checkChange,
+  checkNewAccounts,
+  flagCodes,
+  screenNumbers,
+} from './rules'
 import { emptyToNull } from '../write/fields'
-import { type FieldChange } from '../write/change-log'
-import { logChanges } from '../write/change-log'
+import { logChanges, type FieldChange } from '../write/change-log'
 import { runWrite } from '../write/pipeline'
 import { openApproval, runApprovalCommand } from '../write/approval-command'
 import { supplierForWrite } from '../write/target'
 import { decideApproval } from '../approval/submit'
 import { toAccountVO } from './reads'
-import { CANDIDATE_FIELDS, checkChange, checkNewAccounts, flagCodes, screenNumbers } from './rules'
 import {
   sealCandidate,
   toCandidate,

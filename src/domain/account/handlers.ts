@@ -11,13 +11,17 @@ import {
   type NotApplied,
 } from '../approval/handler'
 import { maskForLog } from '../masking'
-import { checkAccountNo, checkSettlementTerms } from './rules'
+import {
+  checkAccountNo,
+  checkSettlementTerms,
+  flagCodes,
+  mergedTerms,
+  screenNumbers,
+} from './rules'
 import { checkStorageUrls } from '../write/fields'
-import { type FieldChange } from '../write/change-log'
+import { logChanges, statusChange, type FieldChange } from '../write/change-log'
 import type { AuditDeps } from '../audit/trail'
-import { logChanges, statusChange } from '../write/change-log'
 import { assertAllowed } from '../lifecycle/policy'
-import { flagCodes, mergedTerms, screenNumbers } from './rules'
 import {
   AccountChangeSnapshot,
   AccountCreateSnapshot,

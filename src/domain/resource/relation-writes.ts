@@ -11,7 +11,7 @@ import {
   type RelationVersionRow,
   type ResourceModule,
 } from '../../../sql/resource'
-import { SUPPLIER_STATUSES } from '../../vocabulary'
+import { SUPPLIER_STATUSES, type SupplierStatus } from '../../vocabulary'
 import { fail } from '../../errors'
 import type { Deps } from '../deps'
 import { fleetResourcesFor, vehiclesById } from '../../ports/fleet'
@@ -22,7 +22,6 @@ import type {
 import type { DomainDeps, WriteContext } from '../context'
 import { runWrite, type WriteCommand } from '../write/pipeline'
 import { maskForLog } from '../masking'
-import type { SupplierStatus } from '../../vocabulary'
 import { NEW_RELATION_ALLOWED } from './eligibility'
 import { FLEET_MODULE, resourceModule } from './modules'
 import { relationView, type SupplierResourceRelationVO } from './relations'

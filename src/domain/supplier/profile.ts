@@ -33,11 +33,10 @@ import type { ChangeOperationType, SupplierStatus } from '../../vocabulary'
 import { assertAllowed } from '../lifecycle/policy'
 import { checkIdentity } from './near-duplicate'
 import { diffSubject, type Identity, type SubjectInput } from './form'
-import { type FieldChange } from '../write/change-log'
+import { logChanges, type FieldChange } from '../write/change-log'
 import { runWrite } from '../write/pipeline'
 import { relockSupplier, supplierForWrite } from '../write/target'
 import type { AuditDeps } from '../audit/trail'
-import { logChanges } from '../write/change-log'
 
 const ONBOARDING_STAGE: Record<SupplierStatus, OnboardingStage> = {
   DRAFT: 'PROFILE_DRAFT',
