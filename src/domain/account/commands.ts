@@ -69,14 +69,14 @@ async function changeableAccount(
 ) {
   const account = await findAccount(sql, supplierId, accountId)
   if (!account) fail('ACCOUNT_NOT_FOUND')
-  if (!CHANGEABLE.includes(account!.status)) {
+  if (!CHANGEABLE.includes(account.status)) {
     fail(
       'OPERATION_NOT_ALLOWED_IN_STATUS',
-      `only an ACTIVE account ${what}; this one is ${account!.status}`,
+      `only an ACTIVE account ${what}; this one is ${account.status}`,
     )
   }
-  if (account!.updateTime !== expectedUpdateTime) fail('VERSION_STALE')
-  return account!
+  if (account.updateTime !== expectedUpdateTime) fail('VERSION_STALE')
+  return account
 }
 
 /** Under the supplier's lock: the account must still be what the pre-checks saw. */
@@ -90,7 +90,7 @@ async function relockAccount(tx: Sql, seen: AccountWriteRow) {
   ) {
     fail('CONCURRENT_MODIFICATION')
   }
-  return locked!
+  return locked
 }
 
 /**
@@ -311,7 +311,7 @@ export function changeAccount(
         accountType: account.accountType,
         ...sealed,
         riskFlags: flags,
-        baseUpdateTime: claimed!.updateTime,
+        baseUpdateTime: claimed.updateTime,
         changeReason: req.changeReason,
       }
       return openApproval(tx, deps, ctx, {

@@ -44,7 +44,7 @@ async function lockTarget(tx: Sql, snapshot: AccountCreateSnapshot) {
   if (!supplier) fail('SUPPLIER_NOT_FOUND')
   const account = await lockAccount(tx, snapshot.supplierId, snapshot.accountId)
   if (!account) fail('ACCOUNT_NOT_FOUND')
-  return { supplier: supplier!, account: account! }
+  return { supplier, account }
 }
 
 /** The candidate checked as registration checks an initial account, on the account it makes. */

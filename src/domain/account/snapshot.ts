@@ -110,7 +110,7 @@ export async function openCandidate(
 ): Promise<Candidate> {
   const parsed = Candidate.safeParse(JSON.parse(await deps.cipher.decrypt(snapshot.candidateEnc)))
   if (!parsed.success) fail('APPROVAL_SCHEMA_UNSUPPORTED', 'the account candidate cannot be read')
-  const candidate = parsed.data!
+  const candidate = parsed.data
   const bidx =
     candidate.accountNo === undefined
       ? null

@@ -38,7 +38,7 @@ export function accountMove(from: AccountStatus, trigger: AccountTrigger): Accou
 export function nextAccountStatus(from: AccountStatus, trigger: AccountTrigger): AccountStatus {
   const to = accountMove(from, trigger)
   if (!to) fail('OPERATION_NOT_ALLOWED_IN_STATUS', `a ${from} account cannot take ${trigger}`)
-  return to!
+  return to
 }
 
 /**

@@ -80,7 +80,7 @@ export async function checkRegistration(
 ) {
   const facts = await registrationFacts(tx, supplierId)
   if (!facts) fail('SUPPLIER_NOT_FOUND')
-  const { taxNoBidx, licenseImageUrl } = facts!
+  const { taxNoBidx, licenseImageUrl } = facts
   if (await taxNoHolder(tx, taxNoBidx, supplierId)) fail('TAX_NO_DUPLICATE')
   if (!licenseImageUrl) fail('LICENSE_IMAGE_REQUIRED')
   const types = (await liveTypes(tx, supplierId)).map((t) => t.typeCode)
