@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { many, maybeOne, type Sql, DATE_TIME } from './db'
+import type postgres from 'postgres'
+import { formatDateTime, many, maybeOne, none, one, type Sql, DATE_TIME } from './db'
 import {
   ACCOUNT_STATUSES,
   RISK_FLAG_CODES,
@@ -8,9 +9,11 @@ import {
 } from '../src/vocabulary'
 
 /*
- * The bank-account aggregate after registration (SUP-ADM-034/035/036/041). Reads select masks
- * only: no `account_no_enc` or `account_no_bidx` leaves a read query, and proof file URLs only
- * leave the single-account query. Every table a query touches is filtered on deleted_at.
+ * The bank-account aggregate: every statement on supplier_bank_account, for the accounts after
+ * registration (SUP-ADM-034/035/036/041) and the initial accounts of a registration alike. Reads
+ * select masks only: no `account_no_enc` leaves a read query, no `account_no_bidx` leaves one
+ * that a response is built from, and proof file URLs only leave the single-account query. Every
+ * table a query touches is filtered on deleted_at.
  */
 
 /** An account's settlement terms as stored, and as every account view answers them. */
@@ -223,5 +226,207 @@ export function clearDefault(sql: Sql, supplierId: string, exceptAccountId: stri
       RETURNING a.account_id::text AS "accountId", a.account_no_mask AS "accountNoMask"
     `,
     DefaultRow,
+  )
+}
+
+// Initial accounts of a registration ----------------------------------------------------------
+
+/** An account as the registration steps and the lifecycle guards see it. */
+export const AccountRow = z.object({
+  accountId: z.string(),
+  accountNoBidx: z.string(),
+  accountNoMask: z.string(),
+  status: z.enum(ACCOUNT_STATUSES),
+  isDefault: z.enum(['YES', 'NO']),
+})
+export type AccountRow = z.output<typeof AccountRow>
+
+/** This supplier's live accounts (in `status` if given), by id. */
+export function liveAccounts(sql: Sql, supplierId: string, status?: AccountStatus) {
+  return many(
+    sql`
+      SELECT a.account_id::text AS "accountId", a.account_no_bidx AS "accountNoBidx",
+             a.account_no_mask AS "accountNoMask", a.status, a.is_default AS "isDefault"
+      FROM supplier_bank_account a
+      WHERE a.supplier_id = ${supplierId} AND a.deleted_at IS NULL
+        ${status ? sql`AND a.status = ${status}` : sql``}
+      ORDER BY a.account_id
+    `,
+    AccountRow,
+  )
+}
+
+export interface AccountColumns {
+  account_name: string
+  account_type: string
+  bank_name: string
+  bank_branch: string | null
+  account_no_enc: string
+  account_no_bidx: string
+  account_no_mask: string
+  proof_file_urls: string[]
+  settle_mode: string | null
+  account_period: number | null
+  invoice_type: string | null
+  tax_rate: number | null
+}
+
+const InsertedAccount = z.object({
+  accountId: z.string(),
+  accountNoMask: z.string(),
+  status: z.string(),
+})
+
+/** A new account in `status`; `riskFlags` are the codes its values raise (none at registration). */
+export function insertAccount(
+  sql: Sql,
+  supplierId: string,
+  a: AccountColumns,
+  status: AccountStatus,
+  adminId: string,
+  riskFlags: readonly string[] = [],
+) {
+  return one(
+    sql`
+      INSERT INTO supplier_bank_account (
+        supplier_id, account_name, account_type, bank_name, bank_branch, account_no_enc, account_no_bidx,
+        account_no_mask, proof_file_urls, settle_mode, account_period, invoice_type, tax_rate, status, created_by,
+        risk_flags
+      ) VALUES (
+        ${supplierId}, ${a.account_name}, ${a.account_type}, ${a.bank_name}, ${a.bank_branch}, ${a.account_no_enc},
+        ${a.account_no_bidx}, ${a.account_no_mask}, ${sql.json(a.proof_file_urls)}, ${a.settle_mode},
+        ${a.account_period}, ${a.invoice_type}, ${a.tax_rate}, ${status}, ${adminId}, ${sql.json([...riskFlags])}
+      )
+      RETURNING account_id::text AS "accountId", account_no_mask AS "accountNoMask", status
+    `,
+    InsertedAccount,
+  )
+}
+
+/** Moves this supplier's live accounts from one status to another (registration steps). */
+export function setAccountsStatus(
+  sql: Sql,
+  supplierId: string,
+  from: AccountStatus,
+  to: AccountStatus,
+) {
+  return none(sql`
+    UPDATE supplier_bank_account SET status = ${to}, update_time = next_version(update_time)
+    WHERE supplier_id = ${supplierId} AND deleted_at IS NULL AND status = ${from}
+  `)
+}
+
+/** An initial account as a resubmitted form is compared with. */
+export const AccountTermsRow = z.object({
+  accountId: z.string(),
+  accountType: z.string(),
+  bankName: z.string(),
+  bankBranch: z.string().nullable(),
+  accountNoBidx: z.string(),
+  accountNoMask: z.string(),
+  proofFileUrls: z.array(z.string()),
+  ...AccountTermsFields,
+})
+
+/** The draft's initial accounts with every field a resubmitted form may repeat. */
+export function draftAccountTerms(sql: Sql, supplierId: string) {
+  return many(
+    sql`
+      SELECT a.account_id::text AS "accountId", a.account_type AS "accountType", a.bank_name AS "bankName",
+             a.bank_branch AS "bankBranch", a.account_no_bidx AS "accountNoBidx", a.account_no_mask AS "accountNoMask",
+             a.proof_file_urls AS "proofFileUrls", a.settle_mode AS "settleMode", a.account_period AS "accountPeriod",
+             a.invoice_type AS "invoiceType", a.tax_rate::float8 AS "taxRate"
+      FROM supplier_bank_account a
+      WHERE a.supplier_id = ${supplierId} AND a.deleted_at IS NULL AND a.status = 'DRAFT'
+      ORDER BY a.account_id
+    `,
+    AccountTermsRow,
+  )
+}
+
+/** Accounts not yet approved carry the subject's current full name (the spec derives it). */
+export function renameUnapprovedAccounts(sql: Sql, supplierId: string, accountName: string) {
+  return none(sql`
+    UPDATE supplier_bank_account SET account_name = ${accountName}, update_time = next_version(update_time)
+    WHERE supplier_id = ${supplierId} AND deleted_at IS NULL AND status IN ('DRAFT', 'PENDING')
+      AND account_name <> ${accountName}
+  `)
+}
+
+/** A draft's initial accounts that a new form replaces (soft-deleted, as child rows are). */
+export function softDeleteAccounts(sql: Sql, supplierId: string, ids: string[]) {
+  if (ids.length === 0) return Promise.resolve(0)
+  return none(sql`
+    UPDATE supplier_bank_account SET deleted_at = now(), update_time = now()
+    WHERE supplier_id = ${supplierId} AND deleted_at IS NULL AND account_id = ANY(${ids}::bigint[])
+  `)
+}
+
+/** The accounts of a draft deleted with it (`softDeleteDraft`, sql/supplier.ts). */
+export function softDeleteDraftAccounts(sql: Sql, supplierId: string) {
+  return none(
+    sql`UPDATE supplier_bank_account SET deleted_at = now() WHERE supplier_id = ${supplierId} AND deleted_at IS NULL`,
+  )
+}
+
+// C-19 at registration, and the supplier reads (SUP-ADM-001, SUP-ADM-002) ----------------------
+
+const Bidx = z.object({ accountNoBidx: z.string() })
+
+/** C-19: which of these account numbers are valid (ACTIVE) accounts of another live supplier. */
+export async function accountNumbersHeldElsewhere(sql: Sql, bidxs: string[], supplierId: string) {
+  if (bidxs.length === 0) return new Set<string>()
+  const rows = await many(
+    sql`
+      SELECT DISTINCT a.account_no_bidx AS "accountNoBidx"
+      FROM supplier_bank_account a
+      JOIN supplier s ON s.supplier_id = a.supplier_id AND s.deleted_at IS NULL
+      WHERE a.account_no_bidx = ANY(${bidxs}) AND a.deleted_at IS NULL AND a.status = 'ACTIVE'
+        AND a.supplier_id <> ${supplierId}
+    `,
+    Bidx,
+  )
+  return new Set(rows.map((r) => r.accountNoBidx))
+}
+
+/** The number of a supplier's live ACTIVE accounts (a column of the supplier list). */
+export const activeAccountCount = (sql: Sql, supplierId: postgres.Fragment) => sql`
+  (SELECT count(*)::int FROM supplier_bank_account a
+   WHERE a.supplier_id = ${supplierId} AND a.status = 'ACTIVE' AND a.deleted_at IS NULL)
+`
+
+export const SupplierAccountInfoRow = z.object({
+  supplierId: z.string(),
+  bankAccounts: z.array(AccountListRow).describe('default account first, then by id'),
+  updateTime: z.string().describe('version of the supplier'),
+})
+export type SupplierAccountInfoRow = z.output<typeof SupplierAccountInfoRow>
+
+/**
+ * The live bank accounts of one live supplier (masked; no proof files), default first then by
+ * account id, with the supplier's version. Null when the supplier is missing or soft-deleted.
+ */
+export function supplierAccountInfo(sql: Sql, supplierId: string, timezone: string) {
+  return maybeOne(
+    sql`
+      SELECT s.supplier_id::text AS "supplierId",
+             COALESCE((
+               SELECT json_agg(json_build_object(
+                        'accountId', a.account_id::text, 'accountName', a.account_name,
+                        'accountType', a.account_type, 'bankName', a.bank_name,
+                        'bankBranch', a.bank_branch, 'accountNoMask', a.account_no_mask,
+                        'settleMode', a.settle_mode, 'accountPeriod', a.account_period,
+                        'invoiceType', a.invoice_type, 'taxRate', a.tax_rate::float8,
+                        'status', a.status, 'isDefault', a.is_default,
+                        'riskFlags', a.risk_flags, 'updateTime', ${formatDateTime(sql, sql`a.update_time`, timezone)})
+                      ORDER BY (a.is_default = 'YES') DESC, a.account_id)
+               FROM supplier_bank_account a
+               WHERE a.supplier_id = s.supplier_id AND a.deleted_at IS NULL
+             ), '[]'::json) AS "bankAccounts",
+             ${formatDateTime(sql, sql`s.update_time`, timezone)} AS "updateTime"
+      FROM supplier s
+      WHERE s.supplier_id = ${supplierId} AND s.deleted_at IS NULL
+    `,
+    SupplierAccountInfoRow,
   )
 }

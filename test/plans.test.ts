@@ -7,11 +7,11 @@ import { relationPage } from '../sql/resource'
 import {
   countSuppliers,
   searchSuppliers,
-  supplierAccountInfo,
   supplierDetail,
   supplierListPage,
   type SupplierListFilter,
 } from '../sql/supplier-read'
+import { supplierAccountInfo } from '../sql/account'
 import { SUPPLIER_SORT_KEYS } from '../src/vocabulary'
 import { createTestDatabase, type TestDatabase } from './harness'
 import { BUSY, LARGE, loadPlanData } from './plans-data'

@@ -1,6 +1,7 @@
 import {
   clearDefault,
   findAccount,
+  insertAccount,
   lockAccount,
   supplierAccount,
   updateAccount,
@@ -9,7 +10,6 @@ import {
 import { findApproval, type ApprovalRow } from '../../../sql/approval'
 import { insertEvent } from '../../../sql/outbox'
 import type { Sql } from '../../../sql/db'
-import { insertAccount } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
 import type {
   BankAccountChangeRequest,

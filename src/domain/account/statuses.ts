@@ -1,6 +1,6 @@
 import type { AccountStatus } from '../../vocabulary'
 import type { Sql } from '../../../sql/db'
-import { setAccountsStatus } from '../../../sql/supplier-children'
+import { setAccountsStatus } from '../../../sql/account'
 import { fail } from '../../errors'
 
 /**

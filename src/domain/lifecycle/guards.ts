@@ -1,12 +1,8 @@
+import { accountNumbersHeldElsewhere, liveAccounts } from '../../../sql/account'
 import type { Sql } from '../../../sql/db'
 import { supplierCompliance } from '../../../sql/compliance'
-import {
-  accountNumbersHeldElsewhere,
-  registrationFacts,
-  requiredQualifications,
-  taxNoHolder,
-} from '../../../sql/supplier'
-import { liveAccounts, liveTypes, validQualificationTypes } from '../../../sql/supplier-children'
+import { registrationFacts, requiredQualifications, taxNoHolder } from '../../../sql/supplier'
+import { liveTypes, validQualificationTypes } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
 import { COMPLIANT_STATES } from '../../vocabulary'
 import { today, type DomainDeps } from '../context'

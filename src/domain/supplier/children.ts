@@ -12,10 +12,9 @@ import {
   softDeleteChildren,
   updateContact,
   updateQualification,
-  draftAccountTerms,
   type ChildTable,
-  insertAccount,
 } from '../../../sql/supplier-children'
+import { draftAccountTerms, insertAccount, softDeleteAccounts } from '../../../sql/account'
 import type { Sql } from '../../../sql/db'
 import { maskCertNo, maskPhone } from '../../crypto/sensitive'
 import { normalizePhone } from '../../identity'
@@ -366,9 +365,8 @@ export async function replaceDraftAccounts(
     })
   const changes: FieldChange[] = []
   if (same) return changes
-  await softDeleteChildren(
+  await softDeleteAccounts(
     tx,
-    'supplier_bank_account',
     supplierId,
     existing.map((e) => e.accountId),
   )

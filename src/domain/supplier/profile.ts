@@ -9,11 +9,8 @@ import {
   type SupplierColumns,
   type SupplierRow,
 } from '../../../sql/supplier'
-import {
-  liveAccounts,
-  liveContacts,
-  renameUnapprovedAccounts,
-} from '../../../sql/supplier-children'
+import { liveAccounts, renameUnapprovedAccounts } from '../../../sql/account'
+import { liveContacts } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
 import type {
   OnboardingStage,

@@ -10,8 +10,6 @@ import {
 } from '../../../sql/change-log-read'
 import {
   countSuppliers,
-  supplierAccountInfo,
-  SupplierAccountInfoRow,
   supplierDetail,
   SupplierDetailRow,
   supplierListPage,
@@ -19,6 +17,7 @@ import {
   searchSuppliers,
   type SupplierListFilter,
 } from '../../../sql/supplier-read'
+import { supplierAccountInfo, SupplierAccountInfoRow } from '../../../sql/account'
 import { fail } from '../../errors'
 import { AllowedActions, allowedActions } from '../lifecycle/actions'
 import { page, type PageResult } from '../paging'
