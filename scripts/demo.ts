@@ -1,6 +1,6 @@
 import { sign } from 'hono/jwt'
 import { loadConfig } from '../src/config'
-import { DRAFT_EXAMPLE } from '../src/schemas/supplier'
+import { DRAFT_EXAMPLE } from '../src/http/examples'
 
 /**
  * `npm run demo`: walks a supplier from draft to ACTIVE against a running service (`npm start`

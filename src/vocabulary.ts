@@ -114,6 +114,7 @@ export const MAX_RULES = 100
 
 export const STAFF_SCALES = ['LT50', 'R50_200', 'R200_500', 'GT500'] as const
 export const ACCOUNT_TYPES = ['CORPORATE', 'PERSONAL'] as const
+export type AccountType = (typeof ACCOUNT_TYPES)[number]
 export const SETTLE_MODES = ['PER_ORDER', 'WEEKLY', 'MONTHLY', 'PREPAID'] as const
 export const INVOICE_TYPES = ['SPECIAL', 'NORMAL', 'NONE'] as const
 

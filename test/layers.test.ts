@@ -25,6 +25,9 @@ const UPWARD: [file: string, specifier: string][] = [
   ['src/errors.ts', './http/envelope'],
   ['sql/probe.ts', '../src/domain/context'],
   ['sql/probe.ts', '../src/schemas/supplier'],
+  ['sql/probe.ts', '../src/schemas/account'],
+  ['src/schemas/account-terms.ts', '../../sql/db'],
+  ['src/schemas/account-terms.ts', './id'],
   ['sql/probe.ts', '../src/ports/permission'],
   ['src/schemas/probe.ts', '../domain/context'],
   ['src/schemas/probe.ts', '../http/validate'],
@@ -51,6 +54,8 @@ const UPWARD: [file: string, specifier: string][] = [
 const DOWNWARD: [file: string, specifier: string][] = [
   ['src/crypto/probe.ts', '../identity'],
   ['sql/probe.ts', '../src/vocabulary'],
+  ['sql/probe.ts', '../src/schemas/account-terms'],
+  ['src/schemas/account-terms.ts', '../vocabulary'],
   ['src/schemas/probe.ts', '../../sql/supplier-read'],
   ['src/ports/probe.ts', '../../sql/admin'],
   ['src/domain/supplier/probe.ts', '../../../sql/supplier'],

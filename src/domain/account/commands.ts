@@ -18,16 +18,9 @@ import type {
   SupplierBankAccountVO,
 } from '../../schemas/account'
 import type { ApprovalCommandResult } from '../../schemas/supplier'
+import { ACCOUNT_TERMS } from '../../schemas/account-terms'
 import type { DomainDeps, WriteContext } from '../context'
-import {
-  accountColumns,
-  CANDIDATE_FIELDS,
-  checkChange,
-  checkNewAccounts,
-  flagCodes,
-  screenNumbers,
-} from './rules'
-import { emptyToNull } from '../write/fields'
+import { checkChange, checkNewAccounts, flagCodes, screenNumbers } from './rules'
 import { logChanges, type FieldChange } from '../write/change-log'
 import { runWrite } from '../write/pipeline'
 import { openApproval, runApprovalCommand } from '../write/approval-command'
@@ -35,6 +28,8 @@ import { supplierForWrite } from '../write/target'
 import { decideApproval } from '../approval/submit'
 import { toAccountVO } from './reads'
 import {
+  newAccount,
+  sameTerm,
   sealCandidate,
   toCandidate,
   type AccountChangeSnapshot,
@@ -114,7 +109,7 @@ export function createAccounts(
           const candidate = toCandidate(input)
           return {
             accountType: input.accountType,
-            columns: await accountColumns(deps, input, supplier.fullName),
+            account: await newAccount(deps, input, supplier.fullName),
             sealed: await sealCandidate(deps, candidate, []),
           }
         }),
@@ -130,7 +125,7 @@ export function createAccounts(
         const account = await insertAccount(
           tx,
           supplierId,
-          item.columns,
+          item.account,
           'PENDING',
           ctx.adminId,
           flagCodes(flags[i]),
@@ -160,7 +155,7 @@ export function createAccounts(
                 targetId: account.accountId,
                 fieldName: 'account',
                 oldValueMasked: null,
-                newValueMasked: `${item.columns.bank_name} ${account.accountNoMask}`,
+                newValueMasked: `${item.account.bankName} ${account.accountNoMask}`,
               },
             ],
           },
@@ -211,9 +206,9 @@ async function submitOutcome(
   return submitResult(approval, submitted.accountId, account?.status ?? submitted.accountStatus)
 }
 
-const screening = (items: { accountType: string; columns: { account_no_bidx: string } }[]) =>
+const screening = (items: { accountType: string; account: { accountNoBidx: string } }[]) =>
   items.map((item, i) => ({
-    accountNoBidx: item.columns.account_no_bidx,
+    accountNoBidx: item.account.accountNoBidx,
     accountType: item.accountType,
     at: `accounts.${i}`,
   }))
@@ -244,16 +239,14 @@ async function changedFields(
   candidate: Candidate,
 ): Promise<Candidate> {
   const changed: Candidate = {}
-  for (const field of CANDIDATE_FIELDS) {
-    const next = candidate[field]
+  for (const term of ACCOUNT_TERMS) {
+    const next = candidate[term]
     if (next === undefined) continue
     const same =
-      field === 'accountNo'
+      term === 'accountNo'
         ? (await deps.cipher.blindIndex(next as string, 'accountNo')) === account.accountNoBidx
-        : field === 'proofFileUrls'
-          ? JSON.stringify(next) === JSON.stringify(account.proofFileUrls)
-          : emptyToNull(next) === account[field]
-    if (!same) (changed as Record<string, unknown>)[field] = next
+        : sameTerm(next, account[term])
+    if (!same) (changed as Record<string, unknown>)[term] = next
   }
   return changed
 }
@@ -389,7 +382,7 @@ export function setDefaultAccount(
       const updated = await updateAccount(
         tx,
         { accountId, status: account.status, expectedUpdateTime: account.updateTime },
-        { is_default: 'YES' },
+        { isDefault: 'YES' },
       )
       if (!updated) fail('CONCURRENT_MODIFICATION')
       const changes: FieldChange[] = []

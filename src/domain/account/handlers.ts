@@ -25,7 +25,7 @@ import { assertAllowed } from '../lifecycle/policy'
 import {
   AccountChangeSnapshot,
   AccountCreateSnapshot,
-  candidateColumns,
+  storedTerms,
   openCandidate,
   type Candidate,
 } from './snapshot'
@@ -147,7 +147,7 @@ export const accountCreateApproval = approvalHandler<AccountCreateSnapshot>({
         status: account.status,
         expectedUpdateTime: account.updateTime,
       },
-      { ...(await candidateColumns(deps, candidate)), status: to, risk_flags: flagCodes(flags) },
+      { ...(await storedTerms(deps, candidate)), status: to, riskFlags: flagCodes(flags) },
     )
     if (!applied) fail('CONCURRENT_MODIFICATION')
     await logChanges(
@@ -201,7 +201,7 @@ export const accountChangeApproval = approvalHandler<AccountChangeSnapshot>({
         status: account.status,
         expectedUpdateTime: account.updateTime,
       },
-      { ...(await candidateColumns(deps, candidate)), risk_flags: flagCodes(flags) },
+      { ...(await storedTerms(deps, candidate)), riskFlags: flagCodes(flags) },
     )
     if (!applied) fail('CONCURRENT_MODIFICATION')
     const changes: FieldChange[] = snapshot.fields.map((field) => ({

@@ -9,7 +9,7 @@ import type { DomainDeps } from '../context'
 import { normalizeAccountNo, normalizeName } from '../../identity'
 import { checkStorageUrls, emptyToNull } from '../write/fields'
 import { HOLDS_NUMBER } from './statuses'
-import { maskAccountNo } from '../../crypto/sensitive'
+import { AccountTerms, SettlementTerms } from '../../schemas/account-terms'
 
 /*
  * The account rules shared by batch create, change and their approval handlers: the same
@@ -43,35 +43,17 @@ export type AccountCandidate = Omit<
   'changeReason' | 'expectedUpdateTime'
 >
 
-export const CANDIDATE_FIELDS = [
-  'bankName',
-  'bankBranch',
-  'accountNo',
-  'proofFileUrls',
-  'settleMode',
-  'accountPeriod',
-  'invoiceType',
-  'taxRate',
-] as const satisfies readonly (keyof AccountCandidate)[]
-
-/** Settlement terms, as an account holds them or a candidate sets some of them. */
-interface Terms {
-  settleMode?: string | null
-  accountPeriod?: number | null
-  invoiceType?: string | null
-  taxRate?: number | null
-}
-
 /** The settlement terms the account will hold once the candidate is applied (a patch). */
-export function mergedTerms(current: Required<Terms>, candidate: Terms): Required<Terms> {
-  const pick = <K extends keyof Terms>(k: K) =>
-    candidate[k] === undefined ? current[k] : emptyToNull(candidate[k])
-  return {
-    settleMode: pick('settleMode'),
-    accountPeriod: pick('accountPeriod'),
-    invoiceType: pick('invoiceType'),
-    taxRate: pick('taxRate'),
+export function mergedTerms(
+  current: SettlementTerms,
+  candidate: Partial<SettlementTerms>,
+): SettlementTerms {
+  const merged = { ...current }
+  for (const term of SettlementTerms.keyof().options) {
+    if (candidate[term] !== undefined)
+      Object.assign(merged, { [term]: emptyToNull(candidate[term]) })
   }
+  return merged
 }
 
 /**
@@ -190,7 +172,7 @@ export function checkAccounts(accounts: z.output<typeof BankAccountInput>[], pat
 /** C-03: the normalized account number (6..32 digits), or ACCOUNT_NO_INVALID naming `at`. */
 export function checkAccountNo(accountNo: string, at: string): string {
   const number = normalizeAccountNo(accountNo)
-  if (!/^\d{6,32}$/.test(number)) {
+  if (!AccountTerms.shape.accountNo.safeParse(number).success) {
     fail(
       'ACCOUNT_NO_INVALID',
       `${at}.accountNo: 6..32 digits after removing spaces and hyphens (C-03)`,
@@ -200,15 +182,7 @@ export function checkAccountNo(accountNo: string, at: string): string {
 }
 
 /** Settlement terms of one account as they will be stored (a new one, or a change merged). */
-export function checkSettlementTerms(
-  a: {
-    settleMode?: string | null
-    accountPeriod?: number | null
-    invoiceType?: string | null
-    taxRate?: number | null
-  },
-  at: string,
-) {
+export function checkSettlementTerms(a: Partial<SettlementTerms>, at: string) {
   if (a.accountPeriod != null && a.settleMode !== 'MONTHLY') {
     fail('SETTLEMENT_TERMS_INVALID', `${at}.accountPeriod: allowed only when settleMode is MONTHLY`)
   }
@@ -217,28 +191,5 @@ export function checkSettlementTerms(
   }
   if (a.invoiceType === 'NONE' && a.taxRate != null) {
     fail('SETTLEMENT_TERMS_INVALID', `${at}.taxRate: must be empty when invoiceType is NONE`)
-  }
-}
-
-/** Columns of a new bank account; the account name is the subject's full name. */
-export async function accountColumns(
-  deps: Pick<DomainDeps, 'cipher'>,
-  a: z.output<typeof BankAccountInput>,
-  accountName: string,
-) {
-  const number = normalizeAccountNo(a.accountNo)
-  return {
-    account_name: accountName,
-    account_type: a.accountType,
-    bank_name: a.bankName,
-    bank_branch: emptyToNull(a.bankBranch),
-    account_no_enc: await deps.cipher.encrypt(number),
-    account_no_bidx: await deps.cipher.blindIndex(number, 'accountNo'),
-    account_no_mask: maskAccountNo(number) as string,
-    proof_file_urls: a.proofFileUrls ?? [],
-    settle_mode: a.settleMode ?? null,
-    account_period: a.accountPeriod ?? null,
-    invoice_type: a.invoiceType ?? null,
-    tax_rate: a.taxRate ?? null,
   }
 }
