@@ -20,7 +20,7 @@ import type {
 import type { ApprovalCommandResult } from '../../schemas/supplier'
 import { ACCOUNT_TERMS } from '../../schemas/account-terms'
 import type { DomainDeps, WriteContext } from '../context'
-import { checkChange, checkNewAccounts, flagCodes, screenNumbers } from './rules'
+import { checkCandidate, checkNewAccounts, flagCodes, screenNumbers } from './rules'
 import { logChanges, type FieldChange } from '../write/change-log'
 import { runWrite } from '../write/pipeline'
 import { openApproval, runApprovalCommand } from '../write/approval-command'
@@ -275,19 +275,26 @@ export function changeAccount(
         req.expectedUpdateTime,
         'can be changed',
       )
-      checkChange(deps.config, account, req)
-      const candidate = await changedFields(deps, account, toCandidate(req))
-      if (Object.keys(candidate).length === 0) fail('NO_ACTUAL_CHANGE')
+      // The terms are checked as sent, the number screened is the one the account would hold;
+      // a change of nothing is refused after them.
+      const requested = toCandidate(req)
+      const candidate = await changedFields(deps, account, requested)
       const sealed = await sealCandidate(deps, candidate, [])
-      await screenNumbers(sql, supplier, [changeScreening(account, sealed.accountNoBidx)])
-      return { account, sealed }
+      await checkCandidate(sql, deps.config, supplier, account, requested, sealed.accountNoBidx)
+      if (sealed.fields.length === 0) fail('NO_ACTUAL_CHANGE')
+      return { account, candidate, sealed }
     },
-    async run(tx, { account: seen, sealed }) {
+    async run(tx, { account: seen, candidate, sealed }) {
       const supplier = await writableSupplier(tx, supplierId, true, 'ACCOUNT_CHANGE')
       const account = await relockAccount(tx, seen)
-      const [flags] = await screenNumbers(tx, supplier, [
-        changeScreening(account, sealed.accountNoBidx),
-      ])
+      const flags = await checkCandidate(
+        tx,
+        deps.config,
+        supplier,
+        account,
+        candidate,
+        sealed.accountNoBidx,
+      )
       // The submission claims the account's version: a second change sent with the same
       // expectedUpdateTime is a compare-and-set miss, and an approval can only apply on top of
       // the version it was submitted against.
@@ -340,13 +347,6 @@ export function changeAccount(
     },
   })
 }
-
-const changeScreening = (account: AccountWriteRow, newBidx: string | null) => ({
-  accountNoBidx: newBidx ?? account.accountNoBidx,
-  accountType: account.accountType,
-  at: 'candidate',
-  accountId: account.accountId,
-})
 
 /**
  * SUP-ADM-041: only an ACTIVE account becomes the default; in one transaction, under the

@@ -1,24 +1,12 @@
-import { lockAccount, updateAccount, type AccountWriteRow } from '../../../sql/account'
+import { lockAccount, updateAccount } from '../../../sql/account'
 import type { ApprovalRow } from '../../../sql/approval'
 import { insertEvent } from '../../../sql/outbox'
 import type { Sql } from '../../../sql/db'
 import { lockSupplier } from '../../../sql/supplier'
 import { fail } from '../../errors'
-import {
-  approvalHandler,
-  type ApplierCtx,
-  type ApplierDeps,
-  type NotApplied,
-} from '../approval/handler'
+import { approvalHandler, type ApplierCtx, type NotApplied } from '../approval/handler'
 import { maskForLog } from '../masking'
-import {
-  checkAccountNo,
-  checkSettlementTerms,
-  flagCodes,
-  mergedTerms,
-  screenNumbers,
-} from './rules'
-import { checkStorageUrls } from '../write/fields'
+import { checkCandidate, flagCodes } from './rules'
 import { logChanges, statusChange, type FieldChange } from '../write/change-log'
 import type { AuditDeps } from '../audit/trail'
 import { assertAllowed } from '../lifecycle/policy'
@@ -27,7 +15,6 @@ import {
   AccountCreateSnapshot,
   storedTerms,
   openCandidate,
-  type Candidate,
 } from './snapshot'
 import { accountMove, CHANGEABLE, nextAccountStatus, type AccountTrigger } from './statuses'
 
@@ -45,32 +32,6 @@ async function lockTarget(tx: Sql, snapshot: AccountCreateSnapshot) {
   const account = await lockAccount(tx, snapshot.supplierId, snapshot.accountId)
   if (!account) fail('ACCOUNT_NOT_FOUND')
   return { supplier, account }
-}
-
-/** The candidate checked as registration checks an initial account, on the account it makes. */
-async function recheck(
-  deps: ApplierDeps,
-  tx: Sql,
-  supplier: { supplierId: string; fullName: string; legalRepresentative: string | null },
-  account: AccountWriteRow,
-  snapshot: AccountCreateSnapshot,
-  candidate: Candidate,
-) {
-  if (candidate.accountNo !== undefined) checkAccountNo(candidate.accountNo, 'candidate')
-  checkSettlementTerms(mergedTerms(account, candidate), 'candidate')
-  checkStorageUrls(
-    deps.config,
-    (candidate.proofFileUrls ?? []).map((u, j): [string, string] => [`proofFileUrls.${j}`, u]),
-  )
-  const [flags] = await screenNumbers(tx, supplier, [
-    {
-      accountNoBidx: snapshot.accountNoBidx ?? account.accountNoBidx,
-      accountType: account.accountType,
-      at: 'candidate',
-      accountId: account.accountId,
-    },
-  ])
-  return flags
 }
 
 /** The account move and the event of a create that ends unapplied. */
@@ -139,7 +100,14 @@ export const accountCreateApproval = approvalHandler<AccountCreateSnapshot>({
     assertAllowed(supplier.status, 'ACCOUNT_CREATE', 'writing bank accounts')
     const to = nextAccountStatus(account.status, 'APPROVAL_APPLIED')
     const candidate = await openCandidate(deps, snapshot)
-    const flags = await recheck(deps, tx, supplier, account, snapshot, candidate)
+    const flags = await checkCandidate(
+      tx,
+      deps.config,
+      supplier,
+      account,
+      candidate,
+      snapshot.accountNoBidx,
+    )
     const applied = await updateAccount(
       tx,
       {
@@ -193,7 +161,14 @@ export const accountChangeApproval = approvalHandler<AccountChangeSnapshot>({
       )
     }
     const candidate = await openCandidate(deps, snapshot)
-    const flags = await recheck(deps, tx, supplier, account, snapshot, candidate)
+    const flags = await checkCandidate(
+      tx,
+      deps.config,
+      supplier,
+      account,
+      candidate,
+      snapshot.accountNoBidx,
+    )
     const applied = await updateAccount(
       tx,
       {

@@ -4,12 +4,12 @@ import { type RiskFlagCode } from '../../vocabulary'
 import type { Sql } from '../../../sql/db'
 import { fail } from '../../errors'
 import type { BankAccountInput } from '../../schemas/supplier'
-import type { BankAccountChangeRequest } from '../../schemas/account'
+import type { Candidate } from './snapshot'
 import type { DomainDeps } from '../context'
 import { normalizeAccountNo, normalizeName } from '../../identity'
-import { checkStorageUrls, emptyToNull } from '../write/fields'
+import { checkStorageUrls } from '../write/fields'
 import { HOLDS_NUMBER } from './statuses'
-import { AccountTerms, SettlementTerms } from '../../schemas/account-terms'
+import { AccountTerms, type SettlementTerms } from '../../schemas/account-terms'
 
 /*
  * The account rules shared by batch create, change and their approval handlers: the same
@@ -37,42 +37,36 @@ export function checkNewAccounts(
   )
 }
 
-/** Candidate fields of a change, as BankAccountChangeRequest carries them. */
-export type AccountCandidate = Omit<
-  z.output<typeof BankAccountChangeRequest>,
-  'changeReason' | 'expectedUpdateTime'
->
-
-/** The settlement terms the account will hold once the candidate is applied (a patch). */
-export function mergedTerms(
-  current: SettlementTerms,
-  candidate: Partial<SettlementTerms>,
-): SettlementTerms {
-  const merged = { ...current }
-  for (const term of SettlementTerms.keyof().options) {
-    if (candidate[term] !== undefined)
-      Object.assign(merged, { [term]: emptyToNull(candidate[term]) })
-  }
-  return merged
-}
-
 /**
- * Field rules of a change (SUP-ADM-036) on the account as it will be: C-03 for a new number,
- * settlement terms merged over the current ones, proof URLs. Returns the normalized new number.
+ * The one check of a candidate on the account it would change, by the change command (before
+ * and under the lock) and by the approval handlers (on what they apply): C-03 for a new number,
+ * the settlement terms as they would be (the candidate over the account's), proof URLs; then
+ * C-19 and the fraud signal for the number the account would hold (`accountNoBidx`, the
+ * candidate's, or null for the account's own). Returns that number's flags.
  */
-export function checkChange(
+export async function checkCandidate(
+  sql: Sql,
   config: Config,
-  current: AccountWriteRow,
-  candidate: AccountCandidate,
-): string | undefined {
-  const number =
-    candidate.accountNo === undefined ? undefined : checkAccountNo(candidate.accountNo, 'candidate')
-  checkSettlementTerms(mergedTerms(current, candidate), 'candidate')
+  supplier: { supplierId: string; fullName: string; legalRepresentative: string | null },
+  account: AccountWriteRow,
+  candidate: Candidate,
+  accountNoBidx: string | null,
+): Promise<RiskFlag[]> {
+  if (candidate.accountNo !== undefined) checkAccountNo(candidate.accountNo, 'candidate')
+  checkSettlementTerms({ ...account, ...candidate }, 'candidate')
   checkStorageUrls(
     config,
     (candidate.proofFileUrls ?? []).map((u, j): [string, string] => [`proofFileUrls.${j}`, u]),
   )
-  return number
+  const [flags] = await screenNumbers(sql, supplier, [
+    {
+      accountNoBidx: accountNoBidx ?? account.accountNoBidx,
+      accountType: account.accountType,
+      at: 'candidate',
+      accountId: account.accountId,
+    },
+  ])
+  return flags
 }
 
 /** A named risk flag: codes and other suppliers' ids only, never a value of theirs. */
