@@ -51,7 +51,7 @@ export function archiveSupplier(
       return {
         seen: seen,
         move,
-        clearance: answer as Extract<ClearanceAnswer, { outcome: 'CLEARED' }>,
+        clearance: answer,
       }
     },
     async run(tx, { seen, move, clearance }) {
