@@ -227,7 +227,7 @@ export function clearDefault(sql: Sql, supplierId: string, exceptAccountId: stri
   )
 }
 
-// Initial accounts of a registration ----------------------------------------------------------
+// New accounts, and the initial accounts of a registration -------------------------------------
 
 /** An account as the registration steps and the lifecycle guards see it. */
 export const AccountRow = z.object({
