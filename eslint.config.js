@@ -69,8 +69,23 @@ const layers = [
     ['src/config.ts', 'src/errors.ts', 'src/logger.ts', 'src/memory.ts', 'src/crypto/**'],
     [...ABOVE_DOMAIN, ['domain'], ['ports'], ['schemas'], ['sql']],
   ),
-  layer('sql/', ['sql/**'], [...ABOVE_DOMAIN, ['domain'], ['ports'], ['schemas']]),
+  // The account terms are the one schema both sides share: the requests and the row parsers.
+  layer(
+    'sql/',
+    ['sql/**'],
+    [
+      ...ABOVE_DOMAIN,
+      ['domain'],
+      ['ports'],
+      ['(^|/)schemas/(?!account-terms$)', 'schemas (but schemas/account-terms)'],
+    ],
+  ),
   layer('schemas/', ['src/schemas/**'], [...ABOVE_DOMAIN, ['domain'], ['ports']]),
+  layer(
+    'src/schemas/account-terms.ts (imported by sql/)',
+    ['src/schemas/account-terms.ts'],
+    [['^(?!\\.\\./vocabulary$)\\.', 'any module of the service but the vocabulary']],
+  ),
   layer('ports/', ['src/ports/**'], [...ABOVE_DOMAIN, ['domain']]),
   layer('domain/', ['src/domain/**'], ABOVE_DOMAIN),
   layer('domain/lifecycle', ['src/domain/lifecycle/**'], [...ABOVE_DOMAIN, COMMAND_FOLDERS]),
@@ -120,6 +135,8 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
       'no-console': ['error', { allow: ['error'] }],
+      // One import statement per module and file (types with values: `import { a, type B }`).
+      'no-duplicate-imports': 'error',
     },
   },
   ...layers,

@@ -1,6 +1,6 @@
 import { sign } from 'hono/jwt'
 import { loadConfig } from '../src/config'
-import { DRAFT_EXAMPLE } from '../src/schemas/supplier'
+import { DRAFT_EXAMPLE } from '../src/http/examples'
 import { withCheckCharacter } from '../src/domain/supplier/uscc'
 
 /**

@@ -1,65 +1,87 @@
+import type postgres from 'postgres'
 import { z } from 'zod'
-import { many, maybeOne, type Sql, DATE_TIME } from './db'
+import {
+  columnOf,
+  formatDateTime,
+  many,
+  maybeOne,
+  none,
+  one,
+  selectFields,
+  type Sql,
+  DATE_TIME,
+} from './db'
 import {
   ACCOUNT_STATUSES,
+  ACCOUNT_TYPES,
   RISK_FLAG_CODES,
   type AccountStatus,
+  type AccountType,
   type RiskFlagCode,
 } from '../src/vocabulary'
+import { AccountBank, AccountTerms, SettlementTerms } from '../src/schemas/account-terms'
 
 /*
- * The bank-account aggregate after registration (SUP-ADM-034/035/036/041). Reads select masks
- * only: no `account_no_enc` or `account_no_bidx` leaves a read query, and proof file URLs only
- * leave the single-account query. Every table a query touches is filtered on deleted_at.
+ * The bank-account aggregate: every statement on supplier_bank_account, for the accounts after
+ * registration (SUP-ADM-034/035/036/041) and the initial accounts of a registration alike. Reads
+ * select masks only: no `account_no_enc` leaves a read query, no `account_no_bidx` leaves one
+ * that a response is built from, and proof file URLs only leave the single-account query. Every
+ * table a query touches is filtered on deleted_at.
+ *
+ * The account's terms are declared once (src/schemas/account-terms.ts): the row parsers take
+ * them from there, and the statements select and write each field in the column named after it
+ * (`columnOf`), so a term added there is read and written here without another edit.
  */
 
-/** An account's settlement terms as stored, and as every account view answers them. */
-export const AccountTermsFields = {
-  settleMode: z.string().nullable(),
-  accountPeriod: z.int().nullable(),
-  invoiceType: z.string().nullable(),
-  taxRate: z.number().nullable(),
-}
+const YesNo = z.enum(['YES', 'NO'])
 
-const AccountViewFields = {
+/** An account as every view shows it: masked, no proof files. */
+export const AccountListRow = z.object({
   accountId: z.string(),
   accountName: z.string(),
-  accountType: z.enum(['CORPORATE', 'PERSONAL']),
-  bankName: z.string(),
-  bankBranch: z.string().nullable(),
+  accountType: z.enum(ACCOUNT_TYPES),
+  ...AccountBank.shape,
   accountNoMask: z.string(),
-  ...AccountTermsFields,
+  ...SettlementTerms.shape,
   status: z.enum(ACCOUNT_STATUSES),
-  isDefault: z.enum(['YES', 'NO']),
+  isDefault: YesNo,
   riskFlags: z.array(z.enum(RISK_FLAG_CODES)),
   updateTime: z.string(),
-}
-
-/** An account as the list shows it: masked, no proof files. */
-export const AccountListRow = z.object(AccountViewFields)
+})
 export type AccountListRow = z.output<typeof AccountListRow>
 
 /** One account with its proof files (the caller decides whether they may be shown). */
-export const AccountDetailRow = z.object({
-  ...AccountViewFields,
-  proofFileUrls: z.array(z.string()),
+export const AccountDetailRow = AccountListRow.extend({
+  proofFileUrls: AccountTerms.shape.proofFileUrls,
 })
 export type AccountDetailRow = z.output<typeof AccountDetailRow>
 
+/** What a write compares and guards on: the terms, the blind index, status, default, version. */
+export const AccountWriteRow = AccountDetailRow.omit({ accountName: true }).extend({
+  supplierId: z.string(),
+  accountNoBidx: z.string(),
+})
+export type AccountWriteRow = z.output<typeof AccountWriteRow>
+
+/** The fields not read as their column is stored: ids as text, the rate as a number, the version. */
+const readAs = (sql: Sql) => ({
+  accountId: sql`a.account_id::text`,
+  supplierId: sql`a.supplier_id::text`,
+  taxRate: sql`a.tax_rate::float8`,
+  updateTime: sql`to_char(a.update_time, ${DATE_TIME})`,
+})
+
 /** accountName is derived from the supplier's full name (the spec), so it is read from there. */
-const viewColumns = (sql: Sql) => sql`
-  a.account_id::text AS "accountId", s.full_name AS "accountName", a.account_type AS "accountType",
-  a.bank_name AS "bankName", a.bank_branch AS "bankBranch", a.account_no_mask AS "accountNoMask",
-  a.settle_mode AS "settleMode", a.account_period AS "accountPeriod", a.invoice_type AS "invoiceType",
-  a.tax_rate::float8 AS "taxRate", a.status, a.is_default AS "isDefault", a.risk_flags AS "riskFlags",
-  to_char(a.update_time, ${DATE_TIME}) AS "updateTime"
-`
+const viewColumns = (sql: Sql, row: typeof AccountListRow | typeof AccountDetailRow) =>
+  selectFields(sql, 'a', row, { ...readAs(sql), accountName: sql`s.full_name` })
+
+const writeColumns = (sql: Sql) => selectFields(sql, 'a', AccountWriteRow, readAs(sql))
 
 /** The live accounts of a live supplier, the default first, then by id. */
 export function supplierAccounts(sql: Sql, supplierId: string) {
   return many(
     sql`
-      SELECT ${viewColumns(sql)}
+      SELECT ${viewColumns(sql, AccountListRow)}
       FROM supplier_bank_account a
       JOIN supplier s ON s.supplier_id = a.supplier_id AND s.deleted_at IS NULL
       WHERE a.supplier_id = ${supplierId} AND a.deleted_at IS NULL
@@ -73,7 +95,7 @@ export function supplierAccounts(sql: Sql, supplierId: string) {
 export function supplierAccount(sql: Sql, supplierId: string, accountId: string) {
   return maybeOne(
     sql`
-      SELECT ${viewColumns(sql)}, a.proof_file_urls AS "proofFileUrls"
+      SELECT ${viewColumns(sql, AccountDetailRow)}
       FROM supplier_bank_account a
       JOIN supplier s ON s.supplier_id = a.supplier_id AND s.deleted_at IS NULL
       WHERE a.supplier_id = ${supplierId} AND a.account_id = ${accountId} AND a.deleted_at IS NULL
@@ -81,33 +103,6 @@ export function supplierAccount(sql: Sql, supplierId: string, accountId: string)
     AccountDetailRow,
   )
 }
-
-/** What a write compares and guards on: the terms, the blind index, status, default, version. */
-export const AccountWriteRow = z.object({
-  accountId: z.string(),
-  supplierId: z.string(),
-  accountType: z.enum(['CORPORATE', 'PERSONAL']),
-  bankName: z.string(),
-  bankBranch: z.string().nullable(),
-  accountNoBidx: z.string(),
-  accountNoMask: z.string(),
-  proofFileUrls: z.array(z.string()),
-  ...AccountTermsFields,
-  status: z.enum(ACCOUNT_STATUSES),
-  isDefault: z.enum(['YES', 'NO']),
-  riskFlags: z.array(z.enum(RISK_FLAG_CODES)),
-  updateTime: z.string(),
-})
-export type AccountWriteRow = z.output<typeof AccountWriteRow>
-
-const writeColumns = (sql: Sql) => sql`
-  a.account_id::text AS "accountId", a.supplier_id::text AS "supplierId", a.account_type AS "accountType",
-  a.bank_name AS "bankName", a.bank_branch AS "bankBranch", a.account_no_bidx AS "accountNoBidx",
-  a.account_no_mask AS "accountNoMask", a.proof_file_urls AS "proofFileUrls",
-  a.settle_mode AS "settleMode", a.account_period AS "accountPeriod", a.invoice_type AS "invoiceType",
-  a.tax_rate::float8 AS "taxRate", a.status, a.is_default AS "isDefault", a.risk_flags AS "riskFlags",
-  to_char(a.update_time, ${DATE_TIME}) AS "updateTime"
-`
 
 /** A live account of this supplier, unlocked (the pre-checks). */
 export function findAccount(sql: Sql, supplierId: string, accountId: string) {
@@ -163,37 +158,43 @@ export function numberHolders(sql: Sql, bidxs: string[], statuses: readonly Acco
 
 const Version = z.object({ accountId: z.string(), updateTime: z.string() })
 
-/** Columns of an account a change may set (the number as ciphertext, blind index and mask). */
-export interface AccountTermColumns {
-  bank_name?: string
-  bank_branch?: string | null
-  account_no_enc?: string
-  account_no_bidx?: string
-  account_no_mask?: string
-  proof_file_urls?: string[]
-  settle_mode?: string | null
-  account_period?: number | null
-  invoice_type?: string | null
-  tax_rate?: number | null
-  risk_flags?: RiskFlagCode[]
-  status?: AccountStatus
-  is_default?: 'YES' | 'NO'
+/** An account's terms as stored: the number as ciphertext, blind index and mask. */
+export type StoredTerms = Omit<AccountTerms, 'accountNo'> & {
+  accountNoEnc: string
+  accountNoBidx: string
+  accountNoMask: string
 }
+
+/** What a write may set on an account: terms, its risk flags, status and default. */
+export type AccountChange = Partial<
+  StoredTerms & { riskFlags: RiskFlagCode[]; status: AccountStatus; isDefault: 'YES' | 'NO' }
+>
+
+/** A new account: its name (the subject's full name), its type and its terms. */
+export type NewAccount = StoredTerms & { accountName: string; accountType: AccountType }
+
+/** The columns of the fields, for `sql(columns)` after SET or INSERT INTO; JSON ones as jsonb. */
+const columnsOf = (sql: Sql, fields: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(fields).map(([field, value]) => [
+      columnOf(field),
+      field === 'proofFileUrls' || field === 'riskFlags'
+        ? sql.json(value as postgres.JSONValue)
+        : value,
+    ]),
+  )
 
 /**
  * The guarded write of an account: only while it is live, in `status` and at version
- * `expectedUpdateTime`; null on a compare-and-set miss. With no columns it only moves the
+ * `expectedUpdateTime`; null on a compare-and-set miss. With no change it only moves the
  * version (a change submitted for approval claims the account's version this way).
  */
 export function updateAccount(
   sql: Sql,
   guard: { accountId: string; status: AccountStatus; expectedUpdateTime: string },
-  columns: AccountTermColumns = {},
+  change: AccountChange = {},
 ) {
-  const { proof_file_urls, risk_flags, ...plain } = columns
-  const set: Record<string, unknown> = { ...plain }
-  if (proof_file_urls) set.proof_file_urls = sql.json(proof_file_urls)
-  if (risk_flags) set.risk_flags = sql.json(risk_flags)
+  const set = columnsOf(sql, change)
   // The column helper must follow SET directly (postgres.js reads the keyword before it).
   const where = sql`
     WHERE a.account_id = ${guard.accountId} AND a.deleted_at IS NULL AND a.status = ${guard.status}
@@ -223,5 +224,167 @@ export function clearDefault(sql: Sql, supplierId: string, exceptAccountId: stri
       RETURNING a.account_id::text AS "accountId", a.account_no_mask AS "accountNoMask"
     `,
     DefaultRow,
+  )
+}
+
+// New accounts, and the initial accounts of a registration -------------------------------------
+
+/** An account as the registration steps and the lifecycle guards see it. */
+export const AccountRow = z.object({
+  accountId: z.string(),
+  accountNoBidx: z.string(),
+  accountNoMask: z.string(),
+  status: z.enum(ACCOUNT_STATUSES),
+  isDefault: YesNo,
+})
+export type AccountRow = z.output<typeof AccountRow>
+
+/** This supplier's live accounts (in `status` if given), by id. */
+export function liveAccounts(sql: Sql, supplierId: string, status?: AccountStatus) {
+  return many(
+    sql`
+      SELECT a.account_id::text AS "accountId", a.account_no_bidx AS "accountNoBidx",
+             a.account_no_mask AS "accountNoMask", a.status, a.is_default AS "isDefault"
+      FROM supplier_bank_account a
+      WHERE a.supplier_id = ${supplierId} AND a.deleted_at IS NULL
+        ${status ? sql`AND a.status = ${status}` : sql``}
+      ORDER BY a.account_id
+    `,
+    AccountRow,
+  )
+}
+
+const InsertedAccount = z.object({
+  accountId: z.string(),
+  accountNoMask: z.string(),
+  status: z.string(),
+})
+
+/** A new account in `status`; `riskFlags` are the codes its values raise (none at registration). */
+export function insertAccount(
+  sql: Sql,
+  supplierId: string,
+  account: NewAccount,
+  status: AccountStatus,
+  adminId: string,
+  riskFlags: readonly RiskFlagCode[] = [],
+) {
+  const row = { supplierId, ...account, status, createdBy: adminId, riskFlags: [...riskFlags] }
+  return one(
+    sql`
+      INSERT INTO supplier_bank_account ${sql(columnsOf(sql, row))}
+      RETURNING account_id::text AS "accountId", account_no_mask AS "accountNoMask", status
+    `,
+    InsertedAccount,
+  )
+}
+
+/** Moves this supplier's live accounts from one status to another (registration steps). */
+export function setAccountsStatus(
+  sql: Sql,
+  supplierId: string,
+  from: AccountStatus,
+  to: AccountStatus,
+) {
+  return none(sql`
+    UPDATE supplier_bank_account SET status = ${to}, update_time = next_version(update_time)
+    WHERE supplier_id = ${supplierId} AND deleted_at IS NULL AND status = ${from}
+  `)
+}
+
+/** The draft's initial accounts, which a resubmitted form may repeat. */
+export function draftAccounts(sql: Sql, supplierId: string) {
+  return many(
+    sql`
+      SELECT ${writeColumns(sql)} FROM supplier_bank_account a
+      WHERE a.supplier_id = ${supplierId} AND a.deleted_at IS NULL AND a.status = 'DRAFT'
+      ORDER BY a.account_id
+    `,
+    AccountWriteRow,
+  )
+}
+
+/** Accounts not yet approved carry the subject's current full name (the spec derives it). */
+export function renameUnapprovedAccounts(sql: Sql, supplierId: string, accountName: string) {
+  return none(sql`
+    UPDATE supplier_bank_account SET account_name = ${accountName}, update_time = next_version(update_time)
+    WHERE supplier_id = ${supplierId} AND deleted_at IS NULL AND status IN ('DRAFT', 'PENDING')
+      AND account_name <> ${accountName}
+  `)
+}
+
+/** A draft's initial accounts that a new form replaces (soft-deleted, as child rows are). */
+export function softDeleteAccounts(sql: Sql, supplierId: string, ids: string[]) {
+  if (ids.length === 0) return Promise.resolve(0)
+  return none(sql`
+    UPDATE supplier_bank_account SET deleted_at = now(), update_time = now()
+    WHERE supplier_id = ${supplierId} AND deleted_at IS NULL AND account_id = ANY(${ids}::bigint[])
+  `)
+}
+
+/** The accounts of a draft deleted with it (`softDeleteDraft`, sql/supplier.ts). */
+export function softDeleteDraftAccounts(sql: Sql, supplierId: string) {
+  return none(
+    sql`UPDATE supplier_bank_account SET deleted_at = now() WHERE supplier_id = ${supplierId} AND deleted_at IS NULL`,
+  )
+}
+
+// C-19 at registration, and the supplier reads (SUP-ADM-001, SUP-ADM-002) ----------------------
+
+const Bidx = z.object({ accountNoBidx: z.string() })
+
+/** C-19: which of these account numbers are valid (ACTIVE) accounts of another live supplier. */
+export async function accountNumbersHeldElsewhere(sql: Sql, bidxs: string[], supplierId: string) {
+  if (bidxs.length === 0) return new Set<string>()
+  const rows = await many(
+    sql`
+      SELECT DISTINCT a.account_no_bidx AS "accountNoBidx"
+      FROM supplier_bank_account a
+      JOIN supplier s ON s.supplier_id = a.supplier_id AND s.deleted_at IS NULL
+      WHERE a.account_no_bidx = ANY(${bidxs}) AND a.deleted_at IS NULL AND a.status = 'ACTIVE'
+        AND a.supplier_id <> ${supplierId}
+    `,
+    Bidx,
+  )
+  return new Set(rows.map((r) => r.accountNoBidx))
+}
+
+/** The number of a supplier's live ACTIVE accounts (a column of the supplier list). */
+export const activeAccountCount = (sql: Sql, supplierId: postgres.Fragment) => sql`
+  (SELECT count(*)::int FROM supplier_bank_account a
+   WHERE a.supplier_id = ${supplierId} AND a.status = 'ACTIVE' AND a.deleted_at IS NULL)
+`
+
+export const SupplierAccountInfoRow = z.object({
+  supplierId: z.string(),
+  bankAccounts: z.array(AccountListRow).describe('default account first, then by id'),
+  updateTime: z.string().describe('version of the supplier'),
+})
+export type SupplierAccountInfoRow = z.output<typeof SupplierAccountInfoRow>
+
+/**
+ * The live bank accounts of one live supplier (masked; no proof files), default first then by
+ * account id, with the supplier's version. Null when the supplier is missing or soft-deleted.
+ * Each account's name is the one it holds (the list of SUP-ADM-034 reads the supplier's current
+ * full name instead), and times are rendered in `timezone` (the edge serves this read).
+ */
+export function supplierAccountInfo(sql: Sql, supplierId: string, timezone: string) {
+  const account = selectFields(sql, 'a', AccountListRow, {
+    ...readAs(sql),
+    updateTime: formatDateTime(sql, sql`a.update_time`, timezone),
+  })
+  return maybeOne(
+    sql`
+      SELECT s.supplier_id::text AS "supplierId",
+             COALESCE((
+               SELECT json_agg(v ORDER BY (a.is_default = 'YES') DESC, a.account_id)
+               FROM supplier_bank_account a CROSS JOIN LATERAL (SELECT ${account}) v
+               WHERE a.supplier_id = s.supplier_id AND a.deleted_at IS NULL
+             ), '[]'::json) AS "bankAccounts",
+             ${formatDateTime(sql, sql`s.update_time`, timezone)} AS "updateTime"
+      FROM supplier s
+      WHERE s.supplier_id = ${supplierId} AND s.deleted_at IS NULL
+    `,
+    SupplierAccountInfoRow,
   )
 }

@@ -1,46 +1,12 @@
 import { z } from 'zod'
 import { formatDateTime, many, none, one, secondOf, type Query, type Sql } from './db'
+import { CHANGE_OPERATION_TYPES, CHANGE_TARGET_TYPES } from '../src/vocabulary'
 
 /*
  * Approval records (SUP-ADM-012): the change log, read as evidence. change_log and approval_log
  * have no deleted_at (evidence is never deleted) and the supplier table is deliberately not
  * joined: the records of a deleted draft stay readable.
  */
-
-/** Values of change_log.operation_type (its CHECK constraint). */
-export const CHANGE_OPERATION_TYPES = [
-  'DRAFT_CREATE',
-  'DRAFT_UPDATE',
-  'DRAFT_DELETE',
-  'PROFILE_UPDATE',
-  'CONTACT_REPLACE',
-  'REGISTRATION_SUBMIT',
-  'REGISTRATION_APPLY',
-  'REGISTRATION_REJECT',
-  'REGISTRATION_APPLY_FAILED',
-  'REGISTRATION_WITHDRAW',
-  'ACCOUNT_CREATE',
-  'ACCOUNT_CHANGE',
-  'ACCOUNT_DEFAULT',
-  'STATUS_CHANGE',
-  'ARCHIVE',
-  'RELATION_SET',
-  'RELATION_UNBIND',
-  'QUALIFICATION_RULE_REPLACE',
-] as const
-
-/** Values of change_log.target_type (its CHECK constraint). */
-export const CHANGE_TARGET_TYPES = [
-  'SUPPLIER',
-  'TYPE',
-  'CONTACT',
-  'QUALIFICATION',
-  'CONTRACT',
-  'EVALUATION',
-  'ACCOUNT',
-  'RELATION',
-  'QUALIFICATION_RULE',
-] as const
 
 export interface ChangeLogFilter {
   supplierId?: string

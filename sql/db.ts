@@ -30,6 +30,33 @@ export const formatDateTime = (sql: Sql, column: postgres.Fragment, timezone: st
 export const secondOf = (sql: Sql, column: postgres.Fragment) =>
   sql`date_trunc('second', ${column} AT TIME ZONE 'UTC')`
 
+/** The column a field is stored in: its name in snake_case (`accountNoBidx` → `account_no_bidx`). */
+export type ColumnOf<F extends string> = F extends `${infer C}${infer Rest}`
+  ? `${C extends Lowercase<C> ? C : `_${Lowercase<C>}`}${ColumnOf<Rest>}`
+  : F
+
+export const columnOf = <F extends string>(field: F) =>
+  field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) as ColumnOf<F>
+
+/**
+ * The select list of a row parser: each of its fields as `alias.column AS "field"`, the column
+ * named after the field (`columnOf`), or as `read[field]` where the field is not a column read
+ * as stored (a cast, a format, another table's column). A field added to the parser is selected
+ * with it.
+ */
+export function selectFields(
+  sql: Sql,
+  alias: string,
+  row: z.ZodObject,
+  read: { readonly [field: string]: postgres.Fragment } = {},
+): postgres.Fragment {
+  return Object.keys(row.shape)
+    .map(
+      (field) => sql`${read[field] ?? sql`${sql(alias)}.${sql(columnOf(field))}`} AS ${sql(field)}`,
+    )
+    .reduce((list, item) => sql`${list}, ${item}`)
+}
+
 export class RowShapeError extends Error {
   constructor(issues: string) {
     super(`row did not match its parser: ${issues}`)

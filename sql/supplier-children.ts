@@ -1,7 +1,5 @@
 import { z } from 'zod'
-import { ACCOUNT_STATUSES, type AccountStatus } from '../src/vocabulary'
 import { many, maybeOne, none, one, type Sql, DATE_TIME } from './db'
-import { AccountTermsFields } from './account'
 
 // Types ------------------------------------------------------------------------------------
 
@@ -217,7 +215,6 @@ const childId = {
   supplier_qualification: 'qualification_id',
   supplier_contract: 'contract_id',
   supplier_evaluation: 'evaluation_id',
-  supplier_bank_account: 'account_id',
 } as const
 export type ChildTable = keyof typeof childId
 
@@ -227,126 +224,5 @@ export function softDeleteChildren(sql: Sql, table: ChildTable, supplierId: stri
   return none(sql`
     UPDATE ${sql(table)} SET deleted_at = now(), update_time = now()
     WHERE supplier_id = ${supplierId} AND deleted_at IS NULL AND ${sql(childId[table])} = ANY(${ids}::bigint[])
-  `)
-}
-
-// Bank accounts --------------------------------------------------------------------------------
-
-export const AccountRow = z.object({
-  accountId: z.string(),
-  accountNoBidx: z.string(),
-  accountNoMask: z.string(),
-  status: z.enum(ACCOUNT_STATUSES),
-  isDefault: z.enum(['YES', 'NO']),
-})
-export type AccountRow = z.output<typeof AccountRow>
-
-export function liveAccounts(sql: Sql, supplierId: string, status?: AccountStatus) {
-  return many(
-    sql`
-      SELECT a.account_id::text AS "accountId", a.account_no_bidx AS "accountNoBidx",
-             a.account_no_mask AS "accountNoMask", a.status, a.is_default AS "isDefault"
-      FROM supplier_bank_account a
-      WHERE a.supplier_id = ${supplierId} AND a.deleted_at IS NULL
-        ${status ? sql`AND a.status = ${status}` : sql``}
-      ORDER BY a.account_id
-    `,
-    AccountRow,
-  )
-}
-
-export interface AccountColumns {
-  account_name: string
-  account_type: string
-  bank_name: string
-  bank_branch: string | null
-  account_no_enc: string
-  account_no_bidx: string
-  account_no_mask: string
-  proof_file_urls: string[]
-  settle_mode: string | null
-  account_period: number | null
-  invoice_type: string | null
-  tax_rate: number | null
-}
-
-const InsertedAccount = z.object({
-  accountId: z.string(),
-  accountNoMask: z.string(),
-  status: z.string(),
-})
-
-/** A new account in `status`; `riskFlags` are the codes its values raise (none at registration). */
-export function insertAccount(
-  sql: Sql,
-  supplierId: string,
-  a: AccountColumns,
-  status: AccountStatus,
-  adminId: string,
-  riskFlags: readonly string[] = [],
-) {
-  return one(
-    sql`
-      INSERT INTO supplier_bank_account (
-        supplier_id, account_name, account_type, bank_name, bank_branch, account_no_enc, account_no_bidx,
-        account_no_mask, proof_file_urls, settle_mode, account_period, invoice_type, tax_rate, status, created_by,
-        risk_flags
-      ) VALUES (
-        ${supplierId}, ${a.account_name}, ${a.account_type}, ${a.bank_name}, ${a.bank_branch}, ${a.account_no_enc},
-        ${a.account_no_bidx}, ${a.account_no_mask}, ${sql.json(a.proof_file_urls)}, ${a.settle_mode},
-        ${a.account_period}, ${a.invoice_type}, ${a.tax_rate}, ${status}, ${adminId}, ${sql.json([...riskFlags])}
-      )
-      RETURNING account_id::text AS "accountId", account_no_mask AS "accountNoMask", status
-    `,
-    InsertedAccount,
-  )
-}
-
-/** Moves this supplier's live accounts from one status to another (registration steps). */
-export function setAccountsStatus(
-  sql: Sql,
-  supplierId: string,
-  from: AccountStatus,
-  to: AccountStatus,
-) {
-  return none(sql`
-    UPDATE supplier_bank_account SET status = ${to}, update_time = next_version(update_time)
-    WHERE supplier_id = ${supplierId} AND deleted_at IS NULL AND status = ${from}
-  `)
-}
-
-export const AccountTermsRow = z.object({
-  accountId: z.string(),
-  accountType: z.string(),
-  bankName: z.string(),
-  bankBranch: z.string().nullable(),
-  accountNoBidx: z.string(),
-  accountNoMask: z.string(),
-  proofFileUrls: z.array(z.string()),
-  ...AccountTermsFields,
-})
-
-/** The draft's initial accounts with every field a resubmitted form may repeat. */
-export function draftAccountTerms(sql: Sql, supplierId: string) {
-  return many(
-    sql`
-      SELECT a.account_id::text AS "accountId", a.account_type AS "accountType", a.bank_name AS "bankName",
-             a.bank_branch AS "bankBranch", a.account_no_bidx AS "accountNoBidx", a.account_no_mask AS "accountNoMask",
-             a.proof_file_urls AS "proofFileUrls", a.settle_mode AS "settleMode", a.account_period AS "accountPeriod",
-             a.invoice_type AS "invoiceType", a.tax_rate::float8 AS "taxRate"
-      FROM supplier_bank_account a
-      WHERE a.supplier_id = ${supplierId} AND a.deleted_at IS NULL AND a.status = 'DRAFT'
-      ORDER BY a.account_id
-    `,
-    AccountTermsRow,
-  )
-}
-
-/** Accounts not yet approved carry the subject's current full name (the spec derives it). */
-export function renameUnapprovedAccounts(sql: Sql, supplierId: string, accountName: string) {
-  return none(sql`
-    UPDATE supplier_bank_account SET account_name = ${accountName}, update_time = next_version(update_time)
-    WHERE supplier_id = ${supplierId} AND deleted_at IS NULL AND status IN ('DRAFT', 'PENDING')
-      AND account_name <> ${accountName}
   `)
 }

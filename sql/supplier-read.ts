@@ -2,21 +2,15 @@ import type postgres from 'postgres'
 import { z } from 'zod'
 import { formatDateTime, many, maybeOne, none, one, secondOf, type Sql } from './db'
 import { SupplierSubjectFields } from './supplier'
-import { SUPPLIER_STATUSES } from '../src/vocabulary'
+import { SUPPLIER_STATUSES, type SupplierSortKey } from '../src/vocabulary'
 import { complianceOf, TypeComplianceJson } from './compliance'
-import { AccountListRow } from './account'
+import { activeAccountCount } from './account'
 
 /*
  * Read side of the supplier aggregate: list, basic-information detail, account information.
  * Only mask columns are selected; no `*_enc`, `*_bidx`, approve_note or is_related_party ever
  * leaves this module. Every table a query touches is filtered on `deleted_at IS NULL`.
  */
-
-export { SUPPLIER_STATUSES }
-
-/** API sort keys of SUP-ADM-001; the only values that can reach ORDER BY. */
-export const SUPPLIER_SORT_KEYS = ['createTime', 'updateTime', 'fullName', 'supplierNo'] as const
-export type SupplierSortKey = (typeof SUPPLIER_SORT_KEYS)[number]
 
 /** The list's filter, paging and order without a keyword (a keyword search is KeywordSearch). */
 export interface SupplierListFilter {
@@ -183,9 +177,7 @@ function decoratedPage(sql: Sql, ids: postgres.Fragment, timezone: string) {
              s.full_name AS "fullName", s.short_name AS "shortName",
              ${typesOf(sql)} AS types,
              s.status, s.credit_level AS "creditLevel", s.total_score::float8 AS "totalScore",
-             (SELECT count(*)::int FROM supplier_bank_account a
-              WHERE a.supplier_id = s.supplier_id AND a.status = 'ACTIVE' AND a.deleted_at IS NULL
-             ) AS "activeAccountCount",
+             ${activeAccountCount(sql, sql`s.supplier_id`)} AS "activeAccountCount",
              ${formatDateTime(sql, sql`s.create_time`, timezone)} AS "createTime",
              ${formatDateTime(sql, sql`s.update_time`, timezone)} AS "updateTime"
       FROM unnest(${ids}) WITH ORDINALITY AS page (supplier_id, position)
@@ -370,41 +362,5 @@ export function supplierDetail(sql: Sql, supplierId: string, timezone: string) {
       WHERE s.supplier_id = ${supplierId} AND s.deleted_at IS NULL
     `,
     SupplierDetailRow,
-  )
-}
-
-export const SupplierAccountInfoRow = z.object({
-  supplierId: z.string(),
-  bankAccounts: z.array(AccountListRow).describe('default account first, then by id'),
-  updateTime: z.string().describe('version of the supplier'),
-})
-export type SupplierAccountInfoRow = z.output<typeof SupplierAccountInfoRow>
-
-/**
- * The live bank accounts of one live supplier (masked; no proof files), default first then by
- * account id, with the supplier's version. Null when the supplier is missing or soft-deleted.
- */
-export function supplierAccountInfo(sql: Sql, supplierId: string, timezone: string) {
-  return maybeOne(
-    sql`
-      SELECT s.supplier_id::text AS "supplierId",
-             COALESCE((
-               SELECT json_agg(json_build_object(
-                        'accountId', a.account_id::text, 'accountName', a.account_name,
-                        'accountType', a.account_type, 'bankName', a.bank_name,
-                        'bankBranch', a.bank_branch, 'accountNoMask', a.account_no_mask,
-                        'settleMode', a.settle_mode, 'accountPeriod', a.account_period,
-                        'invoiceType', a.invoice_type, 'taxRate', a.tax_rate::float8,
-                        'status', a.status, 'isDefault', a.is_default,
-                        'riskFlags', a.risk_flags, 'updateTime', ${formatDateTime(sql, sql`a.update_time`, timezone)})
-                      ORDER BY (a.is_default = 'YES') DESC, a.account_id)
-               FROM supplier_bank_account a
-               WHERE a.supplier_id = s.supplier_id AND a.deleted_at IS NULL
-             ), '[]'::json) AS "bankAccounts",
-             ${formatDateTime(sql, sql`s.update_time`, timezone)} AS "updateTime"
-      FROM supplier s
-      WHERE s.supplier_id = ${supplierId} AND s.deleted_at IS NULL
-    `,
-    SupplierAccountInfoRow,
   )
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { many, maybeOne, none, one, type Sql, DATE_TIME } from './db'
 import { SUPPLIER_STATUSES, type SupplierStatus } from '../src/vocabulary'
+import { softDeleteDraftAccounts } from './account'
 
 /** The public subject fields of a supplier, as the write and the read rows both carry them. */
 export const SupplierSubjectFields = {
@@ -171,12 +172,12 @@ export async function softDeleteDraft(sql: Sql, supplierId: string, adminId: str
     'supplier_qualification',
     'supplier_contract',
     'supplier_evaluation',
-    'supplier_bank_account',
   ]) {
     await none(
       sql`UPDATE ${sql(table)} SET deleted_at = now() WHERE supplier_id = ${supplierId} AND deleted_at IS NULL`,
     )
   }
+  await softDeleteDraftAccounts(sql, supplierId)
   return true
 }
 
@@ -215,24 +216,6 @@ export function taxNoHolder(sql: Sql, taxNoBidx: string, exceptSupplierId: strin
     `,
     Owner,
   )
-}
-
-const Bidx = z.object({ accountNoBidx: z.string() })
-
-/** C-19: which of these account numbers are valid (ACTIVE) accounts of another live supplier. */
-export async function accountNumbersHeldElsewhere(sql: Sql, bidxs: string[], supplierId: string) {
-  if (bidxs.length === 0) return new Set<string>()
-  const rows = await many(
-    sql`
-      SELECT DISTINCT a.account_no_bidx AS "accountNoBidx"
-      FROM supplier_bank_account a
-      JOIN supplier s ON s.supplier_id = a.supplier_id AND s.deleted_at IS NULL
-      WHERE a.account_no_bidx = ANY(${bidxs}) AND a.deleted_at IS NULL AND a.status = 'ACTIVE'
-        AND a.supplier_id <> ${supplierId}
-    `,
-    Bidx,
-  )
-  return new Set(rows.map((r) => r.accountNoBidx))
 }
 
 export const NameKeyCandidate = z.object({

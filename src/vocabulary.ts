@@ -21,6 +21,50 @@ export type SupplierStatus = (typeof SUPPLIER_STATUSES)[number]
 export const ACCOUNT_STATUSES = ['DRAFT', 'PENDING', 'ACTIVE', 'APPLY_FAILED', 'REJECTED'] as const
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number]
 
+/**
+ * API sort keys of SUP-ADM-001; the only values that can reach ORDER BY (sql/supplier-read.ts
+ * maps each to its columns).
+ */
+export const SUPPLIER_SORT_KEYS = ['createTime', 'updateTime', 'fullName', 'supplierNo'] as const
+export type SupplierSortKey = (typeof SUPPLIER_SORT_KEYS)[number]
+
+/** Values of change_log.operation_type (its CHECK constraint). */
+export const CHANGE_OPERATION_TYPES = [
+  'DRAFT_CREATE',
+  'DRAFT_UPDATE',
+  'DRAFT_DELETE',
+  'PROFILE_UPDATE',
+  'CONTACT_REPLACE',
+  'REGISTRATION_SUBMIT',
+  'REGISTRATION_APPLY',
+  'REGISTRATION_REJECT',
+  'REGISTRATION_APPLY_FAILED',
+  'REGISTRATION_WITHDRAW',
+  'ACCOUNT_CREATE',
+  'ACCOUNT_CHANGE',
+  'ACCOUNT_DEFAULT',
+  'STATUS_CHANGE',
+  'ARCHIVE',
+  'RELATION_SET',
+  'RELATION_UNBIND',
+  'QUALIFICATION_RULE_REPLACE',
+] as const
+export type ChangeOperationType = (typeof CHANGE_OPERATION_TYPES)[number]
+
+/** Values of change_log.target_type (its CHECK constraint). */
+export const CHANGE_TARGET_TYPES = [
+  'SUPPLIER',
+  'TYPE',
+  'CONTACT',
+  'QUALIFICATION',
+  'CONTRACT',
+  'EVALUATION',
+  'ACCOUNT',
+  'RELATION',
+  'QUALIFICATION_RULE',
+] as const
+export type ChangeTargetType = (typeof CHANGE_TARGET_TYPES)[number]
+
 /** Codes of the named risk flags an account can carry (raised by `src/domain/account/rules.ts`). */
 export const RISK_FLAG_CODES = ['ACCOUNT_NO_HELD_ELSEWHERE', 'PERSONAL_HOLDER_MISMATCH'] as const
 export type RiskFlagCode = (typeof RISK_FLAG_CODES)[number]
@@ -86,6 +130,7 @@ export const MAX_RULES = 100
 
 export const STAFF_SCALES = ['LT50', 'R50_200', 'R200_500', 'GT500'] as const
 export const ACCOUNT_TYPES = ['CORPORATE', 'PERSONAL'] as const
+export type AccountType = (typeof ACCOUNT_TYPES)[number]
 export const SETTLE_MODES = ['PER_ORDER', 'WEEKLY', 'MONTHLY', 'PREPAID'] as const
 export const INVOICE_TYPES = ['SPECIAL', 'NORMAL', 'NONE'] as const
 
@@ -153,9 +198,6 @@ export const APPROVAL_APPLICABLE = approvalSources('APPLY')
 export const APPROVAL_FINAL = APPROVAL_STATUSES.filter(
   (s) => !APPROVAL_TRANSITIONS.some((t) => t.from === s),
 )
-
-/** Undecided or not yet applied: a newer command of the same kind supersedes such an approval. */
-export const APPROVAL_OPEN = APPROVAL_STATUSES.filter((s) => !APPROVAL_FINAL.includes(s))
 
 /**
  * Statuses the service itself moves on from (the provider decides, the applier applies), with no

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { useHarness } from './harness'
-import { ALL_PERMISSIONS } from './harness'
+import { ALL_PERMISSIONS, useHarness } from './harness'
 import { randomAccountNo } from './fixtures'
 import { accountBody, everyRowAsText, registeredSupplier, spellings } from './account-data'
 

@@ -25,6 +25,9 @@ const UPWARD: [file: string, specifier: string][] = [
   ['src/errors.ts', './http/envelope'],
   ['sql/probe.ts', '../src/domain/context'],
   ['sql/probe.ts', '../src/schemas/supplier'],
+  ['sql/probe.ts', '../src/schemas/account'],
+  ['src/schemas/account-terms.ts', '../../sql/db'],
+  ['src/schemas/account-terms.ts', './id'],
   ['sql/probe.ts', '../src/ports/permission'],
   ['src/schemas/probe.ts', '../domain/context'],
   ['src/schemas/probe.ts', '../http/validate'],
@@ -51,6 +54,8 @@ const UPWARD: [file: string, specifier: string][] = [
 const DOWNWARD: [file: string, specifier: string][] = [
   ['src/crypto/probe.ts', '../identity'],
   ['sql/probe.ts', '../src/vocabulary'],
+  ['sql/probe.ts', '../src/schemas/account-terms'],
+  ['src/schemas/account-terms.ts', '../vocabulary'],
   ['src/schemas/probe.ts', '../../sql/supplier-read'],
   ['src/ports/probe.ts', '../../sql/admin'],
   ['src/domain/supplier/probe.ts', '../../../sql/supplier'],
@@ -98,5 +103,23 @@ describe('layers: an upward import fails the lint with the layer rule', () => {
 
   it.each(DOWNWARD)('%s may import %s', async (file, specifier) => {
     expect(await layerErrors(file, specifier)).toEqual([])
+  })
+})
+
+describe('imports: a file imports each module once', () => {
+  it('a second import of the same module fails the lint, a type import included', async () => {
+    const code =
+      "import { fail } from '../errors'\nimport type { ErrorName } from '../errors'\n" +
+      'export const f = (e: ErrorName) => fail(e)\n'
+    const [result] = await eslint.lintText(code, { filePath: 'src/domain/probe.ts' })
+    expect(result.messages.map((m) => m.ruleId)).toEqual(['no-duplicate-imports'])
+  })
+
+  it('one import with values and types passes', async () => {
+    const code =
+      "import { fail, type ErrorName } from '../errors'\n" +
+      'export const f = (e: ErrorName) => fail(e)\n'
+    const [result] = await eslint.lintText(code, { filePath: 'src/domain/probe.ts' })
+    expect(result.messages).toEqual([])
   })
 })

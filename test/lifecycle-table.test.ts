@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest'
 import { AppError } from '../src/errors'
 import { moveBy, moveTo, TRANSITIONS, type MoveCommand } from '../src/domain/lifecycle/transitions'
 import { applyMove, claimVersion } from '../src/domain/lifecycle/move'
-import { SUPPLIER_STATUSES, type SupplierStatus } from '../src/vocabulary'
 import {
   APPROVAL_FINAL,
   APPROVAL_IN_FLIGHT,
   APPROVAL_STATUSES,
   APPROVAL_TRANSITIONS,
   approvalSources,
+  SUPPLIER_STATUSES,
+  type SupplierStatus,
 } from '../src/vocabulary'
 import { insertSupplier, tag } from './fixtures'
 import { useHarness } from './harness'

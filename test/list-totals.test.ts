@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { countSuppliers, SUPPLIER_STATUSES } from '../sql/supplier-read'
+import { countSuppliers } from '../sql/supplier-read'
+import { SUPPLIER_STATUSES } from '../src/vocabulary'
 import { countChangeLogs } from '../sql/change-log-read'
 import {
   create,

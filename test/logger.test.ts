@@ -1,9 +1,8 @@
 import { Writable } from 'node:stream'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { accessLog } from '../src/http/access-log'
+import { accessLog, type AccessLogVariables } from '../src/http/access-log'
 import { createLogger, REDACT_PATHS } from '../src/logger'
-import type { AccessLogVariables } from '../src/http/access-log'
 import { appliedMigrations } from '../src/db/migrate'
 
 const TAX_NO = '91330106MA2KXY712Q'

@@ -7,12 +7,12 @@ import { relationPage } from '../sql/resource'
 import {
   countSuppliers,
   searchSuppliers,
-  SUPPLIER_SORT_KEYS,
-  supplierAccountInfo,
   supplierDetail,
   supplierListPage,
   type SupplierListFilter,
 } from '../sql/supplier-read'
+import { supplierAccountInfo } from '../sql/account'
+import { SUPPLIER_SORT_KEYS } from '../src/vocabulary'
 import { createTestDatabase, type TestDatabase } from './harness'
 import { BUSY, LARGE, loadPlanData } from './plans-data'
 

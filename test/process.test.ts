@@ -1,6 +1,5 @@
-import type { ChildProcess } from 'node:child_process'
+import { execFile, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { execFile } from 'node:child_process'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { promisify } from 'node:util'
 import { createServer } from 'node:net'

@@ -34,10 +34,10 @@ import {
   ContactReplaceRequest,
   ContactView,
   ContractMergeInput,
-  DRAFT_EXAMPLE,
   EvaluationMergeInput,
   QualificationInput,
   QualificationMergeInput,
+  SupplierDraftRequest,
   SupplierStatusRequest,
   SupplierSubmitRequest,
   SupplierUpdateRequest,
@@ -73,6 +73,29 @@ type ItemOf<T> = T extends z.ZodArray<infer E> ? E : never
 /** The element schema of an array property of an object schema (a nested component). */
 const itemOf = <S extends z.ZodObject, K extends keyof S['shape'] & string>(schema: S, key: K) =>
   (schema.shape[key] as z.ZodArray<z.ZodType>).element as unknown as ItemOf<S['shape'][K]>
+
+/** A draft as the reference page shows it (and as `npm run demo` sends it). */
+export const DRAFT_EXAMPLE = {
+  fullName: '杭州湖畔旅游服务有限公司',
+  shortName: '湖畔旅游',
+  taxNo: '91330106MA2KXY712Q',
+  types: [{ typeCode: 'OTHER', isPrimary: true }],
+  mainCooperation: '导游与门票',
+  licenseImageUrl: 'https://storage.example.com/supplier/license.png',
+  contacts: [{ contactName: '王芳', contactPhone: '13800138000', contactRole: '商务经理' }],
+  initialAccounts: [
+    {
+      accountType: 'CORPORATE',
+      bankName: '工商银行杭州分行',
+      accountNo: '6222 0212 3456 7890 123',
+      settleMode: 'MONTHLY',
+      accountPeriod: 30,
+      invoiceType: 'SPECIAL',
+      taxRate: 6,
+    },
+  ],
+} satisfies z.input<typeof SupplierDraftRequest>
+requestExample(SupplierDraftRequest, DRAFT_EXAMPLE)
 
 // The story: 杭州湖畔旅游服务有限公司 (the draft of `npm run demo`) is registered and approved,
 // keeps a second account, binds a scenic resource, and is suspended for a qualification review.

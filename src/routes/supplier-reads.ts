@@ -1,8 +1,6 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import {
-  CHANGE_OPERATION_TYPES,
-  CHANGE_TARGET_TYPES,
   getSupplierAccountInfo,
   getSupplierBasicInfo,
   listApprovalRecords,
@@ -12,8 +10,6 @@ import {
   SupplierApprovalRecordVO,
   SupplierBasicInfoVO,
   SupplierListItemVO,
-  SUPPLIER_SORT_KEYS,
-  SUPPLIER_STATUSES,
 } from '../domain/supplier/reads'
 import { COMMAND_PERMISSIONS } from '../domain/lifecycle/actions'
 import { authorize } from '../http/auth'
@@ -22,7 +18,14 @@ import type { AppEnv } from '../http/types'
 import type { Deps } from '../domain/deps'
 import { NoQuery, pageQuery, validate } from '../http/validate'
 import { idString } from '../schemas/id'
-import { dateTimeString, SupplierIdParam } from '../schemas/supplier'
+import { dateTimeString } from '../schemas/calendar'
+import { SupplierIdParam } from '../schemas/supplier'
+import {
+  CHANGE_OPERATION_TYPES,
+  CHANGE_TARGET_TYPES,
+  SUPPLIER_SORT_KEYS,
+  SUPPLIER_STATUSES,
+} from '../vocabulary'
 
 /** An optional text filter; blank (after trimming) means "no filter". */
 const optionalText = (max: number) =>

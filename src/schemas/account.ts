@@ -1,10 +1,9 @@
 import { z } from 'zod'
-import { RISK_FLAG_CODES } from '../vocabulary'
-import { ACCOUNT_STATUSES } from '../vocabulary'
+import { ACCOUNT_STATUSES, LIMITS, RISK_FLAG_CODES } from '../vocabulary'
 import { idString } from './id'
-import { utf8Bytes } from '../crypto/sensitive'
-import { ApprovalCommandResult, BankAccountInput, dateTimeString } from './supplier'
-import { INVOICE_TYPES, LIMITS, SETTLE_MODES } from '../vocabulary'
+import { ACCOUNT_TERMS } from './account-terms'
+import { dateTimeString } from './calendar'
+import { ApprovalCommandResult, BankAccountInput } from './supplier'
 import { AccountListRow } from '../../sql/account'
 
 /** Accounts per SUP-ADM-035 request (the spec's bound). */
@@ -26,8 +25,6 @@ export type SupplierBankAccountBatchCreateRequest = z.output<
   typeof SupplierBankAccountBatchCreateRequest
 >
 
-const item = BankAccountInput.shape
-
 /**
  * SUP-ADM-036 BankAccountChangeRequest: candidate fields as a patch (null clears an optional
  * one), at least one of them, plus changeReason and the account's expectedUpdateTime.
@@ -35,20 +32,7 @@ const item = BankAccountInput.shape
  */
 export const BankAccountChangeRequest = z
   .object({
-    bankName: item.bankName.optional(),
-    bankBranch: item.bankBranch,
-    accountNo: z
-      .string()
-      .refine((v) => {
-        const n = utf8Bytes(v)
-        return n >= 1 && n <= LIMITS.accountNoBytes
-      }, `must be 1..${LIMITS.accountNoBytes} UTF-8 bytes`)
-      .optional(),
-    proofFileUrls: item.proofFileUrls,
-    settleMode: z.enum(SETTLE_MODES).nullish(),
-    accountPeriod: item.accountPeriod,
-    invoiceType: z.enum(INVOICE_TYPES).nullish(),
-    taxRate: item.taxRate,
+    ...BankAccountInput.omit({ accountType: true }).partial().shape,
     accountType: z
       .never({ error: 'cannot change: an account keeps the type it was created with' })
       .optional(),
@@ -57,17 +41,7 @@ export const BankAccountChangeRequest = z
   })
   .strict()
   .refine(
-    (b) =>
-      [
-        b.bankName,
-        b.bankBranch,
-        b.accountNo,
-        b.proofFileUrls,
-        b.settleMode,
-        b.accountPeriod,
-        b.invoiceType,
-        b.taxRate,
-      ].some((v) => v !== undefined),
+    (b) => ACCOUNT_TERMS.some((term) => b[term] !== undefined),
     'at least one candidate account field is required',
   )
   .meta({ id: 'BankAccountChangeRequest' })

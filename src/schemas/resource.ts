@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { idString } from './id'
-import { dateTimeString } from './supplier'
+import { dateTimeString } from './calendar'
 import { LIMITS } from '../vocabulary'
 
 const changeReason = z

@@ -1,14 +1,18 @@
 import { z } from 'zod'
 import { utf8Bytes } from '../crypto/sensitive'
 import { idString } from './id'
-import { ACCOUNT_STATUSES, SUPPLIER_STATUSES } from '../vocabulary'
+import {
+  ACCOUNT_STATUSES,
+  ACCOUNT_TYPES,
+  APPROVAL_STATUSES,
+  LIMITS,
+  STAFF_SCALES,
+  SUPPLIER_STATUSES,
+} from '../vocabulary'
 import { ContactJson } from '../../sql/supplier-read'
-import { APPROVAL_STATUSES } from '../vocabulary'
+import { SettlementTerms } from './account-terms'
 import { trimName } from '../identity'
 import { dateString, dateTimeString } from './calendar'
-import { ACCOUNT_TYPES, INVOICE_TYPES, LIMITS, SETTLE_MODES, STAFF_SCALES } from '../vocabulary'
-
-export { dateString, dateTimeString }
 
 const text = (max: number) => z.string().max(max, `at most ${max} characters`)
 
@@ -83,6 +87,9 @@ export const QualificationInput = z
   .strict()
   .meta({ id: 'SupplierQualificationInput' })
 
+const settlement = SettlementTerms.shape
+
+/** SupplierBankAccountInput: an account's terms as a client sends them, within the spec's bounds. */
 export const BankAccountInput = z
   .object({
     accountType: z.enum(ACCOUNT_TYPES),
@@ -93,11 +100,11 @@ export const BankAccountInput = z
       .array(z.string().min(1).max(LIMITS.proofFileUrl))
       .max(LIMITS.proofFileUrls, `at most ${LIMITS.proofFileUrls} items`)
       .optional(),
-    settleMode: z.enum(SETTLE_MODES).nullish(),
-    accountPeriod: z.int().min(1).max(365).nullish(),
-    invoiceType: z.enum(INVOICE_TYPES).nullish(),
-    taxRate: z
-      .number()
+    // The settlement terms, absent or null when not agreed; the period and the rate bounded.
+    ...SettlementTerms.partial().shape,
+    accountPeriod: settlement.accountPeriod.unwrap().min(1).max(365).nullish(),
+    taxRate: settlement.taxRate
+      .unwrap()
       .min(0)
       .max(100)
       .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-9, 'at most two decimals')
@@ -138,28 +145,6 @@ const initialAccounts = z
 const collection = <T extends z.ZodType>(item: T) =>
   z.array(item).max(LIMITS.collectionItems, `at most ${LIMITS.collectionItems} items`)
 
-/** A draft as the reference page shows it (and as `npm run demo` sends it). */
-export const DRAFT_EXAMPLE = {
-  fullName: '杭州湖畔旅游服务有限公司',
-  shortName: '湖畔旅游',
-  taxNo: '91330106MA2KXY712Q',
-  types: [{ typeCode: 'OTHER', isPrimary: true }],
-  mainCooperation: '导游与门票',
-  licenseImageUrl: 'https://storage.example.com/supplier/license.png',
-  contacts: [{ contactName: '王芳', contactPhone: '13800138000', contactRole: '商务经理' }],
-  initialAccounts: [
-    {
-      accountType: 'CORPORATE',
-      bankName: '工商银行杭州分行',
-      accountNo: '6222 0212 3456 7890 123',
-      settleMode: 'MONTHLY',
-      accountPeriod: 30,
-      invoiceType: 'SPECIAL',
-      taxRate: 6,
-    },
-  ],
-} as const
-
 /** SUP-ADM-003 SupplierDraftUpsertRequest. */
 export const SupplierDraftRequest = z
   .object({
@@ -171,7 +156,7 @@ export const SupplierDraftRequest = z
     duplicateConfirmToken: z.string().min(1).max(512).optional(),
   })
   .strict()
-  .meta({ id: 'SupplierDraftUpsertRequest', examples: [DRAFT_EXAMPLE] })
+  .meta({ id: 'SupplierDraftUpsertRequest' })
 export type SupplierDraftRequest = z.output<typeof SupplierDraftRequest>
 
 const PAIRED =

@@ -1,15 +1,15 @@
 import {
   clearDefault,
   findAccount,
+  insertAccount,
   lockAccount,
   supplierAccount,
   updateAccount,
   type AccountWriteRow,
 } from '../../../sql/account'
 import { findApproval, type ApprovalRow } from '../../../sql/approval'
-import { insertEvent } from '../../../sql/audit'
+import { insertEvent } from '../../../sql/outbox'
 import type { Sql } from '../../../sql/db'
-import { insertAccount } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
 import type {
   BankAccountChangeRequest,
@@ -18,18 +18,18 @@ import type {
   SupplierBankAccountVO,
 } from '../../schemas/account'
 import type { ApprovalCommandResult } from '../../schemas/supplier'
+import { ACCOUNT_TERMS } from '../../schemas/account-terms'
 import type { DomainDeps, WriteContext } from '../context'
-import { accountColumns } from './rules'
-import { emptyToNull } from '../write/fields'
-import { type FieldChange } from '../write/change-log'
-import { logChanges } from '../write/change-log'
+import { checkCandidate, checkNewAccounts, flagCodes, screenNumbers } from './rules'
+import { logChanges, type FieldChange } from '../write/change-log'
 import { runWrite } from '../write/pipeline'
 import { openApproval, runApprovalCommand } from '../write/approval-command'
 import { supplierForWrite } from '../write/target'
 import { decideApproval } from '../approval/submit'
 import { toAccountVO } from './reads'
-import { CANDIDATE_FIELDS, checkChange, checkNewAccounts, flagCodes, screenNumbers } from './rules'
 import {
+  newAccount,
+  sameTerm,
   sealCandidate,
   toCandidate,
   type AccountChangeSnapshot,
@@ -64,14 +64,14 @@ async function changeableAccount(
 ) {
   const account = await findAccount(sql, supplierId, accountId)
   if (!account) fail('ACCOUNT_NOT_FOUND')
-  if (!CHANGEABLE.includes(account!.status)) {
+  if (!CHANGEABLE.includes(account.status)) {
     fail(
       'OPERATION_NOT_ALLOWED_IN_STATUS',
-      `only an ACTIVE account ${what}; this one is ${account!.status}`,
+      `only an ACTIVE account ${what}; this one is ${account.status}`,
     )
   }
-  if (account!.updateTime !== expectedUpdateTime) fail('VERSION_STALE')
-  return account!
+  if (account.updateTime !== expectedUpdateTime) fail('VERSION_STALE')
+  return account
 }
 
 /** Under the supplier's lock: the account must still be what the pre-checks saw. */
@@ -85,7 +85,7 @@ async function relockAccount(tx: Sql, seen: AccountWriteRow) {
   ) {
     fail('CONCURRENT_MODIFICATION')
   }
-  return locked!
+  return locked
 }
 
 /**
@@ -109,7 +109,7 @@ export function createAccounts(
           const candidate = toCandidate(input)
           return {
             accountType: input.accountType,
-            columns: await accountColumns(deps, input, supplier.fullName),
+            account: await newAccount(deps, input, supplier.fullName),
             sealed: await sealCandidate(deps, candidate, []),
           }
         }),
@@ -125,7 +125,7 @@ export function createAccounts(
         const account = await insertAccount(
           tx,
           supplierId,
-          item.columns,
+          item.account,
           'PENDING',
           ctx.adminId,
           flagCodes(flags[i]),
@@ -155,7 +155,7 @@ export function createAccounts(
                 targetId: account.accountId,
                 fieldName: 'account',
                 oldValueMasked: null,
-                newValueMasked: `${item.columns.bank_name} ${account.accountNoMask}`,
+                newValueMasked: `${item.account.bankName} ${account.accountNoMask}`,
               },
             ],
           },
@@ -206,9 +206,9 @@ async function submitOutcome(
   return submitResult(approval, submitted.accountId, account?.status ?? submitted.accountStatus)
 }
 
-const screening = (items: { accountType: string; columns: { account_no_bidx: string } }[]) =>
+const screening = (items: { accountType: string; account: { accountNoBidx: string } }[]) =>
   items.map((item, i) => ({
-    accountNoBidx: item.columns.account_no_bidx,
+    accountNoBidx: item.account.accountNoBidx,
     accountType: item.accountType,
     at: `accounts.${i}`,
   }))
@@ -239,16 +239,14 @@ async function changedFields(
   candidate: Candidate,
 ): Promise<Candidate> {
   const changed: Candidate = {}
-  for (const field of CANDIDATE_FIELDS) {
-    const next = candidate[field]
+  for (const term of ACCOUNT_TERMS) {
+    const next = candidate[term]
     if (next === undefined) continue
     const same =
-      field === 'accountNo'
+      term === 'accountNo'
         ? (await deps.cipher.blindIndex(next as string, 'accountNo')) === account.accountNoBidx
-        : field === 'proofFileUrls'
-          ? JSON.stringify(next) === JSON.stringify(account.proofFileUrls)
-          : emptyToNull(next) === account[field]
-    if (!same) (changed as Record<string, unknown>)[field] = next
+        : sameTerm(next, account[term])
+    if (!same) (changed as Record<string, unknown>)[term] = next
   }
   return changed
 }
@@ -277,19 +275,26 @@ export function changeAccount(
         req.expectedUpdateTime,
         'can be changed',
       )
-      checkChange(deps.config, account, req)
-      const candidate = await changedFields(deps, account, toCandidate(req))
-      if (Object.keys(candidate).length === 0) fail('NO_ACTUAL_CHANGE')
+      // The terms are checked as sent, the number screened is the one the account would hold;
+      // a change of nothing is refused after them.
+      const requested = toCandidate(req)
+      const candidate = await changedFields(deps, account, requested)
       const sealed = await sealCandidate(deps, candidate, [])
-      await screenNumbers(sql, supplier, [changeScreening(account, sealed.accountNoBidx)])
-      return { account, sealed }
+      await checkCandidate(sql, deps.config, supplier, account, requested, sealed.accountNoBidx)
+      if (sealed.fields.length === 0) fail('NO_ACTUAL_CHANGE')
+      return { account, candidate, sealed }
     },
-    async run(tx, { account: seen, sealed }) {
+    async run(tx, { account: seen, candidate, sealed }) {
       const supplier = await writableSupplier(tx, supplierId, true, 'ACCOUNT_CHANGE')
       const account = await relockAccount(tx, seen)
-      const [flags] = await screenNumbers(tx, supplier, [
-        changeScreening(account, sealed.accountNoBidx),
-      ])
+      const flags = await checkCandidate(
+        tx,
+        deps.config,
+        supplier,
+        account,
+        candidate,
+        sealed.accountNoBidx,
+      )
       // The submission claims the account's version: a second change sent with the same
       // expectedUpdateTime is a compare-and-set miss, and an approval can only apply on top of
       // the version it was submitted against.
@@ -306,7 +311,7 @@ export function changeAccount(
         accountType: account.accountType,
         ...sealed,
         riskFlags: flags,
-        baseUpdateTime: claimed!.updateTime,
+        baseUpdateTime: claimed.updateTime,
         changeReason: req.changeReason,
       }
       return openApproval(tx, deps, ctx, {
@@ -343,13 +348,6 @@ export function changeAccount(
   })
 }
 
-const changeScreening = (account: AccountWriteRow, newBidx: string | null) => ({
-  accountNoBidx: newBidx ?? account.accountNoBidx,
-  accountType: account.accountType,
-  at: 'candidate',
-  accountId: account.accountId,
-})
-
 /**
  * SUP-ADM-041: only an ACTIVE account becomes the default; in one transaction, under the
  * supplier's lock, the previous default becomes NO. The partial unique index
@@ -384,7 +382,7 @@ export function setDefaultAccount(
       const updated = await updateAccount(
         tx,
         { accountId, status: account.status, expectedUpdateTime: account.updateTime },
-        { is_default: 'YES' },
+        { isDefault: 'YES' },
       )
       if (!updated) fail('CONCURRENT_MODIFICATION')
       const changes: FieldChange[] = []

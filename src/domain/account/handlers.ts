@@ -1,29 +1,20 @@
-import { lockAccount, updateAccount, type AccountWriteRow } from '../../../sql/account'
+import { lockAccount, updateAccount } from '../../../sql/account'
 import type { ApprovalRow } from '../../../sql/approval'
-import { insertEvent } from '../../../sql/audit'
+import { insertEvent } from '../../../sql/outbox'
 import type { Sql } from '../../../sql/db'
 import { lockSupplier } from '../../../sql/supplier'
 import { fail } from '../../errors'
-import {
-  approvalHandler,
-  type ApplierCtx,
-  type ApplierDeps,
-  type NotApplied,
-} from '../approval/handler'
+import { approvalHandler, type ApplierCtx, type NotApplied } from '../approval/handler'
 import { maskForLog } from '../masking'
-import { checkAccountNo, checkSettlementTerms } from './rules'
-import { checkStorageUrls } from '../write/fields'
-import { type FieldChange } from '../write/change-log'
+import { checkCandidate, flagCodes } from './rules'
+import { logChanges, statusChange, type FieldChange } from '../write/change-log'
 import type { AuditDeps } from '../audit/trail'
-import { logChanges, statusChange } from '../write/change-log'
 import { assertAllowed } from '../lifecycle/policy'
-import { flagCodes, mergedTerms, screenNumbers } from './rules'
 import {
   AccountChangeSnapshot,
   AccountCreateSnapshot,
-  candidateColumns,
+  storedTerms,
   openCandidate,
-  type Candidate,
 } from './snapshot'
 import { accountMove, CHANGEABLE, nextAccountStatus, type AccountTrigger } from './statuses'
 
@@ -40,33 +31,7 @@ async function lockTarget(tx: Sql, snapshot: AccountCreateSnapshot) {
   if (!supplier) fail('SUPPLIER_NOT_FOUND')
   const account = await lockAccount(tx, snapshot.supplierId, snapshot.accountId)
   if (!account) fail('ACCOUNT_NOT_FOUND')
-  return { supplier: supplier!, account: account! }
-}
-
-/** The candidate checked as registration checks an initial account, on the account it makes. */
-async function recheck(
-  deps: ApplierDeps,
-  tx: Sql,
-  supplier: { supplierId: string; fullName: string; legalRepresentative: string | null },
-  account: AccountWriteRow,
-  snapshot: AccountCreateSnapshot,
-  candidate: Candidate,
-) {
-  if (candidate.accountNo !== undefined) checkAccountNo(candidate.accountNo, 'candidate')
-  checkSettlementTerms(mergedTerms(account, candidate), 'candidate')
-  checkStorageUrls(
-    deps.config,
-    (candidate.proofFileUrls ?? []).map((u, j): [string, string] => [`proofFileUrls.${j}`, u]),
-  )
-  const [flags] = await screenNumbers(tx, supplier, [
-    {
-      accountNoBidx: snapshot.accountNoBidx ?? account.accountNoBidx,
-      accountType: account.accountType,
-      at: 'candidate',
-      accountId: account.accountId,
-    },
-  ])
-  return flags
+  return { supplier, account }
 }
 
 /** The account move and the event of a create that ends unapplied. */
@@ -135,7 +100,14 @@ export const accountCreateApproval = approvalHandler<AccountCreateSnapshot>({
     assertAllowed(supplier.status, 'ACCOUNT_CREATE', 'writing bank accounts')
     const to = nextAccountStatus(account.status, 'APPROVAL_APPLIED')
     const candidate = await openCandidate(deps, snapshot)
-    const flags = await recheck(deps, tx, supplier, account, snapshot, candidate)
+    const flags = await checkCandidate(
+      tx,
+      deps.config,
+      supplier,
+      account,
+      candidate,
+      snapshot.accountNoBidx,
+    )
     const applied = await updateAccount(
       tx,
       {
@@ -143,7 +115,7 @@ export const accountCreateApproval = approvalHandler<AccountCreateSnapshot>({
         status: account.status,
         expectedUpdateTime: account.updateTime,
       },
-      { ...(await candidateColumns(deps, candidate)), status: to, risk_flags: flagCodes(flags) },
+      { ...(await storedTerms(deps, candidate)), status: to, riskFlags: flagCodes(flags) },
     )
     if (!applied) fail('CONCURRENT_MODIFICATION')
     await logChanges(
@@ -189,7 +161,14 @@ export const accountChangeApproval = approvalHandler<AccountChangeSnapshot>({
       )
     }
     const candidate = await openCandidate(deps, snapshot)
-    const flags = await recheck(deps, tx, supplier, account, snapshot, candidate)
+    const flags = await checkCandidate(
+      tx,
+      deps.config,
+      supplier,
+      account,
+      candidate,
+      snapshot.accountNoBidx,
+    )
     const applied = await updateAccount(
       tx,
       {
@@ -197,7 +176,7 @@ export const accountChangeApproval = approvalHandler<AccountChangeSnapshot>({
         status: account.status,
         expectedUpdateTime: account.updateTime,
       },
-      { ...(await candidateColumns(deps, candidate)), risk_flags: flagCodes(flags) },
+      { ...(await storedTerms(deps, candidate)), riskFlags: flagCodes(flags) },
     )
     if (!applied) fail('CONCURRENT_MODIFICATION')
     const changes: FieldChange[] = snapshot.fields.map((field) => ({

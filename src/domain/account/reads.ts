@@ -1,8 +1,8 @@
 import {
+  AccountListRow,
   supplierAccount,
   supplierAccounts,
   type AccountDetailRow,
-  type AccountListRow,
 } from '../../../sql/account'
 import { recordSensitiveReads } from '../../../sql/change-log-read'
 import { findSupplier } from '../../../sql/supplier'
@@ -14,32 +14,20 @@ import { holds, type Reader } from '../supplier/reads'
 /** Besides supplier:view, what reveals an account's proof files in its detail. */
 export const PROOF_PERMISSION = 'supplier:account:proof:read'
 
+/** The fields every view of an account answers, in the VO's order. */
+const VIEW_FIELDS = AccountListRow.keyof().options
+
 /**
- * The one mapping from an account row to SupplierBankAccountVO. Written out field by field so
- * that nothing a query adds reaches a client unless it is named here; proofFileUrls only when
- * the caller may see them.
+ * The one mapping from an account row to SupplierBankAccountVO: the view's fields, picked by
+ * name so that nothing a query adds reaches a client unless the view names it; proofFileUrls
+ * only when the caller may see them.
  */
 export function toAccountVO(
   row: AccountListRow | AccountDetailRow,
   proofFileUrls?: string[],
 ): SupplierBankAccountVO {
-  return {
-    accountId: row.accountId,
-    accountName: row.accountName,
-    accountType: row.accountType,
-    bankName: row.bankName,
-    bankBranch: row.bankBranch,
-    accountNoMask: row.accountNoMask,
-    settleMode: row.settleMode,
-    accountPeriod: row.accountPeriod,
-    invoiceType: row.invoiceType,
-    taxRate: row.taxRate,
-    status: row.status,
-    isDefault: row.isDefault,
-    riskFlags: row.riskFlags,
-    ...(proofFileUrls === undefined ? {} : { proofFileUrls }),
-    updateTime: row.updateTime,
-  }
+  const view = Object.fromEntries(VIEW_FIELDS.map((field) => [field, row[field]])) as AccountListRow
+  return proofFileUrls === undefined ? view : { ...view, proofFileUrls }
 }
 
 /** SUP-ADM-034 list: the live accounts of a live supplier, masked, never with proof files. */

@@ -4,12 +4,12 @@ import { type RiskFlagCode } from '../../vocabulary'
 import type { Sql } from '../../../sql/db'
 import { fail } from '../../errors'
 import type { BankAccountInput } from '../../schemas/supplier'
-import type { BankAccountChangeRequest } from '../../schemas/account'
+import type { Candidate } from './snapshot'
 import type { DomainDeps } from '../context'
 import { normalizeAccountNo, normalizeName } from '../../identity'
-import { checkStorageUrls, emptyToNull } from '../write/fields'
+import { checkStorageUrls } from '../write/fields'
 import { HOLDS_NUMBER } from './statuses'
-import { maskAccountNo } from '../../crypto/sensitive'
+import { AccountTerms, type SettlementTerms } from '../../schemas/account-terms'
 
 /*
  * The account rules shared by batch create, change and their approval handlers: the same
@@ -37,60 +37,36 @@ export function checkNewAccounts(
   )
 }
 
-/** Candidate fields of a change, as BankAccountChangeRequest carries them. */
-export type AccountCandidate = Omit<
-  z.output<typeof BankAccountChangeRequest>,
-  'changeReason' | 'expectedUpdateTime'
->
-
-export const CANDIDATE_FIELDS = [
-  'bankName',
-  'bankBranch',
-  'accountNo',
-  'proofFileUrls',
-  'settleMode',
-  'accountPeriod',
-  'invoiceType',
-  'taxRate',
-] as const satisfies readonly (keyof AccountCandidate)[]
-
-/** Settlement terms, as an account holds them or a candidate sets some of them. */
-interface Terms {
-  settleMode?: string | null
-  accountPeriod?: number | null
-  invoiceType?: string | null
-  taxRate?: number | null
-}
-
-/** The settlement terms the account will hold once the candidate is applied (a patch). */
-export function mergedTerms(current: Required<Terms>, candidate: Terms): Required<Terms> {
-  const pick = <K extends keyof Terms>(k: K) =>
-    candidate[k] === undefined ? current[k] : emptyToNull(candidate[k])
-  return {
-    settleMode: pick('settleMode'),
-    accountPeriod: pick('accountPeriod'),
-    invoiceType: pick('invoiceType'),
-    taxRate: pick('taxRate'),
-  }
-}
-
 /**
- * Field rules of a change (SUP-ADM-036) on the account as it will be: C-03 for a new number,
- * settlement terms merged over the current ones, proof URLs. Returns the normalized new number.
+ * The one check of a candidate on the account it would change, by the change command (before
+ * and under the lock) and by the approval handlers (on what they apply): C-03 for a new number,
+ * the settlement terms as they would be (the candidate over the account's), proof URLs; then
+ * C-19 and the fraud signal for the number the account would hold (`accountNoBidx`, the
+ * candidate's, or null for the account's own). Returns that number's flags.
  */
-export function checkChange(
+export async function checkCandidate(
+  sql: Sql,
   config: Config,
-  current: AccountWriteRow,
-  candidate: AccountCandidate,
-): string | undefined {
-  const number =
-    candidate.accountNo === undefined ? undefined : checkAccountNo(candidate.accountNo, 'candidate')
-  checkSettlementTerms(mergedTerms(current, candidate), 'candidate')
+  supplier: { supplierId: string; fullName: string; legalRepresentative: string | null },
+  account: AccountWriteRow,
+  candidate: Candidate,
+  accountNoBidx: string | null,
+): Promise<RiskFlag[]> {
+  if (candidate.accountNo !== undefined) checkAccountNo(candidate.accountNo, 'candidate')
+  checkSettlementTerms({ ...account, ...candidate }, 'candidate')
   checkStorageUrls(
     config,
     (candidate.proofFileUrls ?? []).map((u, j): [string, string] => [`proofFileUrls.${j}`, u]),
   )
-  return number
+  const [flags] = await screenNumbers(sql, supplier, [
+    {
+      accountNoBidx: accountNoBidx ?? account.accountNoBidx,
+      accountType: account.accountType,
+      at: 'candidate',
+      accountId: account.accountId,
+    },
+  ])
+  return flags
 }
 
 /** A named risk flag: codes and other suppliers' ids only, never a value of theirs. */
@@ -190,7 +166,7 @@ export function checkAccounts(accounts: z.output<typeof BankAccountInput>[], pat
 /** C-03: the normalized account number (6..32 digits), or ACCOUNT_NO_INVALID naming `at`. */
 export function checkAccountNo(accountNo: string, at: string): string {
   const number = normalizeAccountNo(accountNo)
-  if (!/^\d{6,32}$/.test(number)) {
+  if (!AccountTerms.shape.accountNo.safeParse(number).success) {
     fail(
       'ACCOUNT_NO_INVALID',
       `${at}.accountNo: 6..32 digits after removing spaces and hyphens (C-03)`,
@@ -200,15 +176,7 @@ export function checkAccountNo(accountNo: string, at: string): string {
 }
 
 /** Settlement terms of one account as they will be stored (a new one, or a change merged). */
-export function checkSettlementTerms(
-  a: {
-    settleMode?: string | null
-    accountPeriod?: number | null
-    invoiceType?: string | null
-    taxRate?: number | null
-  },
-  at: string,
-) {
+export function checkSettlementTerms(a: Partial<SettlementTerms>, at: string) {
   if (a.accountPeriod != null && a.settleMode !== 'MONTHLY') {
     fail('SETTLEMENT_TERMS_INVALID', `${at}.accountPeriod: allowed only when settleMode is MONTHLY`)
   }
@@ -217,28 +185,5 @@ export function checkSettlementTerms(
   }
   if (a.invoiceType === 'NONE' && a.taxRate != null) {
     fail('SETTLEMENT_TERMS_INVALID', `${at}.taxRate: must be empty when invoiceType is NONE`)
-  }
-}
-
-/** Columns of a new bank account; the account name is the subject's full name. */
-export async function accountColumns(
-  deps: Pick<DomainDeps, 'cipher'>,
-  a: z.output<typeof BankAccountInput>,
-  accountName: string,
-) {
-  const number = normalizeAccountNo(a.accountNo)
-  return {
-    account_name: accountName,
-    account_type: a.accountType,
-    bank_name: a.bankName,
-    bank_branch: emptyToNull(a.bankBranch),
-    account_no_enc: await deps.cipher.encrypt(number),
-    account_no_bidx: await deps.cipher.blindIndex(number, 'accountNo'),
-    account_no_mask: maskAccountNo(number) as string,
-    proof_file_urls: a.proofFileUrls ?? [],
-    settle_mode: a.settleMode ?? null,
-    account_period: a.accountPeriod ?? null,
-    invoice_type: a.invoiceType ?? null,
-    tax_rate: a.taxRate ?? null,
   }
 }

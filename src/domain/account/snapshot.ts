@@ -1,13 +1,19 @@
 import { z } from 'zod'
-import type { AccountTermColumns } from '../../../sql/account'
+import type { NewAccount, StoredTerms } from '../../../sql/account'
 import { maskAccountNo } from '../../crypto/sensitive'
 import { fail } from '../../errors'
-import { ACCOUNT_TYPES, INVOICE_TYPES, SETTLE_MODES } from '../../vocabulary'
-import type { DomainDeps } from '../context'
-import { canonicalJson } from '../context'
+import { ACCOUNT_TYPES } from '../../vocabulary'
+import { canonicalJson, type DomainDeps } from '../context'
 import { normalizeAccountNo } from '../../identity'
 import { emptyToNull } from '../write/fields'
-import { CANDIDATE_FIELDS, type RiskFlag } from './rules'
+import type { RiskFlag } from './rules'
+import {
+  ACCOUNT_TERMS,
+  AccountTerms,
+  SettlementTerms,
+  type AccountTerm,
+} from '../../schemas/account-terms'
+import type { BankAccountInput } from '../../schemas/supplier'
 
 /*
  * The candidate snapshot of ACCOUNT_CREATE and ACCOUNT_CHANGE approvals (schemaVersion 1). The
@@ -16,20 +22,8 @@ import { CANDIDATE_FIELDS, type RiskFlag } from './rules'
  * and the risk flags (codes and other suppliers' ids). The applier decrypts and applies it.
  */
 
-/** The candidate values, as applied: the account number normalized, blanks as null. */
-export const Candidate = z
-  .object({
-    bankName: z.string().min(1),
-    bankBranch: z.string().nullable(),
-    accountNo: z.string().regex(/^\d{6,32}$/),
-    proofFileUrls: z.array(z.string()),
-    settleMode: z.enum(SETTLE_MODES).nullable(),
-    accountPeriod: z.int().nullable(),
-    invoiceType: z.enum(INVOICE_TYPES).nullable(),
-    taxRate: z.number().nullable(),
-  })
-  .partial()
-  .strict()
+/** The candidate values, as applied: the terms a change sets (a create sets them all). */
+export const Candidate = AccountTerms.partial().strict()
 export type Candidate = z.output<typeof Candidate>
 
 const RiskFlagSchema = z.discriminatedUnion('code', [
@@ -43,7 +37,7 @@ const common = {
   accountId: z.string(),
   accountType: z.enum(ACCOUNT_TYPES),
   /** Which fields the candidate sets (a create sets them all). */
-  fields: z.array(z.enum(CANDIDATE_FIELDS)),
+  fields: z.array(AccountTerms.keyof()),
   /** Mask and blind index of the candidate's account number, when it sets one. */
   accountNoMask: z.string().nullable(),
   accountNoBidx: z.string().nullable(),
@@ -62,27 +56,46 @@ export const AccountChangeSnapshot = z.object({
 })
 export type AccountChangeSnapshot = z.output<typeof AccountChangeSnapshot>
 
-/** A request's account fields as a candidate: the number normalized, blanks as null. */
-export function toCandidate(input: {
-  bankName?: string
-  bankBranch?: string | null
-  accountNo?: string
-  proofFileUrls?: string[]
-  settleMode?: Candidate['settleMode']
-  accountPeriod?: number | null
-  invoiceType?: Candidate['invoiceType']
-  taxRate?: number | null
-}): Candidate {
-  const c: Candidate = {}
-  if (input.bankName !== undefined) c.bankName = input.bankName
-  if (input.bankBranch !== undefined) c.bankBranch = emptyToNull(input.bankBranch)
-  if (input.accountNo !== undefined) c.accountNo = normalizeAccountNo(input.accountNo)
-  if (input.proofFileUrls !== undefined) c.proofFileUrls = input.proofFileUrls
-  if (input.settleMode !== undefined) c.settleMode = input.settleMode ?? null
-  if (input.accountPeriod !== undefined) c.accountPeriod = input.accountPeriod ?? null
-  if (input.invoiceType !== undefined) c.invoiceType = input.invoiceType ?? null
-  if (input.taxRate !== undefined) c.taxRate = input.taxRate ?? null
-  return c
+/** The terms a request sends, as a candidate: the number normalized, blanks as null. */
+export function toCandidate(input: { [T in AccountTerm]?: AccountTerms[T] | null }): Candidate {
+  const candidate: Record<string, unknown> = {}
+  for (const term of ACCOUNT_TERMS) {
+    const value = input[term]
+    if (value === undefined) continue
+    candidate[term] =
+      term === 'accountNo' ? normalizeAccountNo(value as string) : emptyToNull(value)
+  }
+  return candidate as Candidate
+}
+
+/** Whether two values of a term are the same (a list by its items, in order). */
+export const sameTerm = (a: unknown, b: unknown) =>
+  Array.isArray(a) && Array.isArray(b)
+    ? a.length === b.length && a.every((item, i) => item === b[i])
+    : a === b
+
+/** The terms of an account that sets none: no branch, no proof files, no settlement terms. */
+const UNSET = {
+  bankBranch: null,
+  proofFileUrls: [],
+  ...(Object.fromEntries(SettlementTerms.keyof().options.map((term) => [term, null])) as {
+    [T in keyof SettlementTerms]: null
+  }),
+} satisfies Partial<AccountTerms>
+
+/** A new account's values: the request's terms (the unset ones empty), the number as stored. */
+export async function newAccount(
+  deps: Pick<DomainDeps, 'cipher'>,
+  input: z.output<typeof BankAccountInput>,
+  accountName: string,
+): Promise<NewAccount> {
+  const { accountNo, ...terms } = { ...UNSET, ...toCandidate(input) } as AccountTerms
+  return {
+    accountName,
+    accountType: input.accountType,
+    ...terms,
+    ...(await storedNumber(deps, accountNo)),
+  }
 }
 
 /** The clear part of a snapshot and the sealed candidate. */
@@ -93,7 +106,7 @@ export async function sealCandidate(
 ) {
   const number = candidate.accountNo
   return {
-    fields: CANDIDATE_FIELDS.filter((f) => candidate[f] !== undefined),
+    fields: ACCOUNT_TERMS.filter((term) => candidate[term] !== undefined),
     accountNoMask: number === undefined ? null : (maskAccountNo(number) as string),
     accountNoBidx: number === undefined ? null : await deps.cipher.blindIndex(number, 'accountNo'),
     riskFlags,
@@ -111,7 +124,7 @@ export async function openCandidate(
 ): Promise<Candidate> {
   const parsed = Candidate.safeParse(JSON.parse(await deps.cipher.decrypt(snapshot.candidateEnc)))
   if (!parsed.success) fail('APPROVAL_SCHEMA_UNSUPPORTED', 'the account candidate cannot be read')
-  const candidate = parsed.data!
+  const candidate = parsed.data
   const bidx =
     candidate.accountNo === undefined
       ? null
@@ -122,23 +135,19 @@ export async function openCandidate(
   return candidate
 }
 
-/** The columns a candidate sets, the number encrypted, indexed and masked. */
-export async function candidateColumns(
-  deps: Pick<DomainDeps, 'cipher'>,
-  c: Candidate,
-): Promise<AccountTermColumns> {
-  const columns: AccountTermColumns = {}
-  if (c.bankName !== undefined) columns.bank_name = c.bankName
-  if (c.bankBranch !== undefined) columns.bank_branch = c.bankBranch
-  if (c.accountNo !== undefined) {
-    columns.account_no_enc = await deps.cipher.encrypt(c.accountNo)
-    columns.account_no_bidx = await deps.cipher.blindIndex(c.accountNo, 'accountNo')
-    columns.account_no_mask = maskAccountNo(c.accountNo) as string
+/** A normalized account number as the account stores it: encrypted, indexed and masked. */
+async function storedNumber(deps: Pick<DomainDeps, 'cipher'>, accountNo: string) {
+  return {
+    accountNoEnc: await deps.cipher.encrypt(accountNo),
+    accountNoBidx: await deps.cipher.blindIndex(accountNo, 'accountNo'),
+    accountNoMask: maskAccountNo(accountNo) as string,
   }
-  if (c.proofFileUrls !== undefined) columns.proof_file_urls = c.proofFileUrls
-  if (c.settleMode !== undefined) columns.settle_mode = c.settleMode
-  if (c.accountPeriod !== undefined) columns.account_period = c.accountPeriod
-  if (c.invoiceType !== undefined) columns.invoice_type = c.invoiceType
-  if (c.taxRate !== undefined) columns.tax_rate = c.taxRate
-  return columns
+}
+
+/** The terms a candidate sets, as the account stores them (the number as above). */
+export async function storedTerms(
+  deps: Pick<DomainDeps, 'cipher'>,
+  { accountNo, ...terms }: Candidate,
+): Promise<Partial<StoredTerms>> {
+  return accountNo === undefined ? terms : { ...terms, ...(await storedNumber(deps, accountNo)) }
 }

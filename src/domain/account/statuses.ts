@@ -1,6 +1,6 @@
 import type { AccountStatus } from '../../vocabulary'
 import type { Sql } from '../../../sql/db'
-import { setAccountsStatus } from '../../../sql/supplier-children'
+import { setAccountsStatus } from '../../../sql/account'
 import { fail } from '../../errors'
 
 /**
@@ -38,7 +38,7 @@ export function accountMove(from: AccountStatus, trigger: AccountTrigger): Accou
 export function nextAccountStatus(from: AccountStatus, trigger: AccountTrigger): AccountStatus {
   const to = accountMove(from, trigger)
   if (!to) fail('OPERATION_NOT_ALLOWED_IN_STATUS', `a ${from} account cannot take ${trigger}`)
-  return to!
+  return to
 }
 
 /**

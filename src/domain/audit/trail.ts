@@ -1,5 +1,4 @@
 import type postgres from 'postgres'
-import type { ChangeLogEntry } from '../../../sql/audit'
 import {
   CHANGE_LOG_SEALED_COLUMNS,
   insertSealedChangeLogs,
@@ -19,6 +18,7 @@ import {
 } from '../../../sql/audit-trail'
 import type { Sql } from '../../../sql/db'
 import type { AuditKey, SealInput } from '../../crypto/audit'
+import type { ChangeOperationType, ChangeTargetType } from '../../vocabulary'
 
 /*
  * The audit trail (docs/audit-trail.md): every change-log and approval-log row is sealed, in
@@ -54,6 +54,23 @@ export function sealInput(
     ...place,
     fields: table === 'approval_log' ? [...fields, vacated] : fields,
   }
+}
+
+/** One change-log row to write, its values already masked by the caller. */
+export interface ChangeLogEntry {
+  /** Null only for rows about a supplier type's qualification rules. */
+  supplierId: string | null
+  approvalLogId?: string | null
+  operationType: ChangeOperationType
+  targetType: ChangeTargetType
+  targetId?: string | null
+  fieldName: string
+  oldValueMasked: string | null
+  newValueMasked: string | null
+  changeReason?: string | null
+  status?: string | null
+  operatorId: string
+  requestId: string
 }
 
 /**

@@ -1,4 +1,4 @@
-import { insertEvent } from '../../../sql/audit'
+import { insertEvent } from '../../../sql/outbox'
 import { findSupplier, lockSupplier } from '../../../sql/supplier'
 import { fail } from '../../errors'
 import type { ClearanceAnswer, FinanceClearance } from '../../ports/finance-clearance'
@@ -51,7 +51,7 @@ export function archiveSupplier(
       return {
         seen: seen,
         move,
-        clearance: answer as Extract<ClearanceAnswer, { outcome: 'CLEARED' }>,
+        clearance: answer,
       }
     },
     async run(tx, { seen, move, clearance }) {

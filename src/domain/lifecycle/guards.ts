@@ -1,12 +1,8 @@
+import { accountNumbersHeldElsewhere, liveAccounts } from '../../../sql/account'
 import type { Sql } from '../../../sql/db'
 import { supplierCompliance } from '../../../sql/compliance'
-import {
-  accountNumbersHeldElsewhere,
-  registrationFacts,
-  requiredQualifications,
-  taxNoHolder,
-} from '../../../sql/supplier'
-import { liveAccounts, liveTypes, validQualificationTypes } from '../../../sql/supplier-children'
+import { registrationFacts, requiredQualifications, taxNoHolder } from '../../../sql/supplier'
+import { liveTypes, validQualificationTypes } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
 import { COMPLIANT_STATES } from '../../vocabulary'
 import { today, type DomainDeps } from '../context'
@@ -80,7 +76,7 @@ export async function checkRegistration(
 ) {
   const facts = await registrationFacts(tx, supplierId)
   if (!facts) fail('SUPPLIER_NOT_FOUND')
-  const { taxNoBidx, licenseImageUrl } = facts!
+  const { taxNoBidx, licenseImageUrl } = facts
   if (await taxNoHolder(tx, taxNoBidx, supplierId)) fail('TAX_NO_DUPLICATE')
   if (!licenseImageUrl) fail('LICENSE_IMAGE_REQUIRED')
   const types = (await liveTypes(tx, supplierId)).map((t) => t.typeCode)

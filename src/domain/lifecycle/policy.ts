@@ -1,6 +1,6 @@
 import { fail, type ErrorName } from '../../errors'
 import { TRANSITIONS, type MoveCommand } from './transitions'
-import { SUPPLIER_STATUSES, type SupplierStatus } from '../../vocabulary'
+import type { SupplierStatus } from '../../vocabulary'
 
 /*
  * What may be done to a supplier in each lifecycle status (spec, "States and transitions",
@@ -100,5 +100,3 @@ export function assertAllowed(status: SupplierStatus, operation: Operation, what
  */
 export const allowedOperations = (status: SupplierStatus): Operation[] =>
   (Object.keys(POLICY) as Operation[]).filter((op) => isAllowed(status, op))
-
-export { SUPPLIER_STATUSES }

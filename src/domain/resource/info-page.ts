@@ -2,6 +2,7 @@ import { z } from 'zod'
 import {
   liveResources,
   relationPage,
+  RESOURCE_MODULES,
   SeasonJson,
   TagJson,
   type RelationPageRow,
@@ -11,7 +12,7 @@ import { AppError, ERRORS, fail } from '../../errors'
 import { page, type PageResult } from '../paging'
 import type { Deps } from '../deps'
 import { fleetResourcesFor, vehiclesById, type FleetVehicle } from '../../ports/fleet'
-import { FLEET_MODULE, MODULE_NAMES, RESOURCE_MODULES, resourceModule } from './modules'
+import { FLEET_MODULE, MODULE_NAMES, resourceModule } from './modules'
 
 /*
  * The resource-information page of one supplier (read-only). Bounded work whatever the page

@@ -1,8 +1,6 @@
 import { RESOURCE_MODULES, type ResourceModule } from '../../../sql/resource'
 import { fail } from '../../errors'
 
-export { RESOURCE_MODULES, type ResourceModule }
-
 /** Display names of the ten module codes, as the spec fixes them (not a platform dictionary). */
 export const MODULE_NAMES: Record<ResourceModule, string> = {
   SCENIC: '景区管理',

@@ -1,4 +1,4 @@
-import { insertEvent } from '../../../sql/audit'
+import { insertEvent } from '../../../sql/outbox'
 import { logChanges, type FieldChange } from '../write/change-log'
 import type { Sql } from '../../../sql/db'
 import {
@@ -9,8 +9,9 @@ import {
   resourceExists,
   updateRelation,
   type RelationVersionRow,
+  type ResourceModule,
 } from '../../../sql/resource'
-import { SUPPLIER_STATUSES } from '../../vocabulary'
+import { SUPPLIER_STATUSES, type SupplierStatus } from '../../vocabulary'
 import { fail } from '../../errors'
 import type { Deps } from '../deps'
 import { fleetResourcesFor, vehiclesById } from '../../ports/fleet'
@@ -21,9 +22,8 @@ import type {
 import type { DomainDeps, WriteContext } from '../context'
 import { runWrite, type WriteCommand } from '../write/pipeline'
 import { maskForLog } from '../masking'
-import type { SupplierStatus } from '../../vocabulary'
 import { NEW_RELATION_ALLOWED } from './eligibility'
-import { FLEET_MODULE, resourceModule, type ResourceModule } from './modules'
+import { FLEET_MODULE, resourceModule } from './modules'
 import { relationView, type SupplierResourceRelationVO } from './relations'
 
 /*

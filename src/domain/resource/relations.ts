@@ -1,11 +1,16 @@
 import { z } from 'zod'
 import type { Sql } from '../../../sql/db'
-import { currentRelation, liveResources, RESOURCE_MODULES } from '../../../sql/resource'
+import {
+  currentRelation,
+  liveResources,
+  RESOURCE_MODULES,
+  type ResourceModule,
+} from '../../../sql/resource'
 import { SUPPLIER_STATUSES } from '../../vocabulary'
 import type { Deps } from '../deps'
 import { fleetResourcesFor, vehiclesById, type FleetResources } from '../../ports/fleet'
 import { relationReasons } from './eligibility'
-import { FLEET_MODULE, MODULE_NAMES, resourceModule, type ResourceModule } from './modules'
+import { FLEET_MODULE, MODULE_NAMES, resourceModule } from './modules'
 
 /** SUP-ADM-048/049 answer. */
 export const SupplierResourceRelationVO = z

@@ -12,19 +12,19 @@ import {
   softDeleteChildren,
   updateContact,
   updateQualification,
-  draftAccountTerms,
   type ChildTable,
-  insertAccount,
 } from '../../../sql/supplier-children'
+import { draftAccounts, insertAccount, softDeleteAccounts } from '../../../sql/account'
 import type { Sql } from '../../../sql/db'
 import { maskCertNo, maskPhone } from '../../crypto/sensitive'
 import { normalizePhone } from '../../identity'
 import { fail } from '../../errors'
 import type { BankAccountInput } from '../../schemas/supplier'
+import { ACCOUNT_TERMS } from '../../schemas/account-terms'
 import type { DomainDeps } from '../context'
 import { maskForLog } from '../masking'
 import { planMerge } from './merge'
-import { accountColumns } from '../account/rules'
+import { newAccount, sameTerm } from '../account/snapshot'
 import { emptyToNull } from '../write/fields'
 import { type FieldChange } from '../write/change-log'
 
@@ -345,30 +345,24 @@ export async function replaceDraftAccounts(
   adminId: string,
   created = false,
 ) {
-  const existing = created ? [] : await draftAccountTerms(tx, supplierId)
-  const incoming = await Promise.all(accounts.map((a) => accountColumns(deps, a, accountName)))
-  // A form that repeats the same accounts changes nothing (ids and change log stay as they are).
+  const existing = created ? [] : await draftAccounts(tx, supplierId)
+  const incoming = await Promise.all(accounts.map((a) => newAccount(deps, a, accountName)))
+  // A form that repeats the same accounts changes nothing (ids and change log stay as they are):
+  // the same type, number (by blind index) and terms, in the same order.
   const same =
     existing.length === incoming.length &&
     existing.every((e, i) => {
       const a = incoming[i]
       return (
-        e.accountNoBidx === a.account_no_bidx &&
-        e.accountType === a.account_type &&
-        e.bankName === a.bank_name &&
-        e.bankBranch === a.bank_branch &&
-        e.settleMode === a.settle_mode &&
-        e.accountPeriod === a.account_period &&
-        e.invoiceType === a.invoice_type &&
-        e.taxRate === a.tax_rate &&
-        e.proofFileUrls.join('\n') === a.proof_file_urls.join('\n')
+        e.accountType === a.accountType &&
+        e.accountNoBidx === a.accountNoBidx &&
+        ACCOUNT_TERMS.every((term) => term === 'accountNo' || sameTerm(e[term], a[term]))
       )
     })
   const changes: FieldChange[] = []
   if (same) return changes
-  await softDeleteChildren(
+  await softDeleteAccounts(
     tx,
-    'supplier_bank_account',
     supplierId,
     existing.map((e) => e.accountId),
   )
@@ -381,14 +375,14 @@ export async function replaceDraftAccounts(
       newValueMasked: null,
     })
   }
-  for (const columns of incoming) {
-    const row = await insertAccount(tx, supplierId, columns, 'DRAFT', adminId)
+  for (const account of incoming) {
+    const row = await insertAccount(tx, supplierId, account, 'DRAFT', adminId)
     changes.push({
       targetType: 'ACCOUNT',
       targetId: row.accountId,
       fieldName: 'account',
       oldValueMasked: null,
-      newValueMasked: `${columns.bank_name} ${row.accountNoMask}`,
+      newValueMasked: `${account.bankName} ${row.accountNoMask}`,
     })
   }
   return changes

@@ -1,4 +1,4 @@
-import { insertEvent } from '../../../sql/audit'
+import { insertEvent } from '../../../sql/outbox'
 import type { Sql } from '../../../sql/db'
 import {
   findSupplier,
@@ -9,11 +9,8 @@ import {
   type SupplierColumns,
   type SupplierRow,
 } from '../../../sql/supplier'
-import {
-  liveAccounts,
-  liveContacts,
-  renameUnapprovedAccounts,
-} from '../../../sql/supplier-children'
+import { liveAccounts, renameUnapprovedAccounts } from '../../../sql/account'
+import { liveContacts } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
 import type {
   OnboardingStage,
@@ -29,15 +26,14 @@ import {
   mergeTypes,
   replaceDraftAccounts,
 } from './children'
-import type { SupplierStatus } from '../../vocabulary'
+import type { ChangeOperationType, SupplierStatus } from '../../vocabulary'
 import { assertAllowed } from '../lifecycle/policy'
 import { checkIdentity } from './near-duplicate'
 import { diffSubject, type Identity, type SubjectInput } from './form'
-import { type FieldChange } from '../write/change-log'
+import { logChanges, type FieldChange } from '../write/change-log'
 import { runWrite } from '../write/pipeline'
 import { relockSupplier, supplierForWrite } from '../write/target'
 import type { AuditDeps } from '../audit/trail'
-import { logChanges } from '../write/change-log'
 
 const ONBOARDING_STAGE: Record<SupplierStatus, OnboardingStage> = {
   DRAFT: 'PROFILE_DRAFT',
@@ -180,7 +176,12 @@ async function commitProfileChange(
   locked: SupplierRow,
   columns: SupplierColumns,
   changes: FieldChange[],
-  what: { operationType: string; eventType: string; changeReason?: string; noChange: string },
+  what: {
+    operationType: ChangeOperationType
+    eventType: string
+    changeReason?: string
+    noChange: string
+  },
 ) {
   if (changes.length === 0) fail('NO_ACTUAL_CHANGE', what.noChange)
   const { supplierId, status, updateTime } = locked

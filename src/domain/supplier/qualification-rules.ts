@@ -1,4 +1,4 @@
-import { insertEvent } from '../../../sql/audit'
+import { insertEvent } from '../../../sql/outbox'
 import {
   liveRulesOfType,
   lockEnabledSupplierType,

@@ -10,8 +10,6 @@ import {
 } from '../../../sql/change-log-read'
 import {
   countSuppliers,
-  supplierAccountInfo,
-  SupplierAccountInfoRow,
   supplierDetail,
   SupplierDetailRow,
   supplierListPage,
@@ -19,6 +17,7 @@ import {
   searchSuppliers,
   type SupplierListFilter,
 } from '../../../sql/supplier-read'
+import { supplierAccountInfo, SupplierAccountInfoRow } from '../../../sql/account'
 import { fail } from '../../errors'
 import { AllowedActions, allowedActions } from '../lifecycle/actions'
 import { page, type PageResult } from '../paging'
@@ -30,10 +29,6 @@ import type { Deps } from '../deps'
  * SQL modules (or derived from them): every row is parsed through its parser, so a column added
  * to a query never reaches a client unless the parser lists it (zod objects strip unknown keys).
  */
-
-/** Codes the read filters accept; their single source is the SQL module (the table's checks). */
-export { CHANGE_OPERATION_TYPES, CHANGE_TARGET_TYPES } from '../../../sql/change-log-read'
-export { SUPPLIER_SORT_KEYS, SUPPLIER_STATUSES } from '../../../sql/supplier-read'
 
 /** The permission that reveals approval opinions (decrypted and audited per read). */
 export const OPINION_PERMISSION = 'supplier:approval:opinion'

@@ -1,15 +1,16 @@
-import { insertEvent } from '../../../sql/audit'
+import { insertEvent } from '../../../sql/outbox'
 import { isLatestApproval, type ApprovalRow } from '../../../sql/approval'
 import type { Sql } from '../../../sql/db'
 import { lockSupplier, nextSupplierNo, type SupplierRow } from '../../../sql/supplier'
-import { liveAccounts, liveTypes } from '../../../sql/supplier-children'
+import { liveAccounts } from '../../../sql/account'
+import { liveTypes } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
 import { approvalHandler, type ApplierCtx, type ApplierDeps } from '../approval/handler'
 import { moveStatus } from '../lifecycle/move'
-import type { FieldChange } from '../write/change-log'
-import { logChanges, statusChange } from '../write/change-log'
+import { logChanges, statusChange, type FieldChange } from '../write/change-log'
 import { moveSupplierAccounts, nextAccountStatus } from '../account/statuses'
 import { RegistrationSnapshot } from './registration'
+import type { ChangeOperationType } from '../../vocabulary'
 
 /**
  * PROFILE_CREATE: a registration approved is applied (VETTING → ACTIVE with a supplierNo, the
@@ -151,7 +152,7 @@ async function backToDraft(
   deps: ApplierDeps,
   ctx: ApplierCtx,
   approval: ApprovalRow,
-  what: { operationType: string; status: string; reason: string; eventType: string },
+  what: { operationType: ChangeOperationType; status: string; reason: string; eventType: string },
 ) {
   const supplier = await lockSupplier(tx, approval.supplierId)
   if (!supplier || supplier.status !== 'VETTING' || !(await isLatestApproval(tx, approval))) return

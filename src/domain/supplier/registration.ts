@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { setSubmittedSnapshot } from '../../../sql/supplier'
-import { liveAccounts } from '../../../sql/supplier-children'
+import { liveAccounts } from '../../../sql/account'
 import type { ApprovalCommandResult, SupplierSubmitRequest } from '../../schemas/supplier'
 import type { DomainDeps, WriteContext } from '../context'
 import { approvalOf, moveBy } from '../lifecycle/transitions'

@@ -1,5 +1,5 @@
 import { ApprovalRow, findApproval, insertApproval, type NewApproval } from '../../../sql/approval'
-import { insertEvent, type DomainEvent } from '../../../sql/audit'
+import { insertEvent, type DomainEvent } from '../../../sql/outbox'
 import type { Sql } from '../../../sql/db'
 import type { ApprovalCommandResult } from '../../schemas/supplier'
 import { commandResult, currentCommandResult, decideApproval } from '../approval/submit'
@@ -7,6 +7,7 @@ import type { DomainDeps, WriteContext } from '../context'
 import { sealApproval, type AuditDeps } from '../audit/trail'
 import { logChanges, type FieldChange } from './change-log'
 import { runWrite } from './pipeline'
+import type { ChangeOperationType } from '../../vocabulary'
 
 /*
  * The tail every approval command shares: record the approval (SUBMITTED), its change-log rows
@@ -29,7 +30,7 @@ export interface ApprovalRecord {
     submitNoteEnc?: string | null
   }
   /** The change-log rows; they carry the approval's id and status, and the reason if any. */
-  log: { operationType: string; changes: FieldChange[]; changeReason?: string }
+  log: { operationType: ChangeOperationType; changes: FieldChange[]; changeReason?: string }
   /** The pending event; its payload gains the approval's id and the operator. */
   event: Omit<DomainEvent, 'payload'> & { payload: Record<string, unknown> }
 }

@@ -1,6 +1,7 @@
 import type { Sql } from '../../../sql/db'
 import { appendChangeLogs, type AuditDeps } from '../audit/trail'
 import type { WriteContext } from '../context'
+import type { ChangeOperationType, ChangeTargetType } from '../../vocabulary'
 
 /*
  * The change log of a write: every command and every approval handler writes its rows here, in
@@ -10,16 +11,7 @@ import type { WriteContext } from '../context'
 
 /** A field-level change, values already masked for the change log. */
 export interface FieldChange {
-  targetType:
-    | 'SUPPLIER'
-    | 'TYPE'
-    | 'CONTACT'
-    | 'QUALIFICATION'
-    | 'CONTRACT'
-    | 'EVALUATION'
-    | 'ACCOUNT'
-    | 'RELATION'
-    | 'QUALIFICATION_RULE'
+  targetType: ChangeTargetType
   targetId: string | null
   fieldName: string
   oldValueMasked: string | null
@@ -32,7 +24,7 @@ export function logChanges(
   deps: AuditDeps,
   ctx: Pick<WriteContext, 'adminId' | 'requestId'>,
   supplierId: string,
-  operationType: string,
+  operationType: ChangeOperationType,
   changes: FieldChange[],
   extra: {
     changeReason?: string | null

@@ -1,4 +1,4 @@
-import { claimSubmitWindow } from '../../../sql/audit'
+import { claimSubmitWindow } from '../../../sql/submit-guard'
 import type { Sql } from '../../../sql/db'
 import { fail } from '../../errors'
 import type { DomainDeps, WriteContext } from '../context'

@@ -2,7 +2,7 @@ import {
   claimIdempotencyKey,
   completeIdempotencyKey,
   findIdempotencyRecord,
-} from '../../../sql/audit'
+} from '../../../sql/idempotency'
 import type { Sql } from '../../../sql/db'
 import { fail } from '../../errors'
 import type { DomainDeps, WriteContext } from '../context'

@@ -7,7 +7,7 @@ import { assertAllowed, type Operation } from '../lifecycle/policy'
  * The supplier a command writes, found twice: by the pre-checks, outside the transaction, and
  * again under the lock inside it, where it must still be what the pre-checks saw. Every command
  * on a supplier goes through these two, so the order of the refusals is the same everywhere:
- * not found (395001), not in this status (the policy), stale version (395016); and under the
+ * not found (395001), not in this status (the policy), stale version (395003); and under the
  * lock, changed meanwhile (395014).
  */
 

@@ -1,66 +1,12 @@
 import { z } from 'zod'
 import { maybeOne, none, type Sql } from './db'
 
-/** One field-level change; values are already masked by the caller (sealed: `appendChangeLogs`). */
-export interface ChangeLogEntry {
-  /** Null only for rows about a supplier type's qualification rules. */
-  supplierId: string | null
-  approvalLogId?: string | null
-  operationType: string
-  targetType: string
-  targetId?: string | null
-  fieldName: string
-  oldValueMasked: string | null
-  newValueMasked: string | null
-  changeReason?: string | null
-  status?: string | null
-  operatorId: string
-  requestId: string
-}
-
-export interface DomainEvent {
-  aggregateType: 'SUPPLIER' | 'ACCOUNT' | 'RELATION' | 'SUPPLIER_TYPE'
-  aggregateId: string
-  eventType: string
-  /** Ids, codes and field names only: never a sensitive value. */
-  payload: Record<string, unknown>
-}
-
-/** Records a pending event in the caller's transaction (the outbox). */
-export function insertEvent(sql: Sql, event: DomainEvent) {
-  return none(sql`
-    INSERT INTO domain_event (aggregate_type, aggregate_id, event_type, payload)
-    VALUES (${event.aggregateType}, ${event.aggregateId}, ${event.eventType}, ${sql.json(event.payload as never)})
-  `)
-}
+/*
+ * Idempotency-Key records: the kept response of a write, replayed to a retry of the same
+ * request by the same administrator until it expires.
+ */
 
 const Claimed = z.object({ id: z.string() })
-
-/**
- * Short-window duplicate-submit guard. Claims (admin, operation, target, fingerprint) until
- * `windowSeconds` from now; returns false while an earlier claim is still fresh. Runs inside the
- * business transaction, so a failed write leaves no claim and a concurrent twin waits on the
- * unique index, then sees the claim.
- */
-export async function claimSubmitWindow(
-  sql: Sql,
-  key: { adminId: string; operation: string; target: string; fingerprint: string },
-  windowSeconds: number,
-) {
-  const row = await maybeOne(
-    sql`
-      INSERT INTO submit_guard (admin_id, operation, target, fingerprint, expires_at)
-      VALUES (${key.adminId}, ${key.operation}, ${key.target}, ${key.fingerprint},
-              now() + make_interval(secs => ${windowSeconds}))
-      ON CONFLICT (admin_id, operation, target, fingerprint) DO UPDATE
-        SET expires_at = EXCLUDED.expires_at, create_time = now()
-        WHERE submit_guard.expires_at <= now()
-      RETURNING id::text AS id
-    `,
-    Claimed,
-  )
-  return row !== null
-}
 
 export const IdempotencyRow = z.object({
   requestHash: z.string(),
