@@ -17,6 +17,7 @@ import { type FieldChange } from '../write/change-log'
 import type { AuditDeps } from '../audit/trail'
 import { logChanges, statusChange } from '../write/change-log'
 import { assertAllowed } from '../lifecycle/policy'
+import { SUPPLIER_COMMANDS } from '../lifecycle/actions'
 import { flagCodes, mergedTerms, screenNumbers } from './rules'
 import {
   AccountChangeSnapshot,
@@ -129,6 +130,7 @@ async function settleCreate(
 /** ACCOUNT_CREATE: the PENDING (or APPLY_FAILED, on retry) account becomes ACTIVE. */
 export const accountCreateApproval = approvalHandler<AccountCreateSnapshot>({
   bizType: 'ACCOUNT_CREATE',
+  permissions: SUPPLIER_COMMANDS.createSupplierAccounts.permissions,
   snapshot: AccountCreateSnapshot,
   async apply(tx, deps, ctx, approval, snapshot) {
     const { supplier, account } = await lockTarget(tx, snapshot)
@@ -175,6 +177,7 @@ export const accountCreateApproval = approvalHandler<AccountCreateSnapshot>({
 /** ACCOUNT_CHANGE: the approved candidate replaces the fields it names, on an ACTIVE account. */
 export const accountChangeApproval = approvalHandler<AccountChangeSnapshot>({
   bizType: 'ACCOUNT_CHANGE',
+  permissions: SUPPLIER_COMMANDS.changeSupplierAccount.permissions,
   snapshot: AccountChangeSnapshot,
   async apply(tx, deps, ctx, approval, snapshot) {
     const { supplier, account } = await lockTarget(tx, snapshot)

@@ -6,6 +6,7 @@ import { liveAccounts, liveTypes } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
 import { approvalHandler, type ApplierCtx, type ApplierDeps } from '../approval/handler'
 import { moveStatus } from '../lifecycle/move'
+import { SUPPLIER_COMMANDS } from '../lifecycle/actions'
 import type { FieldChange } from '../write/change-log'
 import { logChanges, statusChange } from '../write/change-log'
 import { moveSupplierAccounts, nextAccountStatus } from '../account/statuses'
@@ -20,6 +21,7 @@ import { RegistrationSnapshot } from './registration'
  */
 export const registrationApproval = approvalHandler<RegistrationSnapshot>({
   bizType: 'PROFILE_CREATE',
+  permissions: SUPPLIER_COMMANDS.submitSupplierRegistration.permissions,
   snapshot: RegistrationSnapshot,
 
   async apply(tx, deps, ctx, approval, snapshot) {
