@@ -560,7 +560,8 @@ describe('SUP-ADM-035 after a failed application', () => {
       'POST',
       `/admin/supplier/approvals/${f.result.approvalLogId}/withdraw`,
       {
-        admin: await h.admin(['supplier:approval:submit']),
+        // The route's own permission and the opening command's (test/approval-withdraw.test.ts).
+        admin: await h.admin(['supplier:approval:submit', 'supplier:account:manage']),
       },
     )
     expect(res.body.data).toMatchObject({ approvalStatus: 'WITHDRAWN' })

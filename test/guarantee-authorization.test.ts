@@ -2,9 +2,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { httpPermissionLookup } from '../src/ports/permission'
-import { insertSupplier } from './fixtures'
+import { spoilingProvider } from './failed-approvals'
 import { ALL_PERMISSIONS, useHarness, type Harness } from './harness'
-import { insertResource } from './resource-data'
+import { confirmingFinance, resolveVersions, validRequest } from './valid-requests'
 import { unchanged } from './unchanged'
 
 /**
@@ -12,6 +12,9 @@ import { unchanged } from './unchanged'
  * x-roles of /openapi.json, generated from `authorize(...)`), so that a route added later is in
  * it: each required permission, and the role, removed in turn → 395002 with nothing written; and
  * the permission port answering false, failing, answering non-success or not at all → 395002.
+ * Every request is one that succeeds (test/valid-requests.ts), and it is sent again, allowed,
+ * after the refusals as the control: so "nothing written" is about a write that would have
+ * written, on a target the refusals found as it was.
  */
 
 interface GuardedRoute {
@@ -43,22 +46,36 @@ async function guardedRoutes(h: Harness): Promise<GuardedRoute[]> {
   return routes
 }
 
-/** A concrete URL for a documented path: real targets where the route needs one. */
-async function concrete(h: Harness, path: string): Promise<string> {
-  const supplierId = (await insertSupplier(h, { status: 'DRAFT' })).supplierId
-  const values: Record<string, string> = {
-    supplierId,
-    resourceModule: 'HOTEL',
-    resourceId: await insertResource(h, 'HOTEL'),
-    typeCode: 'OTHER',
-  }
-  return path.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? '9007199254740993')
+/** The route's valid request, its body with the target's current versions. */
+async function prepared(h: Harness, route: GuardedRoute) {
+  const request = await validRequest(h, route)
+  return { url: request.url, body: await resolveVersions(h, request.body?.()) }
 }
 
-const bodyFor = (method: string) => (method === 'GET' || method === 'DELETE' ? undefined : {})
+/** The control, sent after the refusals: with every permission the same request succeeds. */
+async function expectSuccess(
+  h: Harness,
+  route: GuardedRoute,
+  admin: string,
+  body: unknown,
+  url: string,
+) {
+  const res = await h.call(route.method, url, { admin, body })
+  expect(
+    res.body,
+    `control ${route.method} ${route.path}: ${JSON.stringify(res.body)}`,
+  ).toMatchObject({
+    code: 200,
+    success: true,
+  })
+}
+
+const finance = confirmingFinance()
+beforeAll(() => finance.start())
+afterAll(() => finance.stop())
 
 describe('authorization matrix over every declared route', () => {
-  const h = useHarness()
+  const h = useHarness({ approvalProvider: spoilingProvider, env: () => finance.env() })
   let routes: GuardedRoute[]
   let everyPermission: string[]
   let everyRole: string[]
@@ -83,25 +100,27 @@ describe('authorization matrix over every declared route', () => {
     expect(routes.length).toBeGreaterThanOrEqual(12)
   })
 
-  it('each required permission removed in turn → 395002, nothing written', async () => {
+  it('each required permission removed in turn → 395002, nothing written; with all of them the same request succeeds', async () => {
     let checked = 0
     for (const route of routes) {
-      const url = await concrete(h, route.path)
-      // Control: with everything granted the request passes authorization (whatever it answers).
-      const full = await h.admin(everyPermission, everyRole)
-      const allowed = await h.call(route.method, url, { admin: full, body: bodyFor(route.method) })
-      expect(allowed.body.code, `${route.method} ${route.path}`).not.toBe(PERMISSION_DENIED)
+      const { url, body } = await prepared(h, route)
+      const refusals: [string, string][] = []
       for (const missing of route.permissions) {
         const admin = await h.admin(
           everyPermission.filter((p) => p !== missing),
           everyRole,
         )
-        const where = `${route.method} ${route.path} without ${missing}`
-        const res = await unchanged(
-          h,
-          () => h.call(route.method, url, { admin, body: bodyFor(route.method) }),
-          { grants: true, message: where },
-        )
+        refusals.push([`without ${missing}`, admin])
+      }
+      if (route.roles) refusals.push(['without a role', await h.admin(everyPermission, [])])
+      const full = await h.admin(everyPermission, everyRole)
+      // The refusals first, on the target as it is: each writes nothing at all.
+      for (const [what, admin] of refusals) {
+        const where = `${route.method} ${route.path} ${what}`
+        const res = await unchanged(h, () => h.call(route.method, url, { admin, body }), {
+          grants: true,
+          message: where,
+        })
         expect(res.status, where).toBe(200)
         expect(res.body, where).toMatchObject({
           code: PERMISSION_DENIED,
@@ -110,17 +129,8 @@ describe('authorization matrix over every declared route', () => {
         })
         checked++
       }
-      if (route.roles) {
-        const admin = await h.admin(everyPermission, [])
-        const where = `${route.method} ${route.path} without a role`
-        const res = await unchanged(
-          h,
-          () => h.call(route.method, url, { admin, body: bodyFor(route.method) }),
-          { grants: true, message: where },
-        )
-        expect(res.body, where).toMatchObject({ code: PERMISSION_DENIED, success: false })
-        checked++
-      }
+      // Then the control: the very same request, allowed, succeeds (a write would have written).
+      await expectSuccess(h, route, full, body, url)
     }
     expect(checked).toBeGreaterThanOrEqual(routes.length)
   })
@@ -162,7 +172,12 @@ describe('the permission port misbehaving (HTTP adapter, real local server) → 
   )
   const h = useHarness({
     // Every request asks the port (a granted read is otherwise remembered for a few seconds).
-    env: { PERMISSION_TIMEOUT_MS: '250', PERMISSION_READ_CACHE_SECONDS: '0' },
+    env: () => ({
+      PERMISSION_TIMEOUT_MS: '250',
+      PERMISSION_READ_CACHE_SECONDS: '0',
+      ...finance.env(),
+    }),
+    approvalProvider: spoilingProvider,
     permissions: () =>
       httpPermissionLookup({
         baseUrl: `http://127.0.0.1:${(service.address() as AddressInfo).port}/`,
@@ -171,28 +186,24 @@ describe('the permission port misbehaving (HTTP adapter, real local server) → 
   })
 
   it.each<Mode>(['false', 'http-error', 'non-success', 'malformed', 'silent'])(
-    'the port answering %s: 395002 on every route, nothing written',
+    'the port answering %s: 395002 on every route, nothing written; answering true, the same request succeeds',
     async (m) => {
       const routes = await guardedRoutes(h)
       const admin = await h.admin()
       for (const route of routes) {
-        const url = await concrete(h, route.path)
         mode = 'true'
-        const allowed = await h.call(route.method, url, { admin, body: bodyFor(route.method) })
-        expect(allowed.body.code, `control ${route.method} ${route.path}`).not.toBe(
-          PERMISSION_DENIED,
-        )
+        const { url, body } = await prepared(h, route)
         mode = m
         const where = `${m}: ${route.method} ${route.path}`
-        const res = await unchanged(
-          h,
-          () => h.call(route.method, url, { admin, body: bodyFor(route.method) }),
-          { grants: true, message: where },
-        )
+        const res = await unchanged(h, () => h.call(route.method, url, { admin, body }), {
+          grants: true,
+          message: where,
+        })
         expect(res.body, where).toMatchObject({ code: PERMISSION_DENIED, success: false })
+        mode = 'true'
+        await expectSuccess(h, route, admin, body, url)
       }
-      mode = 'true'
     },
-    60_000,
+    120_000,
   )
 })

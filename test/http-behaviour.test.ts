@@ -1,3 +1,4 @@
+import { runInNewContext } from 'node:vm'
 import { gunzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { useHarness } from './harness'
@@ -128,6 +129,31 @@ describe('the reference page', () => {
     // A new nonce for every page.
     const again = (await h.app.request('/docs')).headers.get('content-security-policy')
     expect(again).not.toBe(csp)
+  })
+
+  it('keeps the bearer token in memory only: Swagger UI is told not to persist it', async () => {
+    const page = await (await h.app.request('/docs')).text()
+    const [inline] = [...page.matchAll(/<script nonce="[^"]+">([\s\S]*?)<\/script>/g)].map(
+      ([, code]) => code,
+    )
+    // The page's own script, run against a stand-in for the bundle: the configuration it passes.
+    let config: Record<string, unknown> | undefined
+    const SwaggerUIBundle = Object.assign((c: Record<string, unknown>) => (config = c), {
+      presets: { apis: 'apis' },
+    })
+    const storage = () => {
+      throw new Error('the page touched browser storage')
+    }
+    runInNewContext(inline, {
+      window: {},
+      SwaggerUIBundle,
+      localStorage: { getItem: storage, setItem: storage },
+      sessionStorage: { getItem: storage, setItem: storage },
+    })
+    expect(config).toMatchObject({ url: 'openapi.json', dom_id: '#reference' })
+    // Swagger UI writes the authorization to localStorage only when this is true.
+    expect(config!.persistAuthorization).toBe(false)
+    expect(page).not.toMatch(/localStorage|sessionStorage/)
   })
 
   it('the assets are served with nosniff', async () => {

@@ -16,7 +16,8 @@ import { draftBody } from './supplier-data'
  * One deadline per request, on the real service process, whatever the database does: the
  * network to it silent (bytes stop, nothing closes), its backends killed, a lock held
  * elsewhere. Every route kind answers within REQUEST_TIMEOUT_MS (395030, retry later), works
- * again within seconds of the network coming back, and the server ends what the service left.
+ * again within that and a second of the network coming back, the writes refused meanwhile leave nothing
+ * in any table, and the server ends what the service left.
  */
 
 const embedded = inject('database').kind === 'embedded'
@@ -28,6 +29,48 @@ const BOUNDS = deadlineBounds(DEADLINE_MS)
 /** The answer leaves the service at the deadline; this is for HTTP and a loaded machine. */
 const SLACK_MS = 400
 const READINESS_MS = Math.min(2000, BOUNDS.statementTimeoutMs)
+/**
+ * Every route kind answers successfully again within this of the network coming back. Not a
+ * second, as the README had it: a request sent at once may wait on a connection the pool began
+ * during the silence, and be answered at its deadline (395030, or 395033 for a write whose COMMIT
+ * was under way); the next one succeeds. Measured 0.4–1.8 s here on two loaded cores.
+ */
+const RECOVERY_MS = DEADLINE_MS + 1000
+
+/**
+ * Waits until no backend but the caller's own is running a statement or sitting in a
+ * transaction: what the service sent into the silence has reached the server and ended there
+ * (rolled back, or cut by idle_in_transaction_session_timeout).
+ */
+async function settled(sql: postgres.Sql) {
+  const busy = async () =>
+    (
+      await sql<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid()
+          AND state IN ('active', 'idle in transaction', 'idle in transaction (aborted)')`
+    )[0].n
+  const since = performance.now()
+  while ((await busy()) > 0 && performance.now() - since < 10_000) {
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  expect(await busy(), 'the service left a statement or transaction running').toBe(0)
+}
+
+/** Sends every route kind, round after round, until all answer 200; the ms that took. */
+async function recovery<A extends { body: any }>(round: () => Promise<Record<string, A>>) {
+  const started = performance.now()
+  let answers: Record<string, A>
+  do answers = await round()
+  while (
+    Object.values(answers).some((a) => a.body?.code !== 200) &&
+    performance.now() - started < 10_000
+  )
+  for (const [kind, answer] of Object.entries(answers)) {
+    expect(answer.body, kind).toMatchObject({ code: 200, success: true })
+  }
+  return Math.round(performance.now() - started)
+}
 
 type Answer = Awaited<ReturnType<typeof request>>
 
@@ -42,6 +85,9 @@ describe('the request deadline on the real service', () => {
   let supplierId: string
   /** Every write sent by `routeKinds`, with the code it was answered. */
   const writes: { fullName: string; code?: number }[] = []
+  /** Every table before the network went silent, and the writes sent until then. */
+  let beforeSilence: Record<string, string>
+  let sentBeforeSilence = 0
 
   beforeAll(async () => {
     if (embedded) return
@@ -113,6 +159,8 @@ describe('the request deadline on the real service', () => {
 
   it('a silent network: every route kind answers within the deadline, round after round', async (ctx) => {
     if (embedded) ctx.skip(ON_EMBEDDED)
+    beforeSilence = await snapshot({ sql: direct }, { grants: true })
+    sentBeforeSilence = writes.length
     proxy.silence()
     const times: Record<string, number[]> = {}
     // Three rounds: on the pool's existing connections, once those were given up on (answer
@@ -136,32 +184,32 @@ describe('the request deadline on the real service', () => {
     expect(service.hasExited()).toBe(false)
   }, 30_000)
 
-  it('the network back: every route kind works again within a few seconds, and the refused writes left nothing', async (ctx) => {
+  it('the network back: the writes refused while silent left nothing in any table', async (ctx) => {
     if (embedded) ctx.skip(ON_EMBEDDED)
+    const silent = writes.slice(sentBeforeSilence)
+    expect(silent.filter((w) => w.code === 395030).length).toBeGreaterThanOrEqual(3)
+    expect(silent.filter((w) => w.code === 200)).toEqual([])
+    // What the service sent while silent reaches the server on restore (the proxy delivers it,
+    // as TCP would); nothing else is sent until it has ended there.
     await proxy.restore()
-    const started = performance.now()
-    let answers: Record<string, Answer>
-    do {
-      answers = await all()
-    } while (
-      Object.values(answers).some((a) => a.body?.code !== 200) &&
-      performance.now() - started < 10_000
-    )
-    const recoveredMs = Math.round(performance.now() - started)
-    await ctx.annotate(`every route kind answered 200 again ${recoveredMs} ms after restore`)
-    for (const [kind, answer] of Object.entries(answers)) {
-      expect(answer.body, kind).toMatchObject({ code: 200, success: true })
+    await settled(direct)
+    expect(await snapshot({ sql: direct }, { grants: true })).toEqual(beforeSilence)
+  }, 30_000)
+
+  it('silent again, then back: every route kind answers successfully within the deadline and a second', async (ctx) => {
+    if (embedded) ctx.skip(ON_EMBEDDED)
+    // As before: a round on the pool's connections, then one after they were given up on.
+    proxy.silence()
+    for (const pause of [0, BOUNDS.answerTimeoutSeconds * 1000]) {
+      await new Promise((r) => setTimeout(r, pause))
+      for (const [kind, answer] of Object.entries(await all())) {
+        expect(answer.body, kind).toMatchObject({ code: 395030 })
+      }
     }
-    expect(recoveredMs).toBeLessThan(5_000)
-    // What the service sent while silent has reached the server by now (the proxy delivers it
-    // on restore, as TCP would): a write is there exactly when it was answered success.
-    await new Promise((r) => setTimeout(r, 500))
-    const stored = await direct<{ fullName: string }[]>`
-      SELECT full_name AS "fullName" FROM supplier
-      WHERE full_name = ANY(${writes.map((w) => w.fullName)})`
-    const committed = new Set(stored.map((r) => r.fullName))
-    expect(writes.filter((w) => w.code !== 200).length).toBeGreaterThanOrEqual(3)
-    for (const w of writes) expect(committed.has(w.fullName), `${w.code}`).toBe(w.code === 200)
+    await proxy.restore()
+    const recoveredMs = await recovery(all)
+    await ctx.annotate(`every route kind answered 200 again ${recoveredMs} ms after restore`)
+    expect(recoveredMs).toBeLessThan(RECOVERY_MS)
   }, 30_000)
 
   it('a transaction left open on a silent network is ended by the server within its bound', async (ctx) => {
@@ -315,6 +363,7 @@ describe('the request deadline alone, on a pool without bounds', () => {
     for (const a of await all())
       if (a.kind !== 'uncached read') expect(a.body.code, a.kind).toBe(200)
 
+    const beforeSilence = await snapshot(h, { grants: true })
     proxy.silence()
     const times: Record<string, number> = {}
     for (const a of await all()) {
@@ -326,22 +375,22 @@ describe('the request deadline alone, on a pool without bounds', () => {
     await ctx.annotate(
       `ms while silent, the frame alone (deadline ${DEADLINE_MS}): ${JSON.stringify(times)}`,
     )
+    expect(written.filter((w) => w.code === 395030)).toHaveLength(1)
 
+    // The write refused while silent goes on once the network is back, after its deadline: it
+    // rolls back instead of committing, and leaves nothing in any table.
     await proxy.restore()
-    const started = performance.now()
-    let answers: Awaited<ReturnType<typeof all>>
-    do answers = await all()
-    while (answers.some((a) => a.body.code !== 200) && performance.now() - started < 10_000)
-    for (const a of answers) expect(a.body.code, a.kind).toBe(200)
-    expect(performance.now() - started).toBeLessThan(5_000)
-    // The write refused while silent went on once the network was back, after its deadline:
-    // it rolled back instead of committing.
-    await new Promise((r) => setTimeout(r, 500))
-    const stored = await h.sql<{ fullName: string }[]>`
-      SELECT full_name AS "fullName" FROM supplier
-      WHERE full_name = ANY(${written.map((w) => w.fullName)})`
-    const committed = new Set(stored.map((r) => r.fullName))
-    expect(written.some((w) => w.code === 395030)).toBe(true)
-    for (const w of written) expect(committed.has(w.fullName), `${w.code}`).toBe(w.code === 200)
+    await settled(h.sql)
+    expect(await snapshot(h, { grants: true })).toEqual(beforeSilence)
+
+    // Silent again, then back: every route kind answers successfully within RECOVERY_MS.
+    proxy.silence()
+    for (const a of await all()) expect(a.body.code, a.kind).toBe(395030)
+    await proxy.restore()
+    const recoveredMs = await recovery(async () =>
+      Object.fromEntries((await all()).map((a) => [a.kind, a])),
+    )
+    await ctx.annotate(`every route kind answered 200 again ${recoveredMs} ms after restore`)
+    expect(recoveredMs).toBeLessThan(RECOVERY_MS)
   }, 30_000)
 })

@@ -265,6 +265,12 @@ describe('SUP-ADM-003 create draft: bounds', () => {
         () => draftBody({ contacts: [{ contactName: 'Wang', contactPhone: '' }] }),
       ],
       [
+        // Spaces only: no number, and no mask to store (it was a 500 at the INSERT).
+        'contacts.contactPhone blank',
+        'contacts.0.contactPhone',
+        () => draftBody({ contacts: [{ contactName: 'Wang', contactPhone: '   ' }] }),
+      ],
+      [
         'contacts.contactPhone 21',
         'contacts.0.contactPhone',
         () => draftBody({ contacts: [{ contactName: 'Wang', contactPhone: '1'.repeat(21) }] }),

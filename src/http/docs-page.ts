@@ -41,7 +41,9 @@ export const swaggerUiPage = (title: string, nonce: string) =>
             dom_id: '#reference',
             deepLinking: true,
             validatorUrl: null,
-            persistAuthorization: true,
+            // The bearer token pasted into "Authorize" stays in this page's memory: persisted, it
+            // would stay in the browser's storage, for any script of this origin, after the tab.
+            persistAuthorization: false,
             displayOperationId: true,
             displayRequestDuration: true,
             showExtensions: false,

@@ -21,8 +21,9 @@ export interface AppEnv {
     /** Set by the frame for every request (REQUEST_TIMEOUT_MS). */
     deadline: RequestDeadline
     /**
-     * The advice codes (`Access.advise`) the caller holds, set by `authorize` on every route it
-     * guards (empty without advice): never an authorization, only what a route may advise.
+     * The codes of `Access.advise` the caller holds, set by `authorize` on every route it guards
+     * (empty without advice): what a read may advise, or what a write's verb requires once it
+     * knows its target (withdrawing an approval).
      */
     heldCodes: readonly string[]
   }

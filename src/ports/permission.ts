@@ -14,9 +14,12 @@ export interface Access {
   permissions: readonly string[]
   roles?: readonly string[]
   /**
-   * Codes asked alongside, never required: which of them the caller holds is advice for the
-   * route's answer (the supplier detail's `allowedActions`), in the same lookup as the route's
-   * own, so the advice costs no round trip of its own.
+   * Codes asked alongside, never required by the route itself: which of them the caller holds
+   * is handed to the route, in the same lookup as the route's own, so it costs no round trip of
+   * its own. A read draws advice from them (the supplier detail's `allowedActions`); a write
+   * whose permission depends on its target requires some of them once it knows the target (the
+   * withdrawal of an approval, by the approval's type). Fail closed: a code that fails to
+   * answer is not held.
    */
   advise?: readonly string[]
 }
@@ -70,9 +73,10 @@ const GRANTS_MAX = 10_000
  * still lets them read for up to `seconds`; writes always ask, and a new grant (a denial is not
  * remembered) takes effect at once. Oldest entries go first beyond 10,000.
  *
- * Advice (`Access.advise`) is remembered apart, as the whole answer, codes not held included:
- * it authorizes nothing (every command asks for itself), so a grant or a revocation may show in
- * it up to `seconds` late, and a reader who holds few codes does not pay a statement per read.
+ * Advice (`Access.advise`) of a read is remembered apart, as the whole answer, codes not held
+ * included: it authorizes nothing (every command asks for itself), so a grant or a revocation
+ * may show in it up to `seconds` late, and a reader who holds few codes does not pay a statement
+ * per read. A write's codes are never remembered.
  */
 export function grantMemory(seconds: number, now = () => Date.now()): GrantMemory {
   const granted = expiringMemory<true>(GRANTS_MAX, now)

@@ -8,7 +8,7 @@ import type { Deps } from '../domain/deps'
 import { validate } from '../http/validate'
 import { idString } from '../schemas/id'
 import { answerWrite } from '../http/write'
-import { withdrawFailedApproval } from '../domain/approval/withdraw'
+import { withdrawFailedApproval, withdrawPermissions } from '../domain/approval/withdraw'
 import type { DomainDeps } from '../domain/context'
 import { FORM_ERRORS } from '../domain/supplier/form'
 import { submitRegistration } from '../domain/supplier/registration'
@@ -174,8 +174,18 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
       operationId: 'withdrawFailedApproval',
       summary:
         'Withdraw an approval whose application failed for good (evidence kept; a registration returns to DRAFT)',
+      description: `Besides \`supplier:approval:submit\`, the caller needs the permissions of the command that opened the approval, whose pending change the withdrawal undoes: ${Object.values(
+        deps.approvalHandlers,
+      )
+        .map(
+          (handler) =>
+            `${handler!.bizType}: ${handler!.permissions.map((p) => `\`${p}\``).join(' and ')}`,
+        )
+        .join('; ')}. Without them: 395002, nothing written.`,
       tags,
       permissions: ['supplier:approval:submit'],
+      // Which of the opening commands' permissions the caller holds; the verb requires its type's.
+      advise: withdrawPermissions(deps.approvalHandlers),
       response: resultSchema(ApprovalCommandResult),
       errors: ['APPROVAL_NOT_FOUND', 'OPERATION_NOT_ALLOWED_IN_STATUS', 'CONCURRENT_MODIFICATION'],
     }),
@@ -186,7 +196,7 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
         c,
         deps,
         { operation: 'withdrawFailedApproval', target: approvalLogId, body: null },
-        (ctx) => withdrawFailedApproval(deps, ctx, approvalLogId),
+        (ctx) => withdrawFailedApproval(deps, ctx, approvalLogId, c.get('heldCodes')),
       )
     },
   )

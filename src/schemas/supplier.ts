@@ -32,12 +32,14 @@ const bytes = (min: number, max: number) =>
     min > 0 ? `must be ${min}..${max} UTF-8 bytes` : `at most ${max} UTF-8 bytes`,
   )
 
+/** A phone number; a required one must hold more than spaces (blank, it has no mask to store). */
 const phone = (min: number, max: number) =>
   z
     .string()
     .min(min, min ? 'is required' : undefined)
     .max(max, `at most ${max} characters`)
     .regex(/^[0-9+\-() ]*$/, 'digits, spaces and + - ( ) only')
+    .refine((v) => !min || v.trim().length >= min, 'is required')
     .meta({ examples: ['0571-8888 6666'] })
 
 const typeCode = z

@@ -10,6 +10,7 @@ import { checkCandidate, flagCodes } from './rules'
 import { logChanges, statusChange, type FieldChange } from '../write/change-log'
 import type { AuditDeps } from '../audit/trail'
 import { assertAllowed } from '../lifecycle/policy'
+import { SUPPLIER_COMMANDS } from '../lifecycle/actions'
 import {
   AccountChangeSnapshot,
   AccountCreateSnapshot,
@@ -94,6 +95,7 @@ async function settleCreate(
 /** ACCOUNT_CREATE: the PENDING (or APPLY_FAILED, on retry) account becomes ACTIVE. */
 export const accountCreateApproval = approvalHandler<AccountCreateSnapshot>({
   bizType: 'ACCOUNT_CREATE',
+  permissions: SUPPLIER_COMMANDS.createSupplierAccounts.permissions,
   snapshot: AccountCreateSnapshot,
   async apply(tx, deps, ctx, approval, snapshot) {
     const { supplier, account } = await lockTarget(tx, snapshot)
@@ -147,6 +149,7 @@ export const accountCreateApproval = approvalHandler<AccountCreateSnapshot>({
 /** ACCOUNT_CHANGE: the approved candidate replaces the fields it names, on an ACTIVE account. */
 export const accountChangeApproval = approvalHandler<AccountChangeSnapshot>({
   bizType: 'ACCOUNT_CHANGE',
+  permissions: SUPPLIER_COMMANDS.changeSupplierAccount.permissions,
   snapshot: AccountChangeSnapshot,
   async apply(tx, deps, ctx, approval, snapshot) {
     const { supplier, account } = await lockTarget(tx, snapshot)

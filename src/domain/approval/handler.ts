@@ -22,6 +22,12 @@ export interface ApplierCtx {
  */
 export interface ApprovalHandler<S = unknown> {
   bizType: BizType
+  /**
+   * The permissions of the command that opens this type. Withdrawing such an approval undoes that
+   * command's pending change (an account REJECTED, a registration back to DRAFT), so the caller
+   * needs them as well as the withdraw route's own.
+   */
+  permissions: readonly string[]
   /** The versioned candidate snapshot (schemaVersion 1); an unreadable one is refused. */
   snapshot: z.ZodType<S>
   /** Locks the target, re-checks and applies from the snapshot, with change log and events. */

@@ -15,6 +15,7 @@ import { relockSupplier, supplierForWrite } from '../write/target'
 import { approvalOf, moveTo } from './transitions'
 import { applyMove, claimVersion } from './move'
 import { SUPPLIER_STATUSES } from '../../vocabulary'
+import { SUPPLIER_COMMANDS } from './actions'
 
 /*
  * SUP-ADM-043, the status command, and its STATUS_CHANGE approval. The command checks
@@ -109,6 +110,7 @@ export function changeSupplierStatus(
  */
 export const statusChangeApproval = approvalHandler<StatusChangeSnapshot>({
   bizType: 'STATUS_CHANGE',
+  permissions: SUPPLIER_COMMANDS.changeSupplierStatus.permissions,
   snapshot: StatusChangeSnapshot,
 
   async apply(tx, deps, ctx, approval, snapshot) {

@@ -8,6 +8,7 @@ import { fail } from '../../errors'
 import { approvalHandler, type ApplierCtx, type ApplierDeps } from '../approval/handler'
 import { moveStatus } from '../lifecycle/move'
 import { logChanges, statusChange, type FieldChange } from '../write/change-log'
+import { SUPPLIER_COMMANDS } from '../lifecycle/actions'
 import { moveSupplierAccounts, nextAccountStatus } from '../account/statuses'
 import { RegistrationSnapshot } from './registration'
 import type { ChangeOperationType } from '../../vocabulary'
@@ -21,6 +22,7 @@ import type { ChangeOperationType } from '../../vocabulary'
  */
 export const registrationApproval = approvalHandler<RegistrationSnapshot>({
   bizType: 'PROFILE_CREATE',
+  permissions: SUPPLIER_COMMANDS.submitSupplierRegistration.permissions,
   snapshot: RegistrationSnapshot,
 
   async apply(tx, deps, ctx, approval, snapshot) {
