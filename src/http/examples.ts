@@ -607,7 +607,7 @@ example(NearDuplicateConfirmation, {
     {
       supplierId: '9007199254741021',
       supplierNo: 'SP20261118100003',
-      fullName: '湖畔旅行社（杭州）有限责任公司',
+      fullName: '杭州湖畔旅行社有限责任公司',
       status: 'ACTIVE',
       similarity: 0.92,
       reason: 'SAME_TRADE_NAME_AND_REGION',
