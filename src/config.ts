@@ -179,6 +179,9 @@ const databaseUrl = z.url({ protocol: /^postgres(ql)?$/ }).transform((value, ctx
   return value
 })
 
+/** REQUEST_TIMEOUT_MS when unset. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000
+
 const EnvSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -215,7 +218,12 @@ const EnvSchema = z
       .default(12 * 3600),
     PERMISSION_SERVICE_URL: z.url().optional(),
     PERMISSION_SERVICE_TOKEN: z.string().min(1).optional(),
-    REQUEST_TIMEOUT_MS: z.coerce.number().int().min(500).max(60000).default(5000),
+    REQUEST_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(500)
+      .max(60000)
+      .default(DEFAULT_REQUEST_TIMEOUT_MS),
     PERMISSION_TIMEOUT_MS: z.coerce.number().int().min(50).max(30000).default(2000),
     PERMISSION_READ_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
     FINANCE_CLEARANCE_URL: z.url({ protocol: /^https?$/ }).optional(),

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import postgres from 'postgres'
 import { connect, isDatabaseUnavailable } from '../sql/db'
+import { DEFAULT_REQUEST_TIMEOUT_MS, deadlineBounds } from '../src/config'
 
 /**
  * The service's pool under a killer: workers issue statements whose every answer can be checked
@@ -19,7 +20,11 @@ export interface StressOptions {
   poolMax?: number
   /** Pause between two kill rounds, drawn uniformly from this range; null: no killer. */
   killEveryMs?: readonly [number, number] | null
-  /** A statement that has not settled after this long counts as hung and is abandoned. */
+  /**
+   * A statement that has not settled after this long counts as hung and is abandoned. The pool
+   * runs with the service's bounds for its default 5 s request deadline (connect, answer and
+   * statement timeouts of 5 s or less, reconnects within 1 s), so twice that is a hang.
+   */
   hangMs?: number
   /**
    * Share of operations that are reads failing after some rows, a fault that needs no killer;
@@ -181,7 +186,16 @@ export async function runIntegrityStress(options: StressOptions): Promise<Stress
   await admin.unsafe(`CREATE UNLOGGED TABLE ${table} (
     token text NOT NULL, step int NOT NULL, pid int NOT NULL, txid bigint NOT NULL,
     isolation text NOT NULL)`)
-  const sql = connect({ url, max: poolMax, timezone: 'UTC', applicationName })
+  // The pool the service runs: without its bounds postgres.js waits up to 20 s before a
+  // reconnect (its backoff grows with failures counted across the pool), which under a fast
+  // killer on a busy machine read as statements hanging when they were only queued.
+  const sql = connect({
+    url,
+    max: poolMax,
+    timezone: 'UTC',
+    applicationName,
+    bounds: deadlineBounds(DEFAULT_REQUEST_TIMEOUT_MS),
+  })
   const probe = sql(table)
   const records: TransactionRecord[] = []
   const killedPids = new Set<number>()
