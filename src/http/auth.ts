@@ -3,10 +3,12 @@ import { decode, verify, verifyWithJwks } from 'hono/jwt'
 import type { AsymmetricAlgorithm } from 'hono/utils/jwt/jwa'
 import type { HonoJsonWebKey } from 'hono/utils/jwt/jws'
 import type { Logger } from 'pino'
+import type { z } from 'zod'
 import type { Config } from '../config'
 import { AppError, ERRORS } from '../errors'
 import { expiringMemory } from '../memory'
 import { satisfies, type Access, type PermissionLookup } from '../ports/permission'
+import type { Declared } from './envelope'
 import { describe, type RouteDoc } from './openapi'
 import { idString } from '../schemas/id'
 import type { AppEnv } from './types'
@@ -215,12 +217,12 @@ async function judge(
  * must answer a clear `true`; false, errors and timeouts deny. With `access.advise`, the advice
  * codes the caller holds are handed to the route as `heldCodes`.
  */
-export function authorize(
+export function authorize<R extends z.ZodType>(
   lookup: PermissionLookup,
   logger: Logger,
-  access: Access & RouteDoc,
-): MiddlewareHandler<AppEnv> {
-  const middleware: MiddlewareHandler<AppEnv> = async (c, next) => {
+  access: Access & RouteDoc & { response: R },
+): MiddlewareHandler<AppEnv & Declared<R>> {
+  const middleware: MiddlewareHandler<AppEnv & Declared<R>> = async (c, next) => {
     const adminId = c.get('adminId')
     const memory = READ_METHODS.has(c.req.method) ? lookup.readGrants : undefined
     const { advise } = access

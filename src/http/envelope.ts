@@ -1,7 +1,8 @@
-import type { Context } from 'hono'
+import type { Context, Env } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { z } from 'zod'
 import type { CatalogEntry } from '../errors'
+import type { AppEnv } from './types'
 
 /** `Result<T>` of the spec: business failures are HTTP 200 with success=false. */
 export interface Result<T> {
@@ -13,10 +14,36 @@ export interface Result<T> {
 
 export const SUCCESS_MESSAGE = '成功'
 
-/** Success envelope; records the code so the access log can report it. */
-export const ok = <T>(c: Context, data: T) => {
+/**
+ * What a route's declaration (`authorize` or `doc` with a `response`) adds to the context's type:
+ * the schema of its success answer. `ok` reads it, so a handler that answers another shape than
+ * the one its route declares (and the document publishes) fails to compile.
+ */
+export interface Declared<R extends z.ZodType> extends Env {
+  Variables: { response: R }
+}
+
+/**
+ * The `data` a route may answer: what its declared `resultSchema(data)` accepts. `never` for a
+ * route that declares no envelope, so it cannot call `ok` at all.
+ */
+export type DeclaredData<E extends Env> = E extends { Variables: { response: infer R } }
+  ? R extends z.ZodType
+    ? z.input<R> extends { success: true; data: infer D }
+      ? D
+      : never
+    : never
+  : never
+
+/** Success envelope, of the shape the route declares; records the code for the access log. */
+export const ok = <E extends AppEnv>(c: Context<E>, data: DeclaredData<E>) => {
   c.set('resultCode', 200)
-  return c.json({ code: 200, message: SUCCESS_MESSAGE, success: true, data } satisfies Result<T>)
+  return c.json({
+    code: 200,
+    message: SUCCESS_MESSAGE,
+    success: true,
+    data,
+  } satisfies Result<DeclaredData<E>>)
 }
 
 /** Error envelope; HTTP 200 for business failures unless a protocol status is asked for. */

@@ -2,6 +2,7 @@ import type { Hono, MiddlewareHandler } from 'hono'
 import { z } from 'zod'
 import { ERRORS, type CatalogEntry, type ErrorName } from '../errors'
 import { MAX_BODY_DEPTH } from './body-depth'
+import type { Declared } from './envelope'
 
 /** What a route declares about itself; read back from `app.routes` to build the document. */
 export interface RouteDoc {
@@ -48,8 +49,13 @@ export function describe<M extends MiddlewareHandler>(middleware: M, doc: RouteD
   return middleware
 }
 
-/** A pass-through middleware that only documents a route (for routes without authorization). */
-export const doc = (d: RouteDoc): MiddlewareHandler => describe(async (_c, next) => next(), d)
+/**
+ * A pass-through middleware that only documents a route (for routes without authorization); a
+ * `response` types what the route may answer, as `authorize`'s does.
+ */
+export const doc = <R extends z.ZodType = never>(
+  d: RouteDoc & { response?: R },
+): MiddlewareHandler<Declared<R>> => describe(async (_c, next) => next(), d)
 
 /**
  * Codes some routes answer whatever their own logic: the frame authenticates every /admin route

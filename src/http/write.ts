@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { z } from 'zod'
 import { canonicalJson, type DomainDeps, type WriteContext } from '../domain/context'
-import { ok } from './envelope'
+import { ok, type DeclaredData } from './envelope'
 import { AppError, ERRORS } from '../errors'
 import type { AppEnv } from './types'
 import type { Deps } from '../domain/deps'
@@ -9,8 +9,8 @@ import type { Deps } from '../domain/deps'
 const IdempotencyKey = z.string().regex(/^[A-Za-z0-9_.:-]{1,255}$/)
 
 /** The identity of a write for the duplicate-submit guard; the body is kept only as an HMAC. */
-export async function writeContext(
-  c: Context<AppEnv>,
+export async function writeContext<E extends AppEnv>(
+  c: Context<E>,
   deps: Pick<Deps, 'cipher'>,
   operation: string,
   target: string,
@@ -29,7 +29,7 @@ export async function writeContext(
 }
 
 /** The optional Idempotency-Key header, validated. */
-export function idempotencyKey(c: Context<AppEnv>): string | undefined {
+export function idempotencyKey<E extends AppEnv>(c: Context<E>): string | undefined {
   const key = c.req.header('idempotency-key')
   if (key === undefined) return undefined
   if (!IdempotencyKey.safeParse(key).success) {
@@ -46,11 +46,11 @@ export function idempotencyKey(c: Context<AppEnv>): string | undefined {
  * Idempotency-Key), run the domain verb (which goes through the write pipeline), and answer
  * with the envelope.
  */
-export async function answerWrite<T>(
-  c: Context<AppEnv>,
+export async function answerWrite<E extends AppEnv>(
+  c: Context<E>,
   deps: Pick<DomainDeps, 'cipher'>,
   write: { operation: string; target: string; body: unknown },
-  run: (ctx: WriteContext) => Promise<T>,
+  run: (ctx: WriteContext) => Promise<DeclaredData<E>>,
 ) {
   const ctx = await writeContext(c, deps, write.operation, write.target, write.body)
   return ok(c, await run(ctx))

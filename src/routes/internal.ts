@@ -6,7 +6,7 @@ import type { DomainDeps } from '../domain/context'
 import { constantTimeEqual } from '../crypto/sensitive'
 import { AppError, ERRORS } from '../errors'
 import { ok, resultSchema } from '../http/envelope'
-import { describe } from '../http/openapi'
+import { doc } from '../http/openapi'
 import type { AppEnv } from '../http/types'
 import type { Deps } from '../domain/deps'
 import { validate } from '../http/validate'
@@ -29,7 +29,8 @@ export const internalRoutes = (deps: Deps & DomainDeps) => {
 
   app.post(
     '/approvals/:approvalLogId/apply',
-    describe(internalToken, {
+    internalToken,
+    doc({
       operationId: 'reconcileApproval',
       errors: [
         'APPROVAL_NOT_FOUND',
