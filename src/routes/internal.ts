@@ -1,7 +1,7 @@
 import { Hono, type MiddlewareHandler } from 'hono'
 import { z } from 'zod'
 import { reconcileApproval } from '../domain/approval/reconcile'
-import { commandResult } from '../domain/approval/submit'
+import { commandResult } from '../domain/approval/applier'
 import type { DomainDeps } from '../domain/context'
 import { constantTimeEqual } from '../crypto/sensitive'
 import { AppError, ERRORS } from '../errors'

@@ -23,9 +23,8 @@ import type { DomainDeps, WriteContext } from '../context'
 import { checkCandidate, checkNewAccounts, flagCodes, screenNumbers } from './rules'
 import { logChanges, type FieldChange } from '../write/change-log'
 import { runWrite } from '../write/pipeline'
-import { openApproval, runApprovalCommand } from '../write/approval-command'
+import { decideApproval, openApproval, runApprovalCommand } from '../write/approval-command'
 import { supplierForWrite } from '../write/target'
-import { decideApproval } from '../approval/submit'
 import { toAccountVO } from './reads'
 import {
   newAccount,
@@ -37,6 +36,7 @@ import {
   type Candidate,
 } from './snapshot'
 import { CHANGEABLE } from './statuses'
+import { accountChangeApproval, accountCreateApproval } from './handlers'
 
 /** Approval levels of account approvals (the contract: "others 1"). */
 export const ACCOUNT_APPROVAL_LEVELS = 1
@@ -139,8 +139,8 @@ export function createAccounts(
           riskFlags: flags[i],
         }
         const approval = await openApproval(tx, deps, ctx, {
+          handler: accountCreateApproval,
           approval: {
-            bizType: 'ACCOUNT_CREATE',
             supplierId,
             targetType: 'ACCOUNT',
             targetId: account.accountId,
@@ -315,8 +315,8 @@ export function changeAccount(
         changeReason: req.changeReason,
       }
       return openApproval(tx, deps, ctx, {
+        handler: accountChangeApproval,
         approval: {
-          bizType: 'ACCOUNT_CHANGE',
           supplierId,
           targetType: 'ACCOUNT',
           targetId: accountId,

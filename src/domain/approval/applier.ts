@@ -10,6 +10,7 @@ import {
 import type { Sql } from '../../../sql/db'
 import { AppError, ERRORS, fail } from '../../errors'
 import type { ApprovalResult } from '../../ports/approval-provider'
+import type { ApprovalCommandResult } from '../../schemas/supplier'
 import { sealApproval } from '../audit/trail'
 import { mapConstraintViolation } from '../write/constraints'
 import { transaction } from '../write/transaction'
@@ -173,4 +174,20 @@ export async function withdrawApproval(
   await handler.notApplied(tx, deps, ctx, approval, snapshot, notAppliedReason('WITHDRAWN'))
   await sealApproval(tx, deps, await markWithdrawn(tx, approval.approvalLogId))
   return current(tx, approval.approvalLogId)
+}
+
+/** The ApprovalCommandResultVO of an approval as recorded; LOCAL_AUTO has no spNo or spStatus. */
+export function commandResult(a: ApprovalRow): ApprovalCommandResult {
+  return {
+    approvalLogId: a.approvalLogId,
+    requestNo: a.requestNo,
+    provider: a.provider,
+    approvalStatus: a.status,
+    businessApplied: a.status === 'APPLIED',
+    spNo: a.spNo ?? '',
+    spStatus: a.spStatus ?? '',
+    syncStatus: a.syncStatus,
+    submittedAt: a.submittedAt,
+    finishedAt: a.finishedAt,
+  }
 }

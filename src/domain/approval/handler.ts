@@ -54,12 +54,26 @@ export interface ApprovalHandler<S = unknown> {
   ): Promise<void>
 }
 
-/** The registry the applier looks handlers up in, by business type. */
+/**
+ * The registry the applier looks handlers up in, by the business type an approval row records
+ * (a decision can arrive long after the command, from the provider or the reconciliation sweep).
+ */
 export type ApprovalHandlers = Partial<Record<BizType, ApprovalHandler<never>>>
 
-/** Typed registration of a handler (its snapshot type checked against its steps). */
-export const approvalHandler = <S>(handler: ApprovalHandler<S>) =>
-  handler as unknown as ApprovalHandler<never>
+/**
+ * A handler, typed by its snapshot: the command that opens its approval names it (`openApproval`)
+ * and must record a snapshot of that type, and "go to definition" from the command leads here.
+ */
+export const approvalHandler = <S>(handler: ApprovalHandler<S>) => handler
+
+/**
+ * The registry of these handlers, each under its own business type. The applier parses a row's
+ * snapshot with the handler's own schema before calling it, which is what the one cast relies on.
+ */
+export const approvalRegistry = <T extends unknown[]>(
+  ...handlers: { [K in keyof T]: ApprovalHandler<T[K]> }
+): ApprovalHandlers =>
+  Object.fromEntries(handlers.map((h) => [h.bizType, h])) as unknown as ApprovalHandlers
 
 /** How an approval ends without being applied, and why (the change log's reason). */
 export interface NotApplied {

@@ -3,9 +3,8 @@ import { fail } from '../../errors'
 import type { ApprovalCommandResult } from '../../schemas/supplier'
 import type { DomainDeps, WriteContext } from '../context'
 import { runWrite } from '../write/pipeline'
-import { withdrawApproval } from './applier'
+import { commandResult, withdrawApproval } from './applier'
 import type { ApprovalHandlers } from './handler'
-import { commandResult } from './submit'
 import { approvalSources } from '../../vocabulary'
 
 /** The statuses the approval table lets an administrator withdraw from. */

@@ -62,7 +62,7 @@ export function changeSupplierStatus(
         ctx.adminId,
       )
       await checkGuard(tx, deps, move, supplierId)
-      const { bizType, subType, levels } = approvalOf(move)
+      const { subType, levels } = approvalOf(move)
       const snapshot: StatusChangeSnapshot = {
         schemaVersion: 1,
         supplierId,
@@ -72,8 +72,8 @@ export function changeSupplierStatus(
         expectedUpdateTime: claimed,
       }
       return openApproval(tx, deps, ctx, {
+        handler: statusChangeApproval,
         approval: {
-          bizType,
           subType,
           supplierId,
           targetType: 'SUPPLIER',

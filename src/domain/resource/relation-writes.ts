@@ -1,5 +1,5 @@
 import { insertEvent } from '../../../sql/outbox'
-import { logChanges, type FieldChange } from '../write/change-log'
+import { logChanges, type FieldChange, maskForLog } from '../write/change-log'
 import type { Sql } from '../../../sql/db'
 import {
   endRelation,
@@ -21,7 +21,6 @@ import type {
 } from '../../schemas/resource'
 import type { DomainDeps, WriteContext } from '../context'
 import { runWrite, type WriteCommand } from '../write/pipeline'
-import { maskForLog } from '../masking'
 import { NEW_RELATION_ALLOWED } from './eligibility'
 import { FLEET_MODULE, resourceModule } from './modules'
 import { relationView, type SupplierResourceRelationVO } from './relations'

@@ -22,11 +22,10 @@ import { fail } from '../../errors'
 import type { BankAccountInput } from '../../schemas/supplier'
 import { ACCOUNT_TERMS } from '../../schemas/account-terms'
 import type { DomainDeps } from '../context'
-import { maskForLog } from '../masking'
 import { planMerge } from './merge'
 import { newAccount, sameTerm } from '../account/snapshot'
 import { emptyToNull } from '../write/fields'
-import { type FieldChange } from '../write/change-log'
+import { type FieldChange, maskForLog } from '../write/change-log'
 
 type Cipher = Pick<DomainDeps, 'cipher'>
 

@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import { insertEvent } from '../../../sql/outbox'
 import { isLatestApproval, type ApprovalRow } from '../../../sql/approval'
 import type { Sql } from '../../../sql/db'
@@ -10,8 +11,19 @@ import { moveStatus } from '../lifecycle/move'
 import { logChanges, statusChange, type FieldChange } from '../write/change-log'
 import { SUPPLIER_COMMANDS } from '../lifecycle/actions'
 import { moveSupplierAccounts, nextAccountStatus } from '../account/statuses'
-import { RegistrationSnapshot } from './registration'
 import type { ChangeOperationType } from '../../vocabulary'
+
+/** What a registration approval approves: identity, types and initial accounts, as submitted. */
+export const RegistrationSnapshot = z.object({
+  schemaVersion: z.literal(1),
+  supplierId: z.string(),
+  fullName: z.string(),
+  taxNoMask: z.string().nullable(),
+  taxNoBidx: z.string(),
+  types: z.array(z.string()),
+  initialAccounts: z.array(z.object({ accountId: z.string(), accountNoMask: z.string() })),
+})
+export type RegistrationSnapshot = z.output<typeof RegistrationSnapshot>
 
 /**
  * PROFILE_CREATE: a registration approved is applied (VETTING → ACTIVE with a supplierNo, the

@@ -1,4 +1,3 @@
-import { z } from 'zod'
 import { setSubmittedSnapshot } from '../../../sql/supplier'
 import { liveAccounts } from '../../../sql/account'
 import type { ApprovalCommandResult, SupplierSubmitRequest } from '../../schemas/supplier'
@@ -11,6 +10,7 @@ import { openApproval, runApprovalCommand } from '../write/approval-command'
 import { supplierForWrite } from '../write/target'
 import { moveSupplierAccounts } from '../account/statuses'
 import { statusChange } from '../write/change-log'
+import { registrationApproval, type RegistrationSnapshot } from './registration-approval'
 
 /** The registration's approval (PROFILE_CREATE, 4 levels), as the transition table declares it. */
 const REGISTRATION_APPROVAL = approvalOf(moveBy('DRAFT', 'SUBMIT_REGISTRATION'))
@@ -67,8 +67,8 @@ export function submitRegistration(
       }
       await setSubmittedSnapshot(tx, supplierId, submitted)
       return openApproval(tx, deps, ctx, {
+        handler: registrationApproval,
         approval: {
-          bizType: REGISTRATION_APPROVAL.bizType,
           supplierId,
           targetType: 'SUPPLIER',
           targetId: supplierId,
@@ -90,15 +90,3 @@ export function submitRegistration(
     },
   })
 }
-
-/** What a registration approval approves: identity, types and initial accounts, as submitted. */
-export const RegistrationSnapshot = z.object({
-  schemaVersion: z.literal(1),
-  supplierId: z.string(),
-  fullName: z.string(),
-  taxNoMask: z.string().nullable(),
-  taxNoBidx: z.string(),
-  types: z.array(z.string()),
-  initialAccounts: z.array(z.object({ accountId: z.string(), accountNoMask: z.string() })),
-})
-export type RegistrationSnapshot = z.output<typeof RegistrationSnapshot>

@@ -2,7 +2,8 @@ import { ApprovalRow, findApproval, insertApproval, type NewApproval } from '../
 import { insertEvent, type DomainEvent } from '../../../sql/outbox'
 import type { Sql } from '../../../sql/db'
 import type { ApprovalCommandResult } from '../../schemas/supplier'
-import { commandResult, currentCommandResult, decideApproval } from '../approval/submit'
+import { applyApprovalResult, commandResult } from '../approval/applier'
+import type { ApplierCtx, ApprovalHandler } from '../approval/handler'
 import type { DomainDeps, WriteContext } from '../context'
 import { sealApproval, type AuditDeps } from '../audit/trail'
 import { logChanges, type FieldChange } from './change-log'
@@ -24,9 +25,18 @@ const REQUEST_PREFIX: Record<ApprovalRow['bizType'], string> = {
   ACCOUNT_CHANGE: 'ACH',
 }
 
-/** What an approval command records besides the approval itself. */
-export interface ApprovalRecord {
-  approval: Omit<NewApproval, 'requestNo' | 'applicantAdminId' | 'submitNoteEnc'> & {
+/** What an approval command records: the approval, its change log and its event. */
+export interface ApprovalRecord<S> {
+  /**
+   * The handler that applies this approval once decided (its business type is recorded, and the
+   * snapshot must be of the type it reads): "go to definition" on it shows what approving does.
+   */
+  handler: ApprovalHandler<S>
+  approval: Omit<
+    NewApproval,
+    'bizType' | 'requestNo' | 'applicantAdminId' | 'submitNoteEnc' | 'candidateSnapshot'
+  > & {
+    candidateSnapshot: S
     submitNoteEnc?: string | null
   }
   /** The change-log rows; they carry the approval's id and status, and the reason if any. */
@@ -36,15 +46,18 @@ export interface ApprovalRecord {
 }
 
 /** Records the SUBMITTED approval, its change log and its event in the caller's transaction. */
-export async function openApproval(
+export async function openApproval<S>(
   tx: Sql,
   deps: AuditDeps,
   ctx: Pick<WriteContext, 'adminId' | 'requestId'>,
-  { approval: spec, log, event }: ApprovalRecord,
+  { handler, approval: spec, log, event }: ApprovalRecord<S>,
 ): Promise<ApprovalRow> {
+  const { bizType } = handler
   const written = await insertApproval(tx, {
     ...spec,
-    requestNo: `${REQUEST_PREFIX[spec.bizType]}-${spec.targetId}-${crypto.randomUUID()}`,
+    bizType,
+    candidateSnapshot: spec.candidateSnapshot as Record<string, unknown>,
+    requestNo: `${REQUEST_PREFIX[bizType]}-${spec.targetId}-${crypto.randomUUID()}`,
     applicantAdminId: ctx.adminId,
     submitNoteEnc: spec.submitNoteEnc ?? null,
   })
@@ -81,4 +94,36 @@ export function runApprovalCommand<Seen>(
     },
     replay: (kept) => currentCommandResult(deps, kept),
   })
+}
+
+/**
+ * Step 6 of an approval command, after its first transaction committed the SUBMITTED approval:
+ * ask the provider, hand its standardized answer to the common applier, and report the state
+ * the approval is recorded in. Never throws: a provider or applier fault leaves the approval
+ * SUBMITTED or APPROVED for the reconciliation sweep, and that recorded state is the answer.
+ */
+export async function decideApproval(
+  deps: DomainDeps,
+  ctx: ApplierCtx,
+  approval: ApprovalRow,
+): Promise<ApprovalRow> {
+  try {
+    const result = await deps.approvalProvider.submit(approval)
+    return await applyApprovalResult(deps, ctx, result)
+  } catch (err) {
+    deps.logger.error(
+      { approvalLogId: approval.approvalLogId, err: (err as Error).message },
+      'approval not decided or not applied yet: left to reconciliation',
+    )
+    return (await findApproval(deps.sql, approval.approvalLogId).catch(() => null)) ?? approval
+  }
+}
+
+/** A kept answer replayed with the approval's current state (it may have been applied since). */
+async function currentCommandResult(
+  deps: Pick<DomainDeps, 'sql'>,
+  kept: ApprovalCommandResult,
+): Promise<ApprovalCommandResult> {
+  const now = await findApproval(deps.sql, kept.approvalLogId)
+  return now ? commandResult(now) : kept
 }
