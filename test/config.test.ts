@@ -440,7 +440,11 @@ describe('start-up without NODE_ENV', () => {
   // By absolute URL, so that the loader is found from a working directory outside the repository.
   const TSX = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href
 
-  /** Runs an entry to its exit (or kills it after 18 s) in `cwd`, with `env` over a bare shell's. */
+  /**
+   * Runs an entry to its exit in `cwd`, with `env` over a bare shell's. Each run stops at its
+   * configuration, in seconds; the 60 s before it is killed are for a loaded machine (tsx's
+   * compile of the entry has taken 18 s there).
+   */
   async function startUp(entry: string, env: NodeJS.ProcessEnv, cwd = ROOT) {
     const { NODE_ENV: _vitest, DATABASE_URL: _db, ...shell } = process.env
     const dataDir = await mkdtemp(join(tmpdir(), 'supplier-env-'))
@@ -452,7 +456,7 @@ describe('start-up without NODE_ENV', () => {
     let output = ''
     child.stdout.on('data', (chunk) => (output += chunk))
     child.stderr.on('data', (chunk) => (output += chunk))
-    const timer = setTimeout(() => child.kill('SIGKILL'), 18_000)
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
     clearTimeout(timer)
     await rm(dataDir, { recursive: true, force: true })
@@ -468,7 +472,7 @@ describe('start-up without NODE_ENV', () => {
     }
     expect(output).toContain('NODE_ENV=development')
     expect(output).not.toContain('serving')
-  }, 20_000)
+  }, 90_000)
 
   it("npm start's entry sets NODE_ENV=development, unless the environment or .env names another", async () => {
     const start = (
@@ -498,7 +502,7 @@ describe('start-up without NODE_ENV', () => {
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
-  }, 60_000)
+  }, 360_000)
 })
 
 describe('error catalog', () => {
