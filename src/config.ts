@@ -313,6 +313,7 @@ function developmentSecretsRefused(env: Env, entry: LoadOptions['entry']): strin
   return undefined
 }
 
+/** The checks across variables, each problem on the variable to change. */
 const crossChecks = (entry: LoadOptions['entry']) => (env: Env, ctx: z.RefinementCtx) => {
   if (env.DATABASE_POOLER === 'transaction' && env.MIGRATE_ON_START) {
     // dbmate's migration lock is a session advisory lock, which a transaction pooler leaks.
@@ -491,6 +492,7 @@ function toConfig(env: Env) {
   const embedded = !env.DATABASE_URL
   const keys = env.DATA_ENCRYPTION_KEYS
   return {
+    /** Undefined when NODE_ENV is unset: neither development nor test. */
     env: env.NODE_ENV,
     host: env.HOST,
     port: env.PORT,
