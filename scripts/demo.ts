@@ -1,5 +1,6 @@
 import { sign } from 'hono/jwt'
 import { loadConfig } from '../src/config'
+import { developmentByDefault, withDotEnv } from '../src/dotenv'
 import { DRAFT_EXAMPLE } from '../src/http/examples'
 import { withCheckCharacter } from '../src/domain/supplier/uscc'
 
@@ -8,7 +9,9 @@ import { withCheckCharacter } from '../src/domain/supplier/uscc'
  * in another terminal; BASE_URL, default http://127.0.0.1:$PORT or :8787) and prints every
  * request with the answer's code and the fields that matter. Exits non-zero if a step fails.
  */
-const config = loadConfig()
+// The secret `npm start` verifies with: NODE_ENV=development and `.env`, as it reads them.
+developmentByDefault(process.env)
+const config = loadConfig(withDotEnv(process.env))
 const base = (process.env.BASE_URL ?? `http://127.0.0.1:${process.env.PORT || 8787}`).replace(
   /\/+$/,
   '',

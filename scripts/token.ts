@@ -1,11 +1,14 @@
 import { sign } from 'hono/jwt'
 import { loadConfig } from '../src/config'
+import { developmentByDefault, withDotEnv } from '../src/dotenv'
 
 /**
  * Prints a development token for the demo administrator (or `--admin <id>`), valid for 12 hours,
  * and the two headers to send with it.
  */
-const config = loadConfig()
+// The secret `npm start` verifies with: NODE_ENV=development and `.env`, as it reads them.
+developmentByDefault(process.env)
+const config = loadConfig(withDotEnv(process.env))
 if (!config.auth.jwtSecret) {
   console.error('AUTH_JWKS_URL is set: tokens come from your identity provider, not from here')
   process.exit(1)

@@ -1,6 +1,9 @@
 import { z } from 'zod'
 
-/** Development defaults: fine on a laptop, refused when NODE_ENV=production. */
+/**
+ * Development defaults. They are public (they are in this repository): accepted only with
+ * NODE_ENV=development or test, said explicitly, on a loopback HOST, and never by the edge entry.
+ */
 export const DEV_SECRETS = {
   AUTH_JWT_SECRET: 'dev-only-jwt-secret-change-me-0123456789abcdef',
   DATA_ENCRYPTION_KEYS: 'dev1:ZGV2LW9ubHktZGF0YS1rZXktMzItYnl0ZXMtbG9uZyE=',
@@ -182,214 +185,234 @@ const databaseUrl = z.url({ protocol: /^postgres(ql)?$/ }).transform((value, ctx
 /** REQUEST_TIMEOUT_MS when unset. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000
 
-const EnvSchema = z
-  .object({
-    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-    HOST: z.string().min(1).default('127.0.0.1'),
-    PORT: z.coerce.number().int().min(0).max(65535).default(8787),
-    DATABASE_URL: databaseUrl.optional(),
-    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
-    DATABASE_POOLER: z.enum(['none', 'transaction']).default('none'),
-    DATA_DIR: z.string().min(1).default('./.data'),
-    MIGRATE_ON_START: bool,
-    EMBEDDED_DB_PORT: z.coerce.number().int().min(0).max(65535).default(0),
-    DEMO_DATA: bool,
-    DEMO_ADMIN_ID: positiveIdString.default('10001'),
-    APP_TIMEZONE: z
-      .string()
-      .refine((tz) => {
-        try {
-          new Intl.DateTimeFormat('en', { timeZone: tz })
-          return true
-        } catch {
-          return false
-        }
-      }, 'unknown IANA time zone')
-      .default('Asia/Shanghai'),
-    AUTH_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-    AUTH_JWKS_URL: z.url().optional(),
-    AUTH_JWT_ISSUER: z.string().min(1).optional(),
-    AUTH_JWT_AUDIENCE: z.string().min(1).optional(),
-    AUTH_TOKEN_MAX_LIFETIME_SECONDS: z.coerce
-      .number()
-      .int()
-      .min(60)
-      .max(7 * 24 * 3600)
-      .default(12 * 3600),
-    PERMISSION_SERVICE_URL: z.url().optional(),
-    PERMISSION_SERVICE_TOKEN: z.string().min(1).optional(),
-    REQUEST_TIMEOUT_MS: z.coerce
-      .number()
-      .int()
-      .min(500)
-      .max(60000)
-      .default(DEFAULT_REQUEST_TIMEOUT_MS),
-    PERMISSION_TIMEOUT_MS: z.coerce.number().int().min(50).max(30000).default(2000),
-    PERMISSION_READ_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
-    FINANCE_CLEARANCE_URL: z.url({ protocol: /^https?$/ }).optional(),
-    FINANCE_CLEARANCE_TOKEN: z.string().min(1).optional(),
-    FINANCE_CLEARANCE_TIMEOUT_MS: z.coerce.number().int().min(50).max(30000).default(3000),
-    FLEET_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
-    FLEET_INTERNAL_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-    FLEET_TIMEOUT_MS: z.coerce.number().int().min(50).max(30000).default(3000),
-    DATA_ENCRYPTION_KEYS: keyList.default(keyList.parse(DEV_SECRETS.DATA_ENCRYPTION_KEYS)),
-    DATA_ENCRYPTION_KEY_ID: z.string().optional(),
-    BLIND_INDEX_KEY: z
-      .string()
-      .refine((k) => base64Bytes(k) >= 32, 'must be at least 32 bytes of base64')
-      .default(DEV_SECRETS.BLIND_INDEX_KEY),
-    AUDIT_HMAC_KEY: z
-      .string()
-      .refine((k) => base64Bytes(k) >= 32, 'must be at least 32 bytes of base64')
-      .default(DEV_SECRETS.AUDIT_HMAC_KEY),
-    INTERNAL_TOKEN: z
-      .string()
-      .min(16, 'must be at least 16 characters')
-      .default(DEV_SECRETS.INTERNAL_TOKEN),
-    STORAGE_URL_PREFIXES: prefixes.default(['https://storage.example.com/supplier/']),
-    DUPLICATE_NAME_THRESHOLD: z.coerce.number().gt(0).max(1).default(0.8),
-    KEYWORD_SIMILARITY_THRESHOLD: z.coerce.number().min(0).max(1).default(0.5),
-    DUPLICATE_CONFIRM_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
-    DUPLICATE_SUBMIT_WINDOW_SECONDS: z.coerce.number().int().min(0).max(60).default(3),
-    IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(1).max(168).default(24),
-    APPROVAL_RECONCILE_AFTER_SECONDS: z.coerce.number().int().min(0).max(86400).default(120),
-    APPROVAL_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86400).default(60),
-    CORS_ORIGINS: origins.default([]),
-    BODY_LIMIT_BYTES: z.coerce
-      .number()
-      .int()
-      .min(1024)
-      .default(48 * 1024 * 1024),
-    LOG_LEVEL: z
-      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
-      .default('info'),
-    LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
-    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-    STUCK_APPROVAL_AGE_SECONDS: z.coerce.number().int().min(1).default(900),
-    // OpenTelemetry's own variables (https://opentelemetry.io/docs/specs/otel/configuration/sdk-environment-variables/).
-    OTEL_SDK_DISABLED: bool,
-    OTEL_TRACES_EXPORTER: traceExporters.optional(),
-    OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl.optional(),
-    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: otlpUrl.optional(),
-    OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol.optional(),
-    OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol.optional(),
-    OTEL_EXPORTER_OTLP_HEADERS: keyValues.optional(),
-    OTEL_EXPORTER_OTLP_TRACES_HEADERS: keyValues.optional(),
-    OTEL_EXPORTER_OTLP_TIMEOUT: positiveMs.optional(),
-    OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: positiveMs.optional(),
-    OTEL_EXPORTER_OTLP_COMPRESSION: z.enum(['gzip', 'none']).optional(),
-    OTEL_EXPORTER_OTLP_TRACES_COMPRESSION: z.enum(['gzip', 'none']).optional(),
-    OTEL_SERVICE_NAME: z.string().min(1).optional(),
-    OTEL_RESOURCE_ATTRIBUTES: keyValues.optional(),
-    OTEL_TRACES_SAMPLER: z.enum(TRACE_SAMPLERS).default('parentbased_always_on'),
-    OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
-    OTEL_BSP_SCHEDULE_DELAY: z.coerce.number().int().min(0).default(5000),
-    OTEL_BSP_EXPORT_TIMEOUT: positiveMs.default(30000),
-    OTEL_BSP_MAX_QUEUE_SIZE: z.coerce.number().int().min(1).default(2048),
-    OTEL_BSP_MAX_EXPORT_BATCH_SIZE: z.coerce.number().int().min(1).default(512),
-  })
-  .superRefine((env, ctx) => {
-    if (env.DATABASE_POOLER === 'transaction' && env.MIGRATE_ON_START) {
-      // dbmate's migration lock is a session advisory lock, which a transaction pooler leaks.
-      ctx.addIssue({
-        code: 'custom',
-        path: ['MIGRATE_ON_START'],
-        message:
-          'refused with DATABASE_POOLER=transaction: run migrations against PostgreSQL itself',
-      })
-    }
-    if (env.FLEET_BASE_URL && !env.FLEET_INTERNAL_TOKEN) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['FLEET_INTERNAL_TOKEN'],
-        message: 'required with FLEET_BASE_URL (sent as X-Internal-Token)',
-      })
-    }
-    if (env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE > env.OTEL_BSP_MAX_QUEUE_SIZE) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['OTEL_BSP_MAX_EXPORT_BATCH_SIZE'],
-        message: 'must not exceed OTEL_BSP_MAX_QUEUE_SIZE',
-      })
-    }
-    const activeKey = env.DATA_ENCRYPTION_KEY_ID
-    if (activeKey && !env.DATA_ENCRYPTION_KEYS.has(activeKey)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['DATA_ENCRYPTION_KEY_ID'],
-        message: 'must name one of DATA_ENCRYPTION_KEYS',
-      })
-    }
-    if ([...env.DATA_ENCRYPTION_KEYS.values()].includes(env.BLIND_INDEX_KEY)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['BLIND_INDEX_KEY'],
-        message: 'must differ from every DATA_ENCRYPTION_KEYS key',
-      })
-    }
-    if ([...env.DATA_ENCRYPTION_KEYS.values(), env.BLIND_INDEX_KEY].includes(env.AUDIT_HMAC_KEY)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['AUDIT_HMAC_KEY'],
-        message: 'must differ from BLIND_INDEX_KEY and every DATA_ENCRYPTION_KEYS key',
-      })
-    }
-    // The development secrets are public (they are in this repository): they are accepted only
-    // on a loopback-bound, non-production service, where nobody else can present them.
-    const exposed = env.NODE_ENV === 'production' || !LOOPBACK_HOSTS.has(env.HOST)
-    if (!exposed) return
-    const where =
-      env.NODE_ENV === 'production' ? 'in production' : `on a non-loopback HOST (${env.HOST})`
-    const devValues: [string, boolean][] = [
-      [
-        'AUTH_JWT_SECRET',
-        (env.AUTH_JWT_SECRET ?? DEV_SECRETS.AUTH_JWT_SECRET) === DEV_SECRETS.AUTH_JWT_SECRET &&
-          !env.AUTH_JWKS_URL,
-      ],
-      [
-        'DATA_ENCRYPTION_KEYS',
-        [...env.DATA_ENCRYPTION_KEYS.values()].some((k) =>
-          DEV_SECRETS.DATA_ENCRYPTION_KEYS.endsWith(k),
-        ),
-      ],
-      ['BLIND_INDEX_KEY', env.BLIND_INDEX_KEY === DEV_SECRETS.BLIND_INDEX_KEY],
-      ['AUDIT_HMAC_KEY', env.AUDIT_HMAC_KEY === DEV_SECRETS.AUDIT_HMAC_KEY],
-      ['INTERNAL_TOKEN', env.INTERNAL_TOKEN === DEV_SECRETS.INTERNAL_TOKEN],
-    ]
-    for (const [name, isDev] of devValues) {
-      if (isDev) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [name],
-          message: `development secret refused ${where}: set a real value`,
-        })
+const EnvObject = z.object({
+  // No default: an unset NODE_ENV is neither development nor test, so it takes no public secret.
+  NODE_ENV: z.enum(['development', 'test', 'production']).optional(),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+  DATABASE_URL: databaseUrl.optional(),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  DATABASE_POOLER: z.enum(['none', 'transaction']).default('none'),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  MIGRATE_ON_START: bool,
+  EMBEDDED_DB_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  DEMO_DATA: bool,
+  DEMO_ADMIN_ID: positiveIdString.default('10001'),
+  APP_TIMEZONE: z
+    .string()
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: tz })
+        return true
+      } catch {
+        return false
       }
-    }
-    if (env.NODE_ENV !== 'production') return
-    const production = (path: string, message: string) =>
-      ctx.addIssue({ code: 'custom', path: [path], message: `${message} in production` })
-    if (!env.DATABASE_URL)
-      production('DATABASE_URL', 'required (the embedded database is for development)')
-    if (env.DEMO_DATA)
-      production('DEMO_DATA', 'refused (it grants a demo administrator every permission)')
-    if (env.AUTH_JWKS_URL && !env.AUTH_JWKS_URL.startsWith('https:'))
-      production('AUTH_JWKS_URL', 'must be https')
-    if (env.PERMISSION_SERVICE_URL && !env.PERMISSION_SERVICE_URL.startsWith('https:')) {
-      production('PERMISSION_SERVICE_URL', 'must be https')
-    }
-    if (env.FINANCE_CLEARANCE_URL && !env.FINANCE_CLEARANCE_URL.startsWith('https:')) {
-      production('FINANCE_CLEARANCE_URL', 'must be https')
-    }
-    if (env.FLEET_BASE_URL && !env.FLEET_BASE_URL.startsWith('https:'))
-      production('FLEET_BASE_URL', 'must be https')
-    if (env.AUTH_JWKS_URL && (!env.AUTH_JWT_AUDIENCE || !env.AUTH_JWT_ISSUER)) {
-      // Without them, a token the shared identity provider issued to any other app would do.
-      production(
-        env.AUTH_JWT_AUDIENCE ? 'AUTH_JWT_ISSUER' : 'AUTH_JWT_AUDIENCE',
-        'required with AUTH_JWKS_URL',
-      )
-    }
-  })
+    }, 'unknown IANA time zone')
+    .default('Asia/Shanghai'),
+  AUTH_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  AUTH_JWKS_URL: z.url().optional(),
+  AUTH_JWT_ISSUER: z.string().min(1).optional(),
+  AUTH_JWT_AUDIENCE: z.string().min(1).optional(),
+  AUTH_TOKEN_MAX_LIFETIME_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 24 * 3600)
+    .default(12 * 3600),
+  PERMISSION_SERVICE_URL: z.url().optional(),
+  PERMISSION_SERVICE_TOKEN: z.string().min(1).optional(),
+  REQUEST_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(500)
+    .max(60000)
+    .default(DEFAULT_REQUEST_TIMEOUT_MS),
+  PERMISSION_TIMEOUT_MS: z.coerce.number().int().min(50).max(30000).default(2000),
+  PERMISSION_READ_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
+  FINANCE_CLEARANCE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  FINANCE_CLEARANCE_TOKEN: z.string().min(1).optional(),
+  FINANCE_CLEARANCE_TIMEOUT_MS: z.coerce.number().int().min(50).max(30000).default(3000),
+  FLEET_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  FLEET_INTERNAL_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  FLEET_TIMEOUT_MS: z.coerce.number().int().min(50).max(30000).default(3000),
+  DATA_ENCRYPTION_KEYS: keyList.default(keyList.parse(DEV_SECRETS.DATA_ENCRYPTION_KEYS)),
+  DATA_ENCRYPTION_KEY_ID: z.string().optional(),
+  BLIND_INDEX_KEY: z
+    .string()
+    .refine((k) => base64Bytes(k) >= 32, 'must be at least 32 bytes of base64')
+    .default(DEV_SECRETS.BLIND_INDEX_KEY),
+  AUDIT_HMAC_KEY: z
+    .string()
+    .refine((k) => base64Bytes(k) >= 32, 'must be at least 32 bytes of base64')
+    .default(DEV_SECRETS.AUDIT_HMAC_KEY),
+  INTERNAL_TOKEN: z
+    .string()
+    .min(16, 'must be at least 16 characters')
+    .default(DEV_SECRETS.INTERNAL_TOKEN),
+  STORAGE_URL_PREFIXES: prefixes.default(['https://storage.example.com/supplier/']),
+  DUPLICATE_NAME_THRESHOLD: z.coerce.number().gt(0).max(1).default(0.8),
+  KEYWORD_SIMILARITY_THRESHOLD: z.coerce.number().min(0).max(1).default(0.5),
+  DUPLICATE_CONFIRM_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
+  DUPLICATE_SUBMIT_WINDOW_SECONDS: z.coerce.number().int().min(0).max(60).default(3),
+  IDEMPOTENCY_TTL_HOURS: z.coerce.number().int().min(1).max(168).default(24),
+  APPROVAL_RECONCILE_AFTER_SECONDS: z.coerce.number().int().min(0).max(86400).default(120),
+  APPROVAL_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86400).default(60),
+  CORS_ORIGINS: origins.default([]),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(48 * 1024 * 1024),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  STUCK_APPROVAL_AGE_SECONDS: z.coerce.number().int().min(1).default(900),
+  // OpenTelemetry's own variables (https://opentelemetry.io/docs/specs/otel/configuration/sdk-environment-variables/).
+  OTEL_SDK_DISABLED: bool,
+  OTEL_TRACES_EXPORTER: traceExporters.optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl.optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: otlpUrl.optional(),
+  OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol.optional(),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol.optional(),
+  OTEL_EXPORTER_OTLP_HEADERS: keyValues.optional(),
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS: keyValues.optional(),
+  OTEL_EXPORTER_OTLP_TIMEOUT: positiveMs.optional(),
+  OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: positiveMs.optional(),
+  OTEL_EXPORTER_OTLP_COMPRESSION: z.enum(['gzip', 'none']).optional(),
+  OTEL_EXPORTER_OTLP_TRACES_COMPRESSION: z.enum(['gzip', 'none']).optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).optional(),
+  OTEL_RESOURCE_ATTRIBUTES: keyValues.optional(),
+  OTEL_TRACES_SAMPLER: z.enum(TRACE_SAMPLERS).default('parentbased_always_on'),
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
+  OTEL_BSP_SCHEDULE_DELAY: z.coerce.number().int().min(0).default(5000),
+  OTEL_BSP_EXPORT_TIMEOUT: positiveMs.default(30000),
+  OTEL_BSP_MAX_QUEUE_SIZE: z.coerce.number().int().min(1).default(2048),
+  OTEL_BSP_MAX_EXPORT_BATCH_SIZE: z.coerce.number().int().min(1).default(512),
+})
+
+type Env = z.output<typeof EnvObject>
+
+/** Which entry reads the environment: the edge never takes the development secrets. */
+export interface LoadOptions {
+  entry?: 'node' | 'edge'
+}
+
+/** Why the public development secrets are refused here, or undefined where they are accepted. */
+function developmentSecretsRefused(env: Env, entry: LoadOptions['entry']): string | undefined {
+  const refused = (where: string, hint = '') =>
+    `development secret refused ${where}: set a real value${hint}`
+  if (env.NODE_ENV === 'production') return refused('in production')
+  if (entry === 'edge') return refused('by the edge entry')
+  if (env.NODE_ENV === undefined) {
+    return refused(
+      'with NODE_ENV unset',
+      ', or NODE_ENV=development on a developer machine (npm start sets it)',
+    )
+  }
+  if (!LOOPBACK_HOSTS.has(env.HOST)) return refused(`on a non-loopback HOST (${env.HOST})`)
+  return undefined
+}
+
+/** The checks across variables, each problem on the variable to change. */
+const crossChecks = (entry: LoadOptions['entry']) => (env: Env, ctx: z.RefinementCtx) => {
+  if (env.DATABASE_POOLER === 'transaction' && env.MIGRATE_ON_START) {
+    // dbmate's migration lock is a session advisory lock, which a transaction pooler leaks.
+    ctx.addIssue({
+      code: 'custom',
+      path: ['MIGRATE_ON_START'],
+      message: 'refused with DATABASE_POOLER=transaction: run migrations against PostgreSQL itself',
+    })
+  }
+  if (env.FLEET_BASE_URL && !env.FLEET_INTERNAL_TOKEN) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['FLEET_INTERNAL_TOKEN'],
+      message: 'required with FLEET_BASE_URL (sent as X-Internal-Token)',
+    })
+  }
+  if (env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE > env.OTEL_BSP_MAX_QUEUE_SIZE) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['OTEL_BSP_MAX_EXPORT_BATCH_SIZE'],
+      message: 'must not exceed OTEL_BSP_MAX_QUEUE_SIZE',
+    })
+  }
+  const activeKey = env.DATA_ENCRYPTION_KEY_ID
+  if (activeKey && !env.DATA_ENCRYPTION_KEYS.has(activeKey)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['DATA_ENCRYPTION_KEY_ID'],
+      message: 'must name one of DATA_ENCRYPTION_KEYS',
+    })
+  }
+  if ([...env.DATA_ENCRYPTION_KEYS.values()].includes(env.BLIND_INDEX_KEY)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['BLIND_INDEX_KEY'],
+      message: 'must differ from every DATA_ENCRYPTION_KEYS key',
+    })
+  }
+  if ([...env.DATA_ENCRYPTION_KEYS.values(), env.BLIND_INDEX_KEY].includes(env.AUDIT_HMAC_KEY)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['AUDIT_HMAC_KEY'],
+      message: 'must differ from BLIND_INDEX_KEY and every DATA_ENCRYPTION_KEYS key',
+    })
+  }
+  // The development secrets are public (they are in this repository): anyone could mint a token
+  // for any administrator with them. A loopback HOST alone does not make a service private (a
+  // same-host reverse proxy, or Deno.serve, which binds every interface whatever HOST says), so
+  // they also need NODE_ENV=development or test, said explicitly.
+  const refusal = developmentSecretsRefused(env, entry)
+  const devValues: [string, boolean][] = [
+    [
+      'AUTH_JWT_SECRET',
+      (env.AUTH_JWT_SECRET ?? DEV_SECRETS.AUTH_JWT_SECRET) === DEV_SECRETS.AUTH_JWT_SECRET &&
+        !env.AUTH_JWKS_URL,
+    ],
+    [
+      'DATA_ENCRYPTION_KEYS',
+      [...env.DATA_ENCRYPTION_KEYS.values()].some((k) =>
+        DEV_SECRETS.DATA_ENCRYPTION_KEYS.endsWith(k),
+      ),
+    ],
+    ['BLIND_INDEX_KEY', env.BLIND_INDEX_KEY === DEV_SECRETS.BLIND_INDEX_KEY],
+    ['AUDIT_HMAC_KEY', env.AUDIT_HMAC_KEY === DEV_SECRETS.AUDIT_HMAC_KEY],
+    ['INTERNAL_TOKEN', env.INTERNAL_TOKEN === DEV_SECRETS.INTERNAL_TOKEN],
+  ]
+  for (const [name, isDev] of devValues) {
+    if (isDev && refusal) ctx.addIssue({ code: 'custom', path: [name], message: refusal })
+  }
+  if (env.NODE_ENV !== 'production') return
+  const production = (path: string, message: string) =>
+    ctx.addIssue({ code: 'custom', path: [path], message: `${message} in production` })
+  if (!env.DATABASE_URL)
+    production('DATABASE_URL', 'required (the embedded database is for development)')
+  if (env.DEMO_DATA)
+    production('DEMO_DATA', 'refused (it grants a demo administrator every permission)')
+  if (env.AUTH_JWKS_URL && !env.AUTH_JWKS_URL.startsWith('https:'))
+    production('AUTH_JWKS_URL', 'must be https')
+  if (env.PERMISSION_SERVICE_URL && !env.PERMISSION_SERVICE_URL.startsWith('https:')) {
+    production('PERMISSION_SERVICE_URL', 'must be https')
+  }
+  if (env.FINANCE_CLEARANCE_URL && !env.FINANCE_CLEARANCE_URL.startsWith('https:')) {
+    production('FINANCE_CLEARANCE_URL', 'must be https')
+  }
+  if (env.FLEET_BASE_URL && !env.FLEET_BASE_URL.startsWith('https:'))
+    production('FLEET_BASE_URL', 'must be https')
+  if (env.AUTH_JWKS_URL && (!env.AUTH_JWT_AUDIENCE || !env.AUTH_JWT_ISSUER)) {
+    // Without them, a token the shared identity provider issued to any other app would do.
+    production(
+      env.AUTH_JWT_AUDIENCE ? 'AUTH_JWT_ISSUER' : 'AUTH_JWT_AUDIENCE',
+      'required with AUTH_JWKS_URL',
+    )
+  }
+}
+
+const EnvSchema = {
+  node: EnvObject.superRefine(crossChecks('node')),
+  edge: EnvObject.superRefine(crossChecks('edge')),
+}
 
 export type Config = ReturnType<typeof toConfig>
 
@@ -398,7 +421,7 @@ export type Config = ReturnType<typeof toConfig>
  * OTLP endpoint is set, and always off with OTEL_SDK_DISABLED=true; a signal-specific variable
  * (…_TRACES_…) wins over the general one, as the specification says.
  */
-function tracingConfig(env: z.output<typeof EnvSchema>) {
+function tracingConfig(env: Env) {
   const endpointSet = Boolean(
     env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT,
   )
@@ -465,10 +488,11 @@ export function deadlineBounds(requestTimeoutMs: number) {
   }
 }
 
-function toConfig(env: z.output<typeof EnvSchema>) {
+function toConfig(env: Env) {
   const embedded = !env.DATABASE_URL
   const keys = env.DATA_ENCRYPTION_KEYS
   return {
+    /** Undefined when NODE_ENV is unset: neither development nor test. */
     env: env.NODE_ENV,
     host: env.HOST,
     port: env.PORT,
@@ -562,12 +586,18 @@ export class ConfigError extends Error {
   }
 }
 
-/** Reads the environment once; every problem names its variable. Empty strings count as unset. */
-export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+/**
+ * Reads the environment once; every problem names its variable. Empty strings count as unset.
+ * `entry: 'edge'` refuses the development secrets whatever NODE_ENV and HOST say.
+ */
+export function loadConfig(
+  source: Record<string, string | undefined> = process.env,
+  { entry = 'node' }: LoadOptions = {},
+): Config {
   const env = Object.fromEntries(
     Object.entries(source).filter(([, v]) => v !== undefined && v !== ''),
   )
-  const parsed = EnvSchema.safeParse(env)
+  const parsed = EnvSchema[entry].safeParse(env)
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map((i) => `${i.path.join('.') || '(environment)'}: ${i.message}`),

@@ -9,6 +9,8 @@
  *
  * Workers: `export default { fetch }` below; wrangler.toml points here.
  * Deno:    `Deno.serve((req) => edge.fetch(req, Deno.env.toObject(), { waitUntil: () => {} }))`.
+ * Either way AUTH_JWT_SECRET (or AUTH_JWKS_URL), DATA_ENCRYPTION_KEYS, BLIND_INDEX_KEY,
+ * AUDIT_HMAC_KEY and INTERNAL_TOKEN must be real values: the edge refuses the development ones.
  */
 import type { Logger } from 'pino'
 import postgres from 'postgres'
@@ -129,7 +131,9 @@ function setupFor(env: EdgeEnv): Promise<Setup> {
       const vars = Object.fromEntries(
         Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'),
       )
-      const config = loadConfig({ ...vars, DATABASE_URL: databaseUrlOf(env) })
+      // Never the public development secrets, whatever NODE_ENV says: Deno.serve binds every
+      // interface, and a Worker is public, so there is no private edge to take them on.
+      const config = loadConfig({ ...vars, DATABASE_URL: databaseUrlOf(env) }, { entry: 'edge' })
       if (!config.databaseUrl) {
         throw new Error('DATABASE_URL or a HYPERDRIVE binding is required on the edge')
       }

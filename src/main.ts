@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
-import { parseEnv } from 'node:util'
 import { createAdaptorServer } from '@hono/node-server'
 import type { Logger } from 'pino'
 import type postgres from 'postgres'
@@ -12,6 +10,7 @@ import { createApp, domainDeps } from './app'
 import { startApprovalSweeper } from './domain/approval/reconcile'
 import { startNameKeyBackfill } from './domain/supplier/name-keys'
 import { ConfigError, loadConfig, type Config } from './config'
+import { withDotEnv } from './dotenv'
 import { createCipher } from './crypto/sensitive'
 import { loadDemoData, loadReferenceData } from './db/seed'
 import { DataDirInUseError, startEmbedded, type EmbeddedDatabase } from './db/embedded'
@@ -72,21 +71,6 @@ function listen(
     })
     server.listen(config.port, config.host, () => resolve(server))
   })
-}
-
-/**
- * `.env` in the working directory, if there is one, under the real environment: a variable set
- * in the environment wins over the file, as with Node's own `--env-file`.
- */
-function withDotEnv(environment: NodeJS.ProcessEnv): Record<string, string | undefined> {
-  let text: string
-  try {
-    text = readFileSync('.env', 'utf8')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return environment
-    throw err
-  }
-  return { ...parseEnv(text), ...environment }
 }
 
 let config: Config

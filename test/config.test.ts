@@ -1,5 +1,8 @@
 import { spawn } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, DEV_SECRETS, loadConfig } from '../src/config'
 import { assertCatalog, ERRORS, SUPPLIER_CODE_RANGE, SUPPLIER_ERRORS } from '../src/errors'
@@ -18,10 +21,13 @@ const PRODUCTION = {
   INTERNAL_TOKEN: 'prod-internal-token-0123456789',
 }
 
+/** loadConfig as the suite's processes get it: NODE_ENV=test unless `env` says otherwise. */
+const load = (env: Record<string, string | undefined>) => loadConfig({ NODE_ENV: 'test', ...env })
+
 /** The ConfigError thrown for this environment (fails the test if none is thrown). */
 function configError(env: Record<string, string | undefined>): ConfigError {
   try {
-    loadConfig(env)
+    load(env)
   } catch (err) {
     expect(err).toBeInstanceOf(ConfigError)
     return err as ConfigError
@@ -58,7 +64,7 @@ describe('loadConfig', () => {
   })
 
   it('one request deadline, 5 s by default, and the database bounds derived from it', () => {
-    expect(loadConfig({}).deadline).toEqual({
+    expect(load({}).deadline).toEqual({
       requestTimeoutMs: 5000,
       statementTimeoutMs: 4500,
       lockTimeoutMs: 4000,
@@ -67,11 +73,11 @@ describe('loadConfig', () => {
       connectTimeoutSeconds: 5,
     })
     // The margin is a tenth of the deadline, kept between 100 ms and 1 s.
-    expect(loadConfig({ REQUEST_TIMEOUT_MS: '500' }).deadline).toMatchObject({
+    expect(load({ REQUEST_TIMEOUT_MS: '500' }).deadline).toMatchObject({
       statementTimeoutMs: 400,
       lockTimeoutMs: 300,
     })
-    expect(loadConfig({ REQUEST_TIMEOUT_MS: '60000' }).deadline).toMatchObject({
+    expect(load({ REQUEST_TIMEOUT_MS: '60000' }).deadline).toMatchObject({
       statementTimeoutMs: 59000,
       lockTimeoutMs: 58000,
     })
@@ -80,12 +86,12 @@ describe('loadConfig', () => {
   it('migrates at start-up by default on the embedded engine and on a direct connection', () => {
     // DATABASE_POOLER describes DATABASE_URL; with no DATABASE_URL the embedded engine is used
     // and has no pooler in front of it, whatever the variable says.
-    expect(loadConfig({ DATABASE_POOLER: 'transaction' }).migrateOnStart).toBe(true)
-    expect(loadConfig({}).migrateOnStart).toBe(true)
-    expect(loadConfig({ DATABASE_URL: REAL_DB }).migrateOnStart).toBe(true)
-    expect(
-      loadConfig({ DATABASE_URL: REAL_DB, DATABASE_POOLER: 'transaction' }).migrateOnStart,
-    ).toBe(false)
+    expect(load({ DATABASE_POOLER: 'transaction' }).migrateOnStart).toBe(true)
+    expect(load({}).migrateOnStart).toBe(true)
+    expect(load({ DATABASE_URL: REAL_DB }).migrateOnStart).toBe(true)
+    expect(load({ DATABASE_URL: REAL_DB, DATABASE_POOLER: 'transaction' }).migrateOnStart).toBe(
+      false,
+    )
   })
 
   it('a DATA_ENCRYPTION_KEY_ID naming a key that is not listed is refused', () => {
@@ -97,7 +103,7 @@ describe('loadConfig', () => {
   })
 
   it('a DATA_ENCRYPTION_KEY_ID naming a listed key selects it', () => {
-    const config = loadConfig({
+    const config = load({
       DATA_ENCRYPTION_KEYS: `k1:${key32('a')},k2:${key32('c')}`,
       DATA_ENCRYPTION_KEY_ID: 'k2',
     })
@@ -141,7 +147,7 @@ describe('loadConfig', () => {
   })
 
   it('production with real secrets and DATABASE_URL is accepted', () => {
-    const config = loadConfig(PRODUCTION)
+    const config = load(PRODUCTION)
     expect(config.env).toBe('production')
     expect(config.embedded).toBe(false)
     expect(config.databaseUrl).toBe(REAL_DB)
@@ -151,7 +157,7 @@ describe('loadConfig', () => {
   })
 
   it('production with a JWKS URL needs no JWT secret', () => {
-    const config = loadConfig({
+    const config = load({
       ...PRODUCTION,
       AUTH_JWT_SECRET: undefined,
       AUTH_JWKS_URL: 'https://id.example.com/.well-known/jwks.json',
@@ -168,53 +174,97 @@ describe('loadConfig', () => {
       AUTH_JWT_SECRET: undefined,
       AUTH_JWKS_URL: 'https://id.example.com/jwks',
     }
-    expect(() => loadConfig(jwks)).toThrow(
-      /AUTH_JWT_AUDIENCE: required with AUTH_JWKS_URL in production/,
-    )
-    expect(() => loadConfig({ ...jwks, AUTH_JWT_AUDIENCE: 'supplier-admin' })).toThrow(
-      /AUTH_JWT_ISSUER/,
-    )
+    expect(() => load(jwks)).toThrow(/AUTH_JWT_AUDIENCE: required with AUTH_JWKS_URL in production/)
+    expect(() => load({ ...jwks, AUTH_JWT_AUDIENCE: 'supplier-admin' })).toThrow(/AUTH_JWT_ISSUER/)
     expect(() =>
-      loadConfig({
+      load({
         ...jwks,
         AUTH_JWKS_URL: 'http://id.example.com/jwks',
         AUTH_JWT_AUDIENCE: 'a',
         AUTH_JWT_ISSUER: 'i',
       }),
     ).toThrow(/AUTH_JWKS_URL: must be https/)
-    expect(() =>
-      loadConfig({ ...PRODUCTION, PERMISSION_SERVICE_URL: 'http://perm.internal/' }),
-    ).toThrow(/PERMISSION_SERVICE_URL: must be https/)
-    expect(() => loadConfig({ ...PRODUCTION, DEMO_DATA: 'true' })).toThrow(/DEMO_DATA: refused/)
+    expect(() => load({ ...PRODUCTION, PERMISSION_SERVICE_URL: 'http://perm.internal/' })).toThrow(
+      /PERMISSION_SERVICE_URL: must be https/,
+    )
+    expect(() => load({ ...PRODUCTION, DEMO_DATA: 'true' })).toThrow(/DEMO_DATA: refused/)
+  })
+
+  it('with NODE_ENV unset, refuses to fall back on the development secrets, naming each', () => {
+    const err = configError({ NODE_ENV: undefined })
+    expect(err.problems).toHaveLength(Object.keys(DEV_SECRETS).length)
+    for (const name of Object.keys(DEV_SECRETS)) {
+      expect(err.problems, name).toContainEqual(
+        `${name}: development secret refused with NODE_ENV unset: set a real value, ` +
+          'or NODE_ENV=development on a developer machine (npm start sets it)',
+      )
+    }
+    // Loopback changes nothing: a service behind a same-host proxy is bound to loopback.
+    expect(configError({ NODE_ENV: undefined, HOST: '127.0.0.1' }).problems).toHaveLength(5)
+  })
+
+  it.each(Object.keys(DEV_SECRETS))(
+    'with NODE_ENV unset, refuses %s set to its development value, and takes real ones',
+    (name) => {
+      const real = { ...PRODUCTION, NODE_ENV: undefined, DATABASE_URL: undefined }
+      expect(load(real).env).toBeUndefined()
+      const err = configError({ ...real, [name]: DEV_SECRETS[name as keyof typeof DEV_SECRETS] })
+      expect(err.problems).toEqual([expect.stringMatching(new RegExp(`^${name}: `))])
+    },
+  )
+
+  it.each(['development', 'test'])(
+    'NODE_ENV=%s, said explicitly, takes the development secrets on a loopback HOST',
+    (env) => {
+      const config = load({ NODE_ENV: env })
+      expect(config.env).toBe(env)
+      expect(config.auth.jwtSecret).toBe(DEV_SECRETS.AUTH_JWT_SECRET)
+      expect(config.internalToken).toBe(DEV_SECRETS.INTERNAL_TOKEN)
+    },
+  )
+
+  it('the edge entry never takes the development secrets, whatever NODE_ENV and HOST say', () => {
+    for (const env of ['development', 'test']) {
+      let err: unknown
+      try {
+        loadConfig({ NODE_ENV: env, HOST: '127.0.0.1' }, { entry: 'edge' })
+      } catch (e) {
+        err = e
+      }
+      expect(err).toBeInstanceOf(ConfigError)
+      expect((err as ConfigError).problems).toEqual(
+        Object.keys(DEV_SECRETS).map(
+          (name) => `${name}: development secret refused by the edge entry: set a real value`,
+        ),
+      )
+    }
+    const real = { ...PRODUCTION, NODE_ENV: 'development' }
+    expect(loadConfig(real, { entry: 'edge' }).auth.jwtSecret).toBe(PRODUCTION.AUTH_JWT_SECRET)
   })
 
   it('refuses the public development secrets on a non-loopback HOST, even outside production', () => {
-    expect(() =>
-      loadConfig({ HOST: '0.0.0.0', DATABASE_URL: 'postgres://app@db/suppliers' }),
-    ).toThrow(/AUTH_JWT_SECRET: development secret refused on a non-loopback HOST/)
-    expect(loadConfig({ HOST: '127.0.0.1' }).host).toBe('127.0.0.1')
+    expect(() => load({ HOST: '0.0.0.0', DATABASE_URL: 'postgres://app@db/suppliers' })).toThrow(
+      /AUTH_JWT_SECRET: development secret refused on a non-loopback HOST/,
+    )
+    expect(load({ HOST: '127.0.0.1' }).host).toBe('127.0.0.1')
   })
 
   it('refuses a repeated or malformed encryption key id, and a blind-index key equal to a data key', () => {
     const key = btoa('k'.repeat(32))
     const other = btoa('o'.repeat(32))
-    expect(() => loadConfig({ DATA_ENCRYPTION_KEYS: `k1:${key},k1:${other}` })).toThrow(
-      /appears twice/,
-    )
-    expect(() => loadConfig({ DATA_ENCRYPTION_KEYS: `k1:${key}:extra` })).toThrow(
-      /DATA_ENCRYPTION_KEYS/,
-    )
-    expect(() => loadConfig({ DATA_ENCRYPTION_KEYS: `k1:${key}`, BLIND_INDEX_KEY: key })).toThrow(
+    expect(() => load({ DATA_ENCRYPTION_KEYS: `k1:${key},k1:${other}` })).toThrow(/appears twice/)
+    expect(() => load({ DATA_ENCRYPTION_KEYS: `k1:${key}:extra` })).toThrow(/DATA_ENCRYPTION_KEYS/)
+    expect(() => load({ DATA_ENCRYPTION_KEYS: `k1:${key}`, BLIND_INDEX_KEY: key })).toThrow(
       /BLIND_INDEX_KEY: must differ/,
     )
-    expect(() => loadConfig({ BLIND_INDEX_KEY: key, AUDIT_HMAC_KEY: key })).toThrow(
+    expect(() => load({ BLIND_INDEX_KEY: key, AUDIT_HMAC_KEY: key })).toThrow(
       /AUDIT_HMAC_KEY: must differ/,
     )
-    expect(() => loadConfig({ AUDIT_HMAC_KEY: btoa('short') })).toThrow(/AUDIT_HMAC_KEY: must be/)
+    expect(() => load({ AUDIT_HMAC_KEY: btoa('short') })).toThrow(/AUDIT_HMAC_KEY: must be/)
   })
 
   it('empty strings count as unset', () => {
-    const config = loadConfig({
+    const config = load({
       PORT: '',
       DATABASE_URL: '',
       APP_TIMEZONE: '',
@@ -234,7 +284,7 @@ describe('loadConfig', () => {
   })
 
   it('defaults: PORT 8787, DEMO_ADMIN_ID 10001, APP_TIMEZONE Asia/Shanghai, embedded demo data', () => {
-    const config = loadConfig({})
+    const config = load({ NODE_ENV: 'development' })
     expect(config.port).toBe(8787)
     expect(config.host).toBe('127.0.0.1')
     expect(config.demoAdminId).toBe('10001')
@@ -248,10 +298,10 @@ describe('loadConfig', () => {
   })
 
   it('demo data is off on a real database unless DEMO_DATA=true turns it on', () => {
-    expect(loadConfig({ DATABASE_URL: REAL_DB }).demoData).toBe(false)
-    expect(loadConfig({ DATABASE_URL: REAL_DB, DEMO_DATA: 'true' }).demoData).toBe(true)
-    expect(loadConfig({ DATABASE_URL: REAL_DB, DEMO_DATA: '1' }).demoData).toBe(true)
-    expect(loadConfig({ DEMO_DATA: 'false' }).demoData).toBe(false)
+    expect(load({ DATABASE_URL: REAL_DB }).demoData).toBe(false)
+    expect(load({ DATABASE_URL: REAL_DB, DEMO_DATA: 'true' }).demoData).toBe(true)
+    expect(load({ DATABASE_URL: REAL_DB, DEMO_DATA: '1' }).demoData).toBe(true)
+    expect(load({ DEMO_DATA: 'false' }).demoData).toBe(false)
   })
 
   it('reads process.env when given no argument', () => {
@@ -267,7 +317,7 @@ describe('loadConfig', () => {
 })
 
 describe('tracing configuration (OTEL_*)', () => {
-  const tracing = (env: Record<string, string>) => loadConfig(env).tracing
+  const tracing = (env: Record<string, string>) => load(env).tracing
 
   it('is off by default, and with OTEL_TRACES_EXPORTER=none or OTEL_SDK_DISABLED=true', () => {
     expect(tracing({}).enabled).toBe(false)
@@ -383,6 +433,76 @@ describe('start-up through the real entry point', () => {
     expect(stderr).toContain('PORT')
     expect(stdout).not.toContain('serving')
   }, 20_000)
+})
+
+describe('start-up without NODE_ENV', () => {
+  const ROOT = fileURLToPath(new URL('..', import.meta.url))
+  // By absolute URL, so that the loader is found from a working directory outside the repository.
+  const TSX = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href
+
+  /**
+   * Runs an entry to its exit in `cwd`, with `env` over a bare shell's. Each run stops at its
+   * configuration, in seconds; the 60 s before it is killed are for a loaded machine (tsx's
+   * compile of the entry has taken 18 s there).
+   */
+  async function startUp(entry: string, env: NodeJS.ProcessEnv, cwd = ROOT) {
+    const { NODE_ENV: _vitest, DATABASE_URL: _db, ...shell } = process.env
+    const dataDir = await mkdtemp(join(tmpdir(), 'supplier-env-'))
+    const child = spawn(process.execPath, ['--import', TSX, join(ROOT, entry)], {
+      cwd,
+      env: { ...shell, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout.on('data', (chunk) => (output += chunk))
+    child.stderr.on('data', (chunk) => (output += chunk))
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
+    clearTimeout(timer)
+    await rm(dataDir, { recursive: true, force: true })
+    return { code, output }
+  }
+
+  it('src/main.ts with no NODE_ENV and no secrets refuses, naming every secret', async () => {
+    const { code, output } = await startUp('src/main.ts', {})
+    expect(code).toBe(78)
+    expect(output).toContain('start-up failed: invalid configuration: ')
+    for (const name of Object.keys(DEV_SECRETS)) {
+      expect(output).toContain(`${name}: development secret refused with NODE_ENV unset`)
+    }
+    expect(output).toContain('NODE_ENV=development')
+    expect(output).not.toContain('serving')
+  }, 90_000)
+
+  it("npm start's entry sets NODE_ENV=development, unless the environment or .env names another", async () => {
+    const start = (
+      JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
+        scripts: Record<string, string>
+      }
+    ).scripts.start
+    expect(start).toBe('node --import tsx src/dev.ts')
+    // Stopped at once by a FLEET_BASE_URL without its token, a problem found with the secrets':
+    // the same start through src/main.ts names them too, through npm start's entry it does not.
+    const fleetOnly = { FLEET_BASE_URL: 'http://127.0.0.1:9' }
+    const bare = await startUp('src/main.ts', fleetOnly)
+    expect(bare.output).toContain('FLEET_INTERNAL_TOKEN: required with FLEET_BASE_URL')
+    expect(bare.output).toContain('AUTH_JWT_SECRET: development secret refused')
+    const development = await startUp('src/dev.ts', fleetOnly)
+    expect(development.code).toBe(78)
+    expect(development.output).toContain('FLEET_INTERNAL_TOKEN: required with FLEET_BASE_URL')
+    expect(development.output).not.toContain('development secret refused')
+    // The environment wins, and so does a .env in the working directory.
+    const production = await startUp('src/dev.ts', { NODE_ENV: 'production' })
+    expect(production.output).toContain('AUTH_JWT_SECRET: development secret refused in production')
+    const dir = await mkdtemp(join(tmpdir(), 'supplier-dotenv-'))
+    try {
+      await writeFile(join(dir, '.env'), 'NODE_ENV=production\n')
+      const dotEnv = await startUp('src/dev.ts', {}, dir)
+      expect(dotEnv.output).toContain('AUTH_JWT_SECRET: development secret refused in production')
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  }, 360_000)
 })
 
 describe('error catalog', () => {

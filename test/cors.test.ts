@@ -79,7 +79,7 @@ describe('CORS for configured origins', () => {
 
 describe('CORS_ORIGINS', () => {
   it('is empty (no cross-origin access) by default', () => {
-    expect(loadConfig({}).corsOrigins).toEqual([])
+    expect(loadConfig({ NODE_ENV: 'test' }).corsOrigins).toEqual([])
   })
 
   it.each([
@@ -89,7 +89,7 @@ describe('CORS_ORIGINS', () => {
     'admin.example.com',
     'ftp://x.example.com',
   ])('refuses %s, naming the variable', (value) => {
-    expect(() => loadConfig({ CORS_ORIGINS: value })).toThrow(ConfigError)
-    expect(() => loadConfig({ CORS_ORIGINS: value })).toThrow(/CORS_ORIGINS/)
+    expect(() => loadConfig({ NODE_ENV: 'test', CORS_ORIGINS: value })).toThrow(ConfigError)
+    expect(() => loadConfig({ NODE_ENV: 'test', CORS_ORIGINS: value })).toThrow(/CORS_ORIGINS/)
   })
 })

@@ -7,6 +7,7 @@ import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { insertSupplier } from './fixtures'
 import { useHarness } from './harness'
+import { REAL_SECRETS } from './secrets'
 import { insertRelation, insertResource, insertTag, linkSeason, linkTag } from './resource-data'
 
 /*
@@ -82,7 +83,8 @@ const stop = (child?: ChildProcess) =>
 const embedded = inject('database').kind === 'embedded'
 
 describe.skipIf(embedded)('the edge entry under workerd and Deno, against PostgreSQL', () => {
-  const h = useHarness()
+  // The edge refuses the development secrets: the harness writes and signs with the same real ones.
+  const h = useHarness({ env: REAL_SECRETS })
   let dir: string
   let admin: string
   let supplierId: string
@@ -137,6 +139,7 @@ describe.skipIf(embedded)('the edge entry under workerd and Deno, against Postgr
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
       APP_TIMEZONE: h.config.timezone,
+      ...REAL_SECRETS,
     }
     const port = await freePort()
     const bindings = Object.entries(env)

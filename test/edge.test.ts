@@ -3,8 +3,11 @@ import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { build, type Metafile } from 'esbuild'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { sign } from 'hono/jwt'
+import { DEV_SECRETS } from '../src/config'
 import edge, { consoleLogger, type EdgeEnv } from '../src/edge'
 import { useHarness } from './harness'
+import { REAL_SECRETS } from './secrets'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const DICT = '/admin/dict/data/supplier_type'
@@ -92,14 +95,20 @@ describe('edge bundle', () => {
 })
 
 describe('edge fetch against the test database', () => {
-  const h = useHarness()
+  // The edge refuses the development secrets: the harness writes and signs with the same real ones.
+  const h = useHarness({ env: REAL_SECRETS })
   let admin: string
   let pending: Promise<unknown>[] = []
   const ctx = {
     waitUntil: (p: Promise<unknown>) => void pending.push(p),
     passThroughOnException: () => {},
   }
-  const baseEnv = (): EdgeEnv => ({ DATABASE_URL: h.db.url, NODE_ENV: 'test', LOG_LEVEL: 'silent' })
+  const baseEnv = (): EdgeEnv => ({
+    DATABASE_URL: h.db.url,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    ...REAL_SECRETS,
+  })
 
   /** One edge request; waits for the work handed to waitUntil (closing the database client). */
   const fetchEdge = async (path: string, init: RequestInit = {}, env: EdgeEnv = baseEnv()) => {
@@ -299,9 +308,9 @@ describe('edge fetch against the test database', () => {
   it('answers a 500 envelope, and logs why, when it has no database or a bad configuration', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
     for (const env of [
-      { NODE_ENV: 'test' },
+      { NODE_ENV: 'test', ...REAL_SECRETS },
       { ...baseEnv(), PORT: 'abc' },
-      { ...baseEnv(), NODE_ENV: 'production' },
+      { DATABASE_URL: h.db.url, NODE_ENV: 'production' },
     ] as EdgeEnv[]) {
       const { res, body } = await fetchEdge('/healthz', {}, env)
       expect(res.status).toBe(500)
@@ -316,6 +325,46 @@ describe('edge fetch against the test database', () => {
     expect(lines).toContain('DATABASE_URL or a HYPERDRIVE binding')
     expect(lines).toContain('PORT')
     expect(lines).toContain('AUTH_JWT_SECRET')
+  })
+
+  it('never takes the public development secrets, even with NODE_ENV=development on loopback', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const unset = { DATABASE_URL: h.db.url, LOG_LEVEL: 'silent', HOST: '127.0.0.1' }
+    const cases: [EdgeEnv, string[]][] = [
+      [{ ...unset, NODE_ENV: 'development' }, Object.keys(DEV_SECRETS)],
+      [{ ...unset, NODE_ENV: 'test' }, Object.keys(DEV_SECRETS)],
+      ...Object.entries(DEV_SECRETS).map(([name, value]): [EdgeEnv, string[]] => [
+        { ...baseEnv(), NODE_ENV: 'development', [name]: value },
+        [name],
+      ]),
+    ]
+    for (const [env, named] of cases) {
+      errors.mockClear()
+      const { res, body } = await fetchEdge('/healthz', {}, env)
+      expect(res.status).toBe(500)
+      expect(body).toMatchObject({ code: 500, message: 'service misconfigured', data: null })
+      const logged = errors.mock.calls.map(([line]) => String(line)).join('\n')
+      for (const name of Object.keys(DEV_SECRETS)) {
+        const expected = named.includes(name)
+        expect(logged.includes(`${name}: development secret refused by the edge entry`), name).toBe(
+          expected,
+        )
+      }
+    }
+    // A token signed with the public secret is not a way in either: the same edge, real secrets.
+    const now = Math.floor(Date.now() / 1000)
+    const forged = await sign(
+      { sub: admin, iat: now, exp: now + 600 },
+      DEV_SECRETS.AUTH_JWT_SECRET,
+      'HS256',
+    )
+    const res = await fetchEdge('/admin/dict/data/supplier_type', {
+      headers: { authorization: `Bearer ${forged}`, 'x-admin-id': admin },
+    })
+    expect(res.body).toMatchObject({ code: 401, success: false })
+    expect(
+      (await fetchEdge('/admin/dict/data/supplier_type', { headers: await authHeaders() })).body,
+    ).toMatchObject({ code: 200, success: true })
   })
 
   it('its console logger redacts sensitive keys and honours the level', () => {

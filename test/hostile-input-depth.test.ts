@@ -144,10 +144,10 @@ describe('the scan for text PostgreSQL cannot store', () => {
       'a.1.b: must not contain NUL characters',
     )
     expect(findUnstorableText({ ok: 1, ['k\u0000']: '\u0000' })).toBe(
-      'k?: must not contain NUL characters',
+      '(unnamed): must not contain NUL characters',
     )
     expect(findUnstorableText({ a: { ['\ud800']: 1 } })).toBe(
-      'a.?: must not contain unpaired UTF-16 surrogates',
+      'a.(unnamed): must not contain unpaired UTF-16 surrogates',
     )
     expect(findUnstorableText('\u0000')).toBe('(body): must not contain NUL characters')
     expect(findUnstorableText({ a: [1, true, null, 'ok'] })).toBeUndefined()

@@ -12,8 +12,15 @@ import { draftBody } from './supplier-data'
 
 /** The real entry point, `npm start`'s command, on the embedded database. */
 
-/** `npm start` as it is: the service's own defaults (demo data on the embedded database). */
-const start = (env: Record<string, string>) => startService({ DEMO_DATA: undefined, ...env })
+/**
+ * `npm start` as it is: the service's own defaults (demo data on the embedded database), and no
+ * NODE_ENV, which `npm start` sets to development itself.
+ */
+const start = (env: Record<string, string>) =>
+  startService({ DEMO_DATA: undefined, NODE_ENV: undefined, ...env })
+
+/** The environment of a shell where nothing is set: no NODE_ENV (vitest sets `test`). */
+const { NODE_ENV: _vitest, ...shell } = process.env
 
 const run = promisify(execFile)
 
@@ -49,11 +56,10 @@ describe('the service process', () => {
     ).json()
     expect(created).toMatchObject({ code: 200, success: true })
     // The README works as it reads: `npm run demo` and the curl walk-through, as pasted, both
-    // finding the service by the one variable the README names.
-    const address = { ...process.env, BASE_URL: base }
-    const demo = await run(process.execPath, ['--import', 'tsx', 'scripts/demo.ts'], {
-      env: address,
-    })
+    // finding the service by the one variable the README names, with NODE_ENV unset, as in a
+    // new terminal: `npm start`, `npm run token` and `npm run demo` default it to development.
+    const address = { ...shell, BASE_URL: base }
+    const demo = await run('npm', ['run', '-s', 'demo'], { env: address })
     expect(demo.stdout).toMatch(/went DRAFT → VETTING → ACTIVE as SP\d+/)
     const readme = await readFile('README.md', 'utf8')
     const walkthrough = /The same journey by hand[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]

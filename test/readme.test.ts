@@ -98,8 +98,8 @@ const brokenLinks = (file: string) => {
 /** The variables src/config.ts reads: the keys of its EnvSchema. */
 const configVariables = () => {
   const config = read('src/config.ts')
-  const schema = config.slice(config.indexOf('const EnvSchema'), config.indexOf('.superRefine'))
-  return [...schema.matchAll(/^ {4}([A-Z][A-Z0-9_]+):/gm)].map(([, name]) => name)
+  const schema = config.slice(config.indexOf('const EnvObject'), config.indexOf('type Env ='))
+  return [...schema.matchAll(/^ {2}([A-Z][A-Z0-9_]+):/gm)].map(([, name]) => name)
 }
 
 /** The rows of the tables headed `| Variable |`: the names in backticks of each row's first cell. */

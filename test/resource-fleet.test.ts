@@ -311,13 +311,18 @@ describe('resource-information page with the fleet service over HTTP', () => {
 describe('fleet configuration', () => {
   it('needs FLEET_INTERNAL_TOKEN with FLEET_BASE_URL, and https in production', async () => {
     const { loadConfig } = await import('../src/config')
-    expect(() => loadConfig({ FLEET_BASE_URL: 'http://127.0.0.1:9' })).toThrow(
+    expect(() => loadConfig({ NODE_ENV: 'test', FLEET_BASE_URL: 'http://127.0.0.1:9' })).toThrow(
       /FLEET_INTERNAL_TOKEN: required with FLEET_BASE_URL/,
     )
     expect(() =>
-      loadConfig({ FLEET_BASE_URL: 'http://127.0.0.1:9', FLEET_INTERNAL_TOKEN: 'short' }),
+      loadConfig({
+        NODE_ENV: 'test',
+        FLEET_BASE_URL: 'http://127.0.0.1:9',
+        FLEET_INTERNAL_TOKEN: 'short',
+      }),
     ).toThrow(/FLEET_INTERNAL_TOKEN: must be at least 16 characters/)
     const config = loadConfig({
+      NODE_ENV: 'test',
       FLEET_BASE_URL: 'http://127.0.0.1:9',
       FLEET_INTERNAL_TOKEN: FLEET_TOKEN,
       FLEET_TIMEOUT_MS: '1500',
@@ -327,7 +332,7 @@ describe('fleet configuration', () => {
       token: FLEET_TOKEN,
       timeoutMs: 1500,
     })
-    expect(loadConfig({}).fleet).toEqual({ timeoutMs: 3000 })
+    expect(loadConfig({ NODE_ENV: 'test' }).fleet).toEqual({ timeoutMs: 3000 })
     expect(() =>
       loadConfig({
         NODE_ENV: 'production',

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { sign } from 'hono/jwt'
@@ -30,16 +31,24 @@ export interface Service {
   stop(): Promise<number | null>
 }
 
-/** `npm start`'s arguments to node, run in the repository. */
-const TSX_START = { args: ['--import', 'tsx', 'src/main.ts'], cwd: ROOT }
+/** `npm start`'s arguments to node, read from package.json, run in the repository. */
+export const NPM_START = {
+  args: (
+    JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { scripts: { start: string } }
+  ).scripts.start
+    .replace(/^node /, '')
+    .split(' '),
+  cwd: ROOT,
+}
 
 /**
- * Starts `src/main.ts` on the embedded database without demo data, unless `env` says otherwise;
+ * Starts the service as `npm start` does (src/dev.ts, then src/main.ts) on the embedded database,
+ * with NODE_ENV=development and without demo data, unless `env` says otherwise;
  * a variable given as `undefined` is left unset (the service's own default, or a `.env` in `cwd`).
  */
 export async function startService(
   env: Record<string, string | undefined>,
-  { args, cwd } = TSX_START,
+  { args, cwd } = NPM_START,
 ): Promise<Service> {
   const port = 'PORT' in env ? env.PORT : String(await freePort())
   const childEnv: NodeJS.ProcessEnv = {

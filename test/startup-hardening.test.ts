@@ -123,22 +123,24 @@ describe('request headers over Node’s limit', () => {
 
 describe('one TLS setting (sslmode) for dbmate and the service client', () => {
   it('a DATABASE_URL without sslmode gets libpq’s default, prefer, for both clients', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgres://u@db.internal:5432/x' }).databaseUrl).toBe(
-      'postgres://u@db.internal:5432/x?sslmode=prefer',
-    )
-    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/x?application_name=a' }).databaseUrl).toBe(
-      'postgres://u@h/x?application_name=a&sslmode=prefer',
-    )
-    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/x?sslmode=verify-full' }).databaseUrl).toBe(
-      'postgres://u@h/x?sslmode=verify-full',
-    )
+    expect(
+      loadConfig({ NODE_ENV: 'test', DATABASE_URL: 'postgres://u@db.internal:5432/x' }).databaseUrl,
+    ).toBe('postgres://u@db.internal:5432/x?sslmode=prefer')
+    expect(
+      loadConfig({ NODE_ENV: 'test', DATABASE_URL: 'postgres://u@h/x?application_name=a' })
+        .databaseUrl,
+    ).toBe('postgres://u@h/x?application_name=a&sslmode=prefer')
+    expect(
+      loadConfig({ NODE_ENV: 'test', DATABASE_URL: 'postgres://u@h/x?sslmode=verify-full' })
+        .databaseUrl,
+    ).toBe('postgres://u@h/x?sslmode=verify-full')
   })
 
   it('an sslmode the two clients would read differently is refused, naming the variable', () => {
     for (const mode of ['allow', 'bogus']) {
       const err = (() => {
         try {
-          loadConfig({ DATABASE_URL: `postgres://u:S3cret@h/x?sslmode=${mode}` })
+          loadConfig({ NODE_ENV: 'test', DATABASE_URL: `postgres://u:S3cret@h/x?sslmode=${mode}` })
         } catch (e) {
           return e
         }

@@ -98,7 +98,7 @@ describe('the service process with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     "a resource-page request: its spans arrive with the caller's trace id, and the fleet receives the same trace id (PostgreSQL)",
     async () => {
       db = await createTestDatabase()
-      const config = loadConfig({})
+      const config = loadConfig({ NODE_ENV: 'test' })
       const h = { sql: db.sql, cipher: await createCipher(config.crypto) } as Harness
       const admin = '9007199254820001'
       await grant(db.sql, admin, { permissions: ALL_PERMISSIONS, roles: ['ADMIN'] })

@@ -4,6 +4,7 @@ import postgres from 'postgres'
 import { grant, PERMISSION_CODES } from '../../sql/admin'
 import { RESOURCE_MODULES, RESOURCE_TABLES, type ResourceModule } from '../../sql/resource'
 import { loadConfig } from '../../src/config'
+import { developmentByDefault } from '../../src/dotenv'
 import {
   createCipher,
   maskAccountNo,
@@ -97,6 +98,8 @@ if (!process.env.DATABASE_URL) {
   console.error(USAGE)
   process.exit(2)
 }
+// Benchmark data, sealed and encrypted with the keys of the benchmark's development service.
+developmentByDefault(process.env)
 const config = loadConfig()
 const url = config.databaseUrl as string
 const shownUrl = redactPasswords(url, url)

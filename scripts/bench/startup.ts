@@ -63,7 +63,13 @@ const statusKiB = (pid: number, field: string) => {
 
 async function startOnce(script: string, dataDir: string, token: string): Promise<Sample> {
   const started = performance.now()
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(PORT) }
+  // The bundle (start:prod) takes the development secret the token is signed with only so.
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'development',
+    DATA_DIR: dataDir,
+    PORT: String(PORT),
+  }
   delete env.DATABASE_URL // the embedded database
   const child = spawn('npm', ['run', script], { env, detached: true, stdio: 'ignore' })
   try {

@@ -14,6 +14,7 @@ import { authenticate, READ_METHODS } from './auth'
 import { requestDeadline } from './deadline'
 import { serverSpans } from './trace'
 import { failure } from './envelope'
+import { shownName } from './refusal'
 import type { AppDeps as Deps, AppEnv } from './types'
 
 /**
@@ -65,8 +66,8 @@ export function useFrame(
     if (!READ_METHODS.has(c.req.method)) {
       const [name] = Object.keys(c.req.queries())
       if (name !== undefined) {
-        // Only a plain parameter name is echoed; values never are.
-        const shown = /^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name) ? name : '(query string)'
+        // Only a name spelled like a field is echoed; values never are.
+        const shown = shownName(name, '(query string)')
         throw new AppError(
           ERRORS.BAD_REQUEST,
           `${shown}: unknown query parameter (writes take a body)`,
@@ -106,11 +107,13 @@ export function mapErrors(app: Hono<AppEnv>, logger: Pick<Logger, 'error' | 'war
   app.notFound((c) => {
     const allowed = allowedAt(c.req.path)
     // A served method reaching here is a route's own "no such item" (an unknown asset name).
+    // The path is not repeated: it is the client's own text (an id, a tax number, anything).
+    const method = shownName(c.req.method, 'this method')
     if (!allowed.length || allowed.includes(c.req.method)) {
-      return failure(c, ERRORS.NOT_FOUND, `no route for ${c.req.method} ${c.req.path}`, null, 404)
+      return failure(c, ERRORS.NOT_FOUND, `no route for ${method} at this path`, null, 404)
     }
     c.header('Allow', allowed.join(', '))
-    const message = `${c.req.method} is not served at ${c.req.path}; allowed: ${allowed.join(', ')}`
+    const message = `${method} is not served at this path; allowed: ${allowed.join(', ')}`
     return failure(c, ERRORS.METHOD_NOT_ALLOWED, message, null, 405)
   })
   app.onError((err, c) => {

@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { AppError, ERRORS } from '../errors'
 import { MAX_BODY_DEPTH, nestsDeeperThan } from './body-depth'
 import { describe, documentAs } from './openapi'
+import { listProblems, shownPath } from './refusal'
 
 /** Fields a client may never send: identity, permissions and approval routing are the server's. */
 export const CLIENT_FORBIDDEN_FIELDS = [
@@ -20,24 +21,23 @@ export const CLIENT_FORBIDDEN_FIELDS = [
 
 const forbidden = new Set<string>(CLIENT_FORBIDDEN_FIELDS)
 
-const where = (path: PropertyKey[]) => path.map(String).join('.') || '(body)'
+/** One problem per unknown key, per forbidden key, per other issue, in zod's order. */
+function* problemsOf(error: z.ZodError): Generator<string> {
+  for (const issue of error.issues) {
+    if (issue.code !== 'unrecognized_keys') {
+      yield `${shownPath(issue.path)}: ${issue.message}`
+      continue
+    }
+    for (const key of issue.keys) {
+      const why = forbidden.has(key) ? 'client-forbidden field' : 'unknown field'
+      yield `${shownPath([...issue.path, key])}: ${why}`
+    }
+  }
+}
 
-/** One line that names the offending field, for the 400 envelope. */
+/** One line that names the offending fields (five at most), for the 400 envelope. */
 export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((issue) => {
-      if (issue.code === 'unrecognized_keys') {
-        const at = issue.path.length ? `${where(issue.path)}.` : ''
-        return issue.keys
-          .map((k) =>
-            forbidden.has(k) ? `${at}${k}: client-forbidden field` : `${at}${k}: unknown field`,
-          )
-          .join('; ')
-      }
-      return `${where(issue.path)}: ${issue.message}`
-    })
-    .join('; ')
+  return listProblems(problemsOf(error))
 }
 
 /** A lone UTF-16 surrogate: a high one not followed by a low one, or a low one without its high. */
@@ -77,17 +77,13 @@ export function findUnstorableText(value: unknown): string | undefined {
   for (let visit = stack.pop(); visit; visit = stack.pop()) {
     if (visit.fieldName !== undefined) {
       const why = unstorable(visit.fieldName)
-      if (why) {
-        // The field name itself is echoed with its unstorable characters shown as '?'.
-        // eslint-disable-next-line no-control-regex
-        const shown = visit.fieldName.replace(/[\u0000\ud800-\udfff]/g, '?')
-        return `${where([...pathOf(visit.parent!), shown])}: ${why}`
-      }
+      // Such a name is no field name: shownPath does not echo it.
+      if (why) return `${shownPath([...pathOf(visit.parent!), visit.fieldName])}: ${why}`
     }
     const item = visit.value
     if (typeof item === 'string') {
       const why = unstorable(item)
-      if (why) return `${where(pathOf(visit))}: ${why}`
+      if (why) return `${shownPath(pathOf(visit))}: ${why}`
     } else if (Array.isArray(item)) {
       // Pushed last to first, so that the first offending element is the one reported.
       for (let i = item.length - 1; i >= 0; i--) {
