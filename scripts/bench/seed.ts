@@ -2,7 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import postgres from 'postgres'
 import { grant, PERMISSION_CODES } from '../../sql/admin'
-import { RESOURCE_MODULES, RESOURCE_TABLES, type ResourceModule } from '../../sql/resource'
+import { RESOURCE_TABLES } from '../../sql/resource'
+import { RESOURCE_MODULES, type ResourceModule } from '../../src/vocabulary'
 import { loadConfig } from '../../src/config'
 import {
   createCipher,
