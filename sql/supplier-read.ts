@@ -1,7 +1,7 @@
 import type postgres from 'postgres'
 import { z } from 'zod'
 import { formatDateTime, many, maybeOne, none, one, secondOf, type Sql } from './db'
-import { type SupplierSortKey } from '../src/vocabulary'
+import type { SupplierSortKey } from '../src/vocabulary'
 import { SupplierBasicInfoVO, SupplierListItemVO } from '../src/schemas/supplier'
 import { complianceOf } from './compliance'
 import { activeAccountCount } from './account'
@@ -106,10 +106,6 @@ const listOrder = (sql: Sql, f: SupplierListFilter) => {
   return sql`ORDER BY ${column} ${direction} ${nulls}, s.supplier_id ${direction}`
 }
 
-/** A list row is the list item, as the response shows it. */
-const SupplierListRow = SupplierListItemVO
-type SupplierListRow = SupplierListItemVO
-
 /**
  * The ids of a page, in the list's order, reading only what the page needs:
  * - a type in the default order walks that type's live rows in supplier_type_list_order and
@@ -163,7 +159,7 @@ function decoratedPage(sql: Sql, ids: postgres.Fragment, timezone: string) {
       JOIN supplier s ON s.supplier_id = page.supplier_id AND s.deleted_at IS NULL
       ORDER BY page.position
     `,
-    SupplierListRow,
+    SupplierListItemVO,
   )
 }
 
@@ -229,7 +225,7 @@ export async function countSuppliers(sql: Sql, f: SupplierListFilter): Promise<n
 export function searchSuppliers(
   sql: postgres.Sql,
   f: KeywordSearch,
-): Promise<[SupplierListRow[], number]> {
+): Promise<[SupplierListItemVO[], number]> {
   return sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
     let found = await keywordMatches(tx, { ...f, similarity: 0 })
     if (found.total === 0 && f.similarity) {

@@ -29,13 +29,7 @@ import type { Deps } from '../deps'
  * objects strip unknown keys).
  */
 
-export {
-  OPINION_PERMISSION,
-  SupplierAccountInfoVO,
-  SupplierApprovalRecordVO,
-  SupplierBasicInfoVO,
-  SupplierListItemVO,
-}
+export { SupplierAccountInfoVO, SupplierApprovalRecordVO, SupplierBasicInfoVO, SupplierListItemVO }
 
 export type SupplierListQuery = Omit<SupplierListFilter, 'limit' | 'offset' | 'timezone'> & {
   keyword?: string
