@@ -13,13 +13,12 @@ import {
 } from './db'
 import {
   ACCOUNT_STATUSES,
-  ACCOUNT_TYPES,
-  RISK_FLAG_CODES,
   type AccountStatus,
   type AccountType,
   type RiskFlagCode,
 } from '../src/vocabulary'
-import { AccountBank, AccountTerms, SettlementTerms } from '../src/schemas/account-terms'
+import { AccountTerms } from '../src/schemas/account-terms'
+import { SupplierAccountInfoVO, SupplierBankAccountVO } from '../src/schemas/account'
 
 /*
  * The bank-account aggregate: every statement on supplier_bank_account, for the accounts after
@@ -33,21 +32,8 @@ import { AccountBank, AccountTerms, SettlementTerms } from '../src/schemas/accou
  * (`columnOf`), so a term added there is read and written here without another edit.
  */
 
-const YesNo = z.enum(['YES', 'NO'])
-
-/** An account as every view shows it: masked, no proof files. */
-export const AccountListRow = z.object({
-  accountId: z.string(),
-  accountName: z.string(),
-  accountType: z.enum(ACCOUNT_TYPES),
-  ...AccountBank.shape,
-  accountNoMask: z.string(),
-  ...SettlementTerms.shape,
-  status: z.enum(ACCOUNT_STATUSES),
-  isDefault: YesNo,
-  riskFlags: z.array(z.enum(RISK_FLAG_CODES)),
-  updateTime: z.string(),
-})
+/** An account as every view shows it (SupplierBankAccountVO): masked, no proof files. */
+export const AccountListRow = SupplierBankAccountVO.omit({ proofFileUrls: true })
 export type AccountListRow = z.output<typeof AccountListRow>
 
 /** One account with its proof files (the caller decides whether they may be shown). */
@@ -235,7 +221,7 @@ export const AccountRow = z.object({
   accountNoBidx: z.string(),
   accountNoMask: z.string(),
   status: z.enum(ACCOUNT_STATUSES),
-  isDefault: YesNo,
+  isDefault: AccountListRow.shape.isDefault,
 })
 export type AccountRow = z.output<typeof AccountRow>
 
@@ -355,13 +341,6 @@ export const activeAccountCount = (sql: Sql, supplierId: postgres.Fragment) => s
    WHERE a.supplier_id = ${supplierId} AND a.status = 'ACTIVE' AND a.deleted_at IS NULL)
 `
 
-export const SupplierAccountInfoRow = z.object({
-  supplierId: z.string(),
-  bankAccounts: z.array(AccountListRow).describe('default account first, then by id'),
-  updateTime: z.string().describe('version of the supplier'),
-})
-export type SupplierAccountInfoRow = z.output<typeof SupplierAccountInfoRow>
-
 /**
  * The live bank accounts of one live supplier (masked; no proof files), default first then by
  * account id, with the supplier's version. Null when the supplier is missing or soft-deleted.
@@ -385,6 +364,6 @@ export function supplierAccountInfo(sql: Sql, supplierId: string, timezone: stri
       FROM supplier s
       WHERE s.supplier_id = ${supplierId} AND s.deleted_at IS NULL
     `,
-    SupplierAccountInfoRow,
+    SupplierAccountInfoVO,
   )
 }

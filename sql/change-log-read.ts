@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { formatDateTime, many, none, one, secondOf, type Query, type Sql } from './db'
-import { CHANGE_OPERATION_TYPES, CHANGE_TARGET_TYPES } from '../src/vocabulary'
+import { SupplierApprovalRecordVO } from '../src/schemas/change-log'
 
 /*
  * Approval records (SUP-ADM-012): the change log, read as evidence. change_log and approval_log
@@ -64,27 +64,8 @@ const unfiltered = (f: ChangeLogFilter) =>
     f.createTimeTo,
   ].every((v) => v === undefined)
 
-/**
- * A change-log row, and the response contract of an approval record (the domain adds only the
- * optional decrypted opinion): zod strips unknown keys, so only the fields listed here are sent.
- */
-export const ChangeLogRow = z.object({
-  changeLogId: z.string(),
-  supplierId: z.string(),
-  approvalLogId: z.string().nullable(),
-  operationType: z.enum(CHANGE_OPERATION_TYPES),
-  targetType: z.enum(CHANGE_TARGET_TYPES),
-  targetId: z.string().nullable(),
-  fieldName: z.string(),
-  oldValueMasked: z.string().nullable(),
-  newValueMasked: z.string().nullable(),
-  changeReason: z.string().nullable(),
-  status: z.string().nullable(),
-  operatorId: z.string().nullable(),
-  createTime: z.string(),
-  hasOpinion: z.boolean(),
-})
-export type ChangeLogRow = z.output<typeof ChangeLogRow>
+/** A change-log row: the approval record without the opinion, which only the domain decrypts. */
+const ChangeLogRow = SupplierApprovalRecordVO.omit({ opinion: true })
 
 /**
  * One page of change-log rows, newest first: by the second a row is shown at, then by id

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { many, one, type Query, type Sql } from './db'
-import { COMPLIANCE_STATES } from '../src/vocabulary'
+import { ExpiringQualificationVO, TypeComplianceVO } from '../src/schemas/compliance'
 
 /*
  * Qualification compliance of suppliers: for each live type, whether the qualifications its live
@@ -10,28 +10,6 @@ import { COMPLIANCE_STATES } from '../src/vocabulary'
  * The states are indexed by severity from an ARRAY literal in the order of COMPLIANCE_STATES
  * (src/vocabulary.ts); test/vocabulary.test.ts keeps the two equal.
  */
-
-export const RequiredQualificationJson = z.object({
-  qualType: z.string(),
-  state: z.enum(COMPLIANCE_STATES),
-  expiryDate: z
-    .string()
-    .nullable()
-    .describe('latest expiry of the live qualifications of this type; null: none, or no expiry'),
-  daysLeft: z.int().nullable().describe('expiryDate minus today; negative once expired'),
-  warningDays: z.int(),
-})
-
-export const TypeComplianceJson = z.object({
-  typeCode: z.string(),
-  state: z
-    .enum(COMPLIANCE_STATES)
-    .describe(
-      'worst state of the required qualifications: MISSING, EXPIRED, EXPIRING (within the rule warningDays) or OK',
-    ),
-  requiredQualifications: z.array(RequiredQualificationJson),
-})
-export type TypeCompliance = z.output<typeof TypeComplianceJson>
 
 /** Rows (qual_type, state, severity, expiry_date, days_left, warning_days, sort_order, rule_id). */
 const requiredStates = (sql: Sql, supplierId: Query, typeCode: Query) => sql`
@@ -82,7 +60,7 @@ export const complianceOf = (sql: Sql, supplierId: Query) => sql`
   ), '[]'::json)
 `
 
-const Compliance = z.object({ compliance: z.array(TypeComplianceJson) })
+const Compliance = z.object({ compliance: z.array(TypeComplianceVO) })
 
 /** The compliance of one live supplier's types, as the detail read shows it ([] if none). */
 export async function supplierCompliance(sql: Sql, supplierId: string) {
@@ -102,26 +80,6 @@ export interface ExpiringFilter {
   limit: number
   offset: number
 }
-
-export const ExpiringQualificationRow = z.object({
-  qualificationId: z.string(),
-  supplierId: z.string(),
-  supplierNo: z.string().nullable(),
-  fullName: z.string(),
-  supplierStatus: z.string(),
-  qualType: z.string(),
-  certNoMask: z.string().nullable(),
-  expiryDate: z.string(),
-  daysLeft: z.int().describe('0 = expires today'),
-  typeCodes: z
-    .array(z.string())
-    .describe("the supplier's live types whose live rules name this qualification type"),
-  warningDays: z
-    .int()
-    .nullable()
-    .describe('the largest warningDays among those rules; null when no rule names it'),
-})
-export type ExpiringQualificationRow = z.output<typeof ExpiringQualificationRow>
 
 /**
  * The rules that govern qualification `q` of supplier `s`: live rules of the supplier's live types
@@ -178,7 +136,7 @@ export const expiringQualificationQuery = (sql: Sql, f: ExpiringFilter) => sql`
 
 /** One page, soonest expiry first, then by qualification id (stable). */
 export function expiringQualificationPage(sql: Sql, f: ExpiringFilter) {
-  return many(expiringQualificationQuery(sql, f), ExpiringQualificationRow)
+  return many(expiringQualificationQuery(sql, f), ExpiringQualificationVO)
 }
 
 const Total = z.object({ total: z.int() })

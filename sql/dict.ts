@@ -1,15 +1,9 @@
 import { z } from 'zod'
 import { many, type Sql } from './db'
+import { DictItem } from '../src/schemas/dictionary'
 
-export const DictItemRow = z.object({
-  dictDataId: z.string(),
-  dictType: z.string(),
-  dictLabel: z.string(),
-  dictValue: z.string(),
-  sortOrder: z.number().int(),
-  status: z.literal('ACTIVE'),
-})
-export type DictItem = z.output<typeof DictItemRow>
+/** An item as the response shows it, with its id (the order's tie-breaker). */
+const DictItemRow = z.object({ dictDataId: z.string(), ...DictItem.shape })
 
 /** Enabled items of one dictionary, in the spec's order: sortOrder, then dictDataId. */
 export function enabledItems(sql: Sql, dictType: string) {

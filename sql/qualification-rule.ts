@@ -1,23 +1,11 @@
 import { z } from 'zod'
 import { many, maybeOne, none, type Sql, DATE_TIME } from './db'
+import { QualificationRuleVO } from '../src/schemas/qualification-rule'
 
 /*
  * Qualification rules per supplier type (table qualification_rule). A rule is live while
  * deleted_at IS NULL; replaced rules are soft-deleted and stay in the table.
  */
-
-export const QualificationRuleRow = z
-  .object({
-    ruleId: z.string(),
-    typeCode: z.string(),
-    qualType: z.string(),
-    isRequired: z.boolean(),
-    warningDays: z.number().int(),
-    sortOrder: z.number().int(),
-    updateTime: z.string(),
-  })
-  .meta({ id: 'QualificationRuleVO' })
-export type QualificationRuleRow = z.output<typeof QualificationRuleRow>
 
 /** Live rules of one type, by sortOrder then ruleId. */
 export function liveRulesOfType(sql: Sql, typeCode: string) {
@@ -31,7 +19,7 @@ export function liveRulesOfType(sql: Sql, typeCode: string) {
       WHERE r.type_code = ${typeCode} AND r.deleted_at IS NULL
       ORDER BY r.sort_order, r.rule_id
     `,
-    QualificationRuleRow,
+    QualificationRuleVO,
   )
 }
 

@@ -1,5 +1,7 @@
 import { z } from 'zod'
 import { formatDateTime, many, maybeOne, none, one, type Sql } from './db'
+import { RESOURCE_MODULES, type ResourceModule } from '../src/vocabulary'
+import { SeasonVO, TagVO } from '../src/schemas/resource'
 
 /*
  * Supplier-resource relations and the resources they point at. The nine local modules live in
@@ -8,21 +10,6 @@ import { formatDateTime, many, maybeOne, none, one, type Sql } from './db'
  * resource_id). Every table a query touches is filtered on `deleted_at IS NULL`; a resource that
  * is soft-deleted is simply not returned, which is how the caller learns it is unavailable.
  */
-
-/** The ten module codes (the relation table's check), in the spec's order. */
-export const RESOURCE_MODULES = [
-  'SCENIC',
-  'RESTAURANT',
-  'SUPPLIES',
-  'SUPPLIES_COMBO',
-  'ACTIVITY',
-  'HOTEL',
-  'SERVICE',
-  'COST_ITEM',
-  'STAFF',
-  'VEHICLE',
-] as const
-export type ResourceModule = (typeof RESOURCE_MODULES)[number]
 
 /** The table of each module: the nine local ones and the embedded fleet's vehicles. */
 export const RESOURCE_TABLES: Record<ResourceModule, string> = {
@@ -40,9 +27,6 @@ export const RESOURCE_TABLES: Record<ResourceModule, string> = {
 
 /** Colour of a tag stored without one (the table's "NULL = default colour"). */
 export const DEFAULT_TAG_COLOR = '#909399'
-
-export const TagJson = z.object({ tagId: z.string(), tagName: z.string(), tagColor: z.string() })
-export const SeasonJson = z.object({ seasonCode: z.string(), seasonName: z.string() })
 
 const RelationRef = z.object({
   relationId: z.string(),
@@ -120,8 +104,8 @@ export const ResourceRow = z.object({
   statusCode: z.string(),
   enabled: z.boolean(),
   updateTime: z.string(),
-  tags: z.array(TagJson),
-  seasons: z.array(SeasonJson),
+  tags: z.array(TagVO),
+  seasons: z.array(SeasonVO),
 })
 export type ResourceRow = z.output<typeof ResourceRow>
 

@@ -1,9 +1,9 @@
 import type postgres from 'postgres'
 import { z } from 'zod'
 import { formatDateTime, many, maybeOne, none, one, secondOf, type Sql } from './db'
-import { SupplierSubjectFields } from './supplier'
-import { SUPPLIER_STATUSES, type SupplierSortKey } from '../src/vocabulary'
-import { complianceOf, TypeComplianceJson } from './compliance'
+import type { SupplierSortKey } from '../src/vocabulary'
+import { SupplierBasicInfoVO, SupplierListItemVO } from '../src/schemas/supplier'
+import { complianceOf } from './compliance'
 import { activeAccountCount } from './account'
 
 /*
@@ -40,18 +40,10 @@ export interface KeywordSearch extends SupplierListFilter {
 export const escapeLike = (s: string) => s.replace(/[\\%_]/g, '\\$&')
 
 /*
- * The row parsers below are also the response contracts of the read endpoints (the domain
- * exposes them as its VOs): zod objects strip unknown keys, so a column added to a query never
- * reaches a client unless it is listed here. The `.describe` texts feed /openapi.json.
+ * The list and detail rows are parsed by the response shapes (src/schemas/supplier.ts): zod
+ * objects strip unknown keys, so a column added to a query never reaches a client unless the
+ * response lists it.
  */
-
-const SupplierTypeJson = z
-  .object({
-    typeCode: z.string(),
-    typeName: z.string().nullable().describe('dictionary label snapshot; null if not enabled'),
-    isPrimary: z.boolean(),
-  })
-  .meta({ id: 'SupplierTypeVO' })
 
 /**
  * JSON array of the live types of supplier `s`, primary first then dictionary order. typeName
@@ -114,23 +106,6 @@ const listOrder = (sql: Sql, f: SupplierListFilter) => {
   return sql`ORDER BY ${column} ${direction} ${nulls}, s.supplier_id ${direction}`
 }
 
-export const SupplierListRow = z
-  .object({
-    supplierId: z.string(),
-    supplierNo: z.string().nullable().describe('null until registration is approved'),
-    fullName: z.string(),
-    shortName: z.string().nullable(),
-    types: z.array(SupplierTypeJson),
-    status: z.enum(SUPPLIER_STATUSES),
-    creditLevel: z.string().nullable(),
-    totalScore: z.number().nullable(),
-    activeAccountCount: z.int().min(0).describe('live bank accounts with status ACTIVE'),
-    createTime: z.string(),
-    updateTime: z.string(),
-  })
-  .meta({ id: 'SupplierListItemVO' })
-export type SupplierListRow = z.output<typeof SupplierListRow>
-
 /**
  * The ids of a page, in the list's order, reading only what the page needs:
  * - a type in the default order walks that type's live rows in supplier_type_list_order and
@@ -184,7 +159,7 @@ function decoratedPage(sql: Sql, ids: postgres.Fragment, timezone: string) {
       JOIN supplier s ON s.supplier_id = page.supplier_id AND s.deleted_at IS NULL
       ORDER BY page.position
     `,
-    SupplierListRow,
+    SupplierListItemVO,
   )
 }
 
@@ -250,7 +225,7 @@ export async function countSuppliers(sql: Sql, f: SupplierListFilter): Promise<n
 export function searchSuppliers(
   sql: postgres.Sql,
   f: KeywordSearch,
-): Promise<[SupplierListRow[], number]> {
+): Promise<[SupplierListItemVO[], number]> {
   return sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
     let found = await keywordMatches(tx, { ...f, similarity: 0 })
     if (found.total === 0 && f.similarity) {
@@ -265,50 +240,8 @@ export function searchSuppliers(
   })
 }
 
-export const ContactJson = z
-  .object({
-    contactId: z.string(),
-    contactName: z.string(),
-    contactPhoneMask: z.string(),
-    contactRole: z.string().nullable(),
-    remark: z.string().nullable(),
-    status: z.string(),
-    updateTime: z.string(),
-  })
-  .meta({ id: 'SupplierContactVO' })
-
-const QualificationJson = z
-  .object({
-    qualificationId: z.string(),
-    qualType: z.string(),
-    certNoMask: z.string().nullable(),
-    imageUrl: z.string().nullable(),
-    expiryDate: z.string().nullable(),
-    isRequired: z
-      .boolean()
-      .describe('derived: a live required rule of one of the supplier types names this qualType'),
-    status: z.string(),
-    updateTime: z.string(),
-  })
-  .meta({ id: 'SupplierQualificationVO' })
-
-export const SupplierDetailRow = z
-  .object({
-    ...SupplierSubjectFields,
-    types: z.array(SupplierTypeJson),
-    contacts: z.array(ContactJson),
-    qualifications: z.array(QualificationJson),
-    compliance: z
-      .array(TypeComplianceJson)
-      .describe(
-        'per live type: state of its required qualifications (the resume and unfreeze guards decide on the same computation)',
-      ),
-    creditLevel: z.string().nullable(),
-    totalScore: z.number().nullable(),
-    createTime: z.string(),
-  })
-  .describe('the stored part of SupplierBasicInfoVO (the domain adds what the caller may do)')
-export type SupplierDetailRow = z.output<typeof SupplierDetailRow>
+/** The stored part of the detail: the domain adds what the caller may do. */
+const SupplierDetailRow = SupplierBasicInfoVO.omit({ allowedActions: true })
 
 /**
  * Basic information of one live supplier with its live types, contacts and qualifications, read

@@ -2,27 +2,7 @@ import { z } from 'zod'
 import { many, maybeOne, none, one, type Sql, DATE_TIME } from './db'
 import { SUPPLIER_STATUSES, type SupplierStatus } from '../src/vocabulary'
 import { softDeleteDraftAccounts } from './account'
-
-/** The public subject fields of a supplier, as the write and the read rows both carry them. */
-export const SupplierSubjectFields = {
-  supplierId: z.string(),
-  supplierNo: z.string().nullable(),
-  fullName: z.string(),
-  shortName: z.string().nullable(),
-  taxNoMask: z.string(),
-  legalRepresentative: z.string().nullable(),
-  contactPhoneMask: z.string().nullable(),
-  establishDate: z.string().nullable(),
-  registeredCapital: z.string().nullable(),
-  businessScope: z.string().nullable(),
-  address: z.string().nullable(),
-  staffScale: z.string().nullable(),
-  mainCooperation: z.string(),
-  licenseImageUrl: z.string().nullable(),
-  remark: z.string().nullable(),
-  status: z.enum(SUPPLIER_STATUSES),
-  updateTime: z.string(),
-}
+import { SupplierSubjectFields } from '../src/schemas/supplier'
 
 /** The row a write works on: the subject plus what only the server may see. */
 export const SupplierRow = z.object({

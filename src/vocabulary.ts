@@ -65,6 +65,21 @@ export const CHANGE_TARGET_TYPES = [
 ] as const
 export type ChangeTargetType = (typeof CHANGE_TARGET_TYPES)[number]
 
+/** The ten module codes (the relation table's check), in the spec's order. */
+export const RESOURCE_MODULES = [
+  'SCENIC',
+  'RESTAURANT',
+  'SUPPLIES',
+  'SUPPLIES_COMBO',
+  'ACTIVITY',
+  'HOTEL',
+  'SERVICE',
+  'COST_ITEM',
+  'STAFF',
+  'VEHICLE',
+] as const
+export type ResourceModule = (typeof RESOURCE_MODULES)[number]
+
 /** Codes of the named risk flags an account can carry (raised by `src/domain/account/rules.ts`). */
 export const RISK_FLAG_CODES = ['ACCOUNT_NO_HELD_ELSEWHERE', 'PERSONAL_HOLDER_MISMATCH'] as const
 export type RiskFlagCode = (typeof RISK_FLAG_CODES)[number]

@@ -1,8 +1,9 @@
 import { z } from 'zod'
 import type { Sql } from '../../sql/db'
-import { liveResources, SeasonJson, TagJson } from '../../sql/resource'
+import { liveResources } from '../../sql/resource'
 import { AppError, ERRORS } from '../errors'
 import { dateTimeString } from '../schemas/calendar'
+import { SeasonVO, TagVO } from '../schemas/resource'
 import { readLimited, UnreadableAnswer } from './bounded-answer'
 import { outboundCall } from './outbound'
 
@@ -37,8 +38,8 @@ export const FleetVehicle = z
     city: z.string().nullable(),
     isCharged: z.boolean().nullable(),
     settleTypeCode: z.string().min(1).nullable(),
-    tags: z.array(TagJson),
-    seasons: z.array(SeasonJson),
+    tags: z.array(TagVO),
+    seasons: z.array(SeasonVO),
     statusCode: z.string().min(1).nullable(),
     enabled: z.boolean().nullable(),
     deleted: z.boolean(),

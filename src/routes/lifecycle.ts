@@ -3,11 +3,7 @@ import { archiveSupplier, type ArchiveDeps } from '../domain/lifecycle/archive'
 import { changeSupplierStatus } from '../domain/lifecycle/status-change'
 import { AppError, ERRORS } from '../errors'
 import { authorize } from '../http/auth'
-import {
-  commandAccess,
-  lifecycleTransitions,
-  LifecycleTransitionsVO,
-} from '../domain/lifecycle/actions'
+import { commandAccess, lifecycleTransitions } from '../domain/lifecycle/actions'
 import { ok, resultSchema } from '../http/envelope'
 import type { AppEnv } from '../http/types'
 import type { Deps } from '../domain/deps'
@@ -19,6 +15,7 @@ import {
   SupplierIdParam,
   SupplierStatusRequest,
 } from '../schemas/supplier'
+import { LifecycleTransitionsVO } from '../schemas/lifecycle'
 
 const tags = ['lifecycle']
 

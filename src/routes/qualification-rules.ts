@@ -2,7 +2,6 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import {
   listQualificationRules,
-  QualificationRuleVO,
   replaceQualificationRules,
 } from '../domain/supplier/qualification-rules'
 import { authorize } from '../http/auth'
@@ -11,7 +10,11 @@ import { ok, resultSchema } from '../http/envelope'
 import type { AppEnv } from '../http/types'
 import type { Deps } from '../domain/deps'
 import { NoQuery, validate } from '../http/validate'
-import { QualificationRuleReplaceRequest, TypeCodeParam } from '../schemas/qualification-rule'
+import {
+  QualificationRuleReplaceRequest,
+  QualificationRuleVO,
+  TypeCodeParam,
+} from '../schemas/qualification-rule'
 
 /** GET and PUT of the qualification rules of one supplier type. */
 export const qualificationRuleRoutes = (deps: Deps) => {

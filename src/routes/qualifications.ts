@@ -1,11 +1,12 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { ExpiringQualificationVO, listExpiringQualifications } from '../domain/supplier/compliance'
+import { listExpiringQualifications } from '../domain/supplier/compliance'
 import { authorize } from '../http/auth'
 import { ok, pageSchema, resultSchema } from '../http/envelope'
 import type { AppEnv } from '../http/types'
 import type { Deps } from '../domain/deps'
 import { pageQuery, queryInteger, validate } from '../http/validate'
+import { ExpiringQualificationVO } from '../schemas/compliance'
 
 /** Query of the expiry list; blank values mean "no filter". */
 export const ExpiringQuery = z

@@ -1,9 +1,9 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { getResourceInfoPage, SupplierResourceInfoRespVO } from '../domain/resource/info-page'
+import { getResourceInfoPage } from '../domain/resource/info-page'
 import type { DomainDeps } from '../domain/context'
 import { reassignRelation, unbindRelation } from '../domain/resource/relation-writes'
-import { getCurrentRelation, SupplierResourceRelationVO } from '../domain/resource/relations'
+import { getCurrentRelation } from '../domain/resource/relations'
 import { authorize } from '../http/auth'
 import { commandAccess } from '../domain/lifecycle/actions'
 import { ok, pageSchema, resultSchema } from '../http/envelope'
@@ -12,7 +12,12 @@ import type { Deps } from '../domain/deps'
 import { NoQuery, pageQuery, pagingNumber, validate } from '../http/validate'
 import { idString } from '../schemas/id'
 import { answerWrite } from '../http/write'
-import { SupplierResourceReassignRequest, SupplierResourceUnbindRequest } from '../schemas/resource'
+import {
+  SupplierResourceInfoRespVO,
+  SupplierResourceReassignRequest,
+  SupplierResourceRelationVO,
+  SupplierResourceUnbindRequest,
+} from '../schemas/resource'
 import { SupplierIdParam } from '../schemas/supplier'
 
 /** Roles that may read the resource-information page, besides its two permissions. */

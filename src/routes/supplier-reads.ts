@@ -5,11 +5,6 @@ import {
   getSupplierBasicInfo,
   listApprovalRecords,
   listSuppliers,
-  OPINION_PERMISSION,
-  SupplierAccountInfoVO,
-  SupplierApprovalRecordVO,
-  SupplierBasicInfoVO,
-  SupplierListItemVO,
 } from '../domain/supplier/reads'
 import { COMMAND_PERMISSIONS } from '../domain/lifecycle/actions'
 import { authorize } from '../http/auth'
@@ -19,7 +14,9 @@ import type { Deps } from '../domain/deps'
 import { NoQuery, pageQuery, validate } from '../http/validate'
 import { idString } from '../schemas/id'
 import { dateTimeString } from '../schemas/calendar'
-import { SupplierIdParam } from '../schemas/supplier'
+import { SupplierAccountInfoVO } from '../schemas/account'
+import { OPINION_PERMISSION, SupplierApprovalRecordVO } from '../schemas/change-log'
+import { SupplierBasicInfoVO, SupplierIdParam, SupplierListItemVO } from '../schemas/supplier'
 import {
   CHANGE_OPERATION_TYPES,
   CHANGE_TARGET_TYPES,

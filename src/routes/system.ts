@@ -1,7 +1,6 @@
 import { Hono } from 'hono'
 import { compress } from 'hono/compress'
 import { NONCE, secureHeaders } from 'hono/secure-headers'
-import { z } from 'zod'
 import type { AppEnv } from '../http/types'
 import type { Deps } from '../domain/deps'
 import { buildOpenApi, doc } from '../http/openapi'
@@ -17,6 +16,7 @@ import { ERRORS } from '../errors'
 import { databaseReady } from '../domain/system'
 import { NoQuery, validate } from '../http/validate'
 import type { Config } from '../config'
+import { HealthVO, OpenApiDocument } from '../schemas/system'
 // Registers the examples the document shows on the schemas they illustrate.
 import '../http/examples'
 
@@ -30,20 +30,7 @@ export const READINESS_TIMEOUT_MS = 2_000
 export const readinessTimeoutMs = (config: Pick<Config, 'deadline'>) =>
   Math.min(READINESS_TIMEOUT_MS, config.deadline.statementTimeoutMs)
 
-const Health = resultSchema(z.object({ status: z.literal('UP') }))
-
-const OpenApiDocument = z
-  .looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) })
-  .describe('OpenAPI 3.1 document')
-  .meta({
-    examples: [
-      {
-        openapi: '3.1.0',
-        info: { title: 'Supplier administration API', version: '2.1.0' },
-        paths: { '/healthz': { get: { operationId: 'getHealth' } } },
-      },
-    ],
-  })
+const Health = resultSchema(HealthVO)
 
 /**
  * Liveness, readiness, the OpenAPI document and the reference page; all public, and none takes

@@ -5,9 +5,9 @@ import { INVOICE_TYPES, SETTLE_MODES } from '../vocabulary'
  * The terms of a bank account, declared once: what a client sets on an account (at creation, or
  * in a change's candidate), what an approval applies, and what every view of the account answers.
  * The requests add their bounds (./supplier.ts BankAccountInput, ./account.ts), a candidate is
- * these terms made partial (src/domain/account/snapshot.ts), and sql/account.ts derives its row
- * parsers from them and its columns from their names (`columnOf`, sql/db.ts). sql/ may import
- * this module (eslint.config.js), so it imports zod and the vocabulary only.
+ * these terms made partial (src/domain/account/snapshot.ts), the account's view takes them
+ * (./account.ts SupplierBankAccountVO), and sql/account.ts derives its row parsers from them and
+ * its columns from their names (`columnOf`, sql/db.ts).
  */
 
 /**

@@ -1,10 +1,9 @@
 import { z } from 'zod'
-import { ACCOUNT_STATUSES, LIMITS, RISK_FLAG_CODES } from '../vocabulary'
+import { ACCOUNT_STATUSES, ACCOUNT_TYPES, LIMITS, RISK_FLAG_CODES } from '../vocabulary'
 import { idString } from './id'
-import { ACCOUNT_TERMS } from './account-terms'
+import { ACCOUNT_TERMS, AccountBank, SettlementTerms } from './account-terms'
 import { dateTimeString } from './calendar'
 import { ApprovalCommandResult, BankAccountInput } from './supplier'
-import { AccountListRow } from '../../sql/account'
 
 /** Accounts per SUP-ADM-035 request (the spec's bound). */
 export const BATCH_ACCOUNTS = 50
@@ -55,24 +54,44 @@ export const DefaultAccountRequest = z
 // Responses ---------------------------------------------------------------------------------
 
 /**
- * SupplierBankAccountVO, the one view of an account: the account list's row, described, and the
- * proof files that only a single-account detail carries (the caller decides whether they may be
- * shown). Never plaintext, ciphertext or a candidate.
+ * SupplierBankAccountVO, the one view of an account: masked, with the proof files that only a
+ * single-account detail carries (the caller decides whether they may be shown). Never
+ * plaintext, ciphertext or a candidate. The account list's row is this view without the proof
+ * files (sql/account.ts).
  */
-export const SupplierBankAccountVO = AccountListRow.extend({
-  accountName: z.string().describe("derived from the supplier's full name"),
-  accountNoMask: z.string().describe('`**** **** 1234`: the last four digits only'),
-  riskFlags: z
-    .array(z.enum(RISK_FLAG_CODES))
-    .describe('named risk flags raised by the values the account holds (beyond the spec)'),
-  proofFileUrls: z
-    .array(z.string())
-    .optional()
-    .describe(
-      'single-account detail only, for callers holding supplier:view and supplier:account:proof:read',
-    ),
-}).meta({ id: 'SupplierBankAccountVO' })
+export const SupplierBankAccountVO = z
+  .object({
+    accountId: z.string(),
+    accountName: z.string().describe("derived from the supplier's full name"),
+    accountType: z.enum(ACCOUNT_TYPES),
+    ...AccountBank.shape,
+    accountNoMask: z.string().describe('`**** **** 1234`: the last four digits only'),
+    ...SettlementTerms.shape,
+    status: z.enum(ACCOUNT_STATUSES),
+    isDefault: z.enum(['YES', 'NO']),
+    riskFlags: z
+      .array(z.enum(RISK_FLAG_CODES))
+      .describe('named risk flags raised by the values the account holds (beyond the spec)'),
+    updateTime: z.string(),
+    proofFileUrls: z
+      .array(z.string())
+      .optional()
+      .describe(
+        'single-account detail only, for callers holding supplier:view and supplier:account:proof:read',
+      ),
+  })
+  .meta({ id: 'SupplierBankAccountVO' })
 export type SupplierBankAccountVO = z.output<typeof SupplierBankAccountVO>
+
+/** SUP-ADM-002 account information: the supplier's live accounts and its version. */
+export const SupplierAccountInfoVO = z
+  .object({
+    supplierId: z.string(),
+    bankAccounts: z.array(SupplierBankAccountVO).describe('default account first, then by id'),
+    updateTime: z.string().describe('version of the supplier'),
+  })
+  .meta({ id: 'SupplierAccountInfoVO' })
+export type SupplierAccountInfoVO = z.output<typeof SupplierAccountInfoVO>
 
 /** BankAccountSubmitResultVO, one per requested account, in request order. */
 export const BankAccountSubmitResultVO = z

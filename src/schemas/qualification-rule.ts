@@ -36,3 +36,19 @@ export const QualificationRuleReplaceRequest = z
     })
   })
   .meta({ id: 'QualificationRuleReplaceRequest' })
+
+// Responses ---------------------------------------------------------------------------------
+
+/** A live rule of a supplier type. */
+export const QualificationRuleVO = z
+  .object({
+    ruleId: z.string(),
+    typeCode: z.string(),
+    qualType: z.string(),
+    isRequired: z.boolean(),
+    warningDays: z.number().int(),
+    sortOrder: z.number().int(),
+    updateTime: z.string(),
+  })
+  .meta({ id: 'QualificationRuleVO' })
+export type QualificationRuleVO = z.output<typeof QualificationRuleVO>

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { idString } from './id'
 import { dateTimeString } from './calendar'
-import { LIMITS } from '../vocabulary'
+import { LIMITS, RESOURCE_MODULES } from '../vocabulary'
 
 const changeReason = z
   .string()
@@ -53,3 +53,63 @@ export const SupplierResourceUnbindRequest = z
   .strict()
   .meta({ id: 'SupplierResourceUnbindRequest' })
 export type SupplierResourceUnbindRequest = z.output<typeof SupplierResourceUnbindRequest>
+
+// Responses ---------------------------------------------------------------------------------
+
+export const TagVO = z.object({ tagId: z.string(), tagName: z.string(), tagColor: z.string() })
+export const SeasonVO = z.object({ seasonCode: z.string(), seasonName: z.string() })
+
+/** One record of the page (SupplierResourceInfoRespVO). */
+export const SupplierResourceInfoRespVO = z
+  .object({
+    relationId: z.string(),
+    resourceModule: z.enum(RESOURCE_MODULES),
+    moduleName: z.string(),
+    resourceId: z.string().describe('kept from the relation even if the resource is missing'),
+    resourceName: z.string().nullable(),
+    coverUrl: z.string().nullable(),
+    city: z.string().nullable(),
+    isCharged: z.boolean().nullable(),
+    isChargedName: z.string().nullable(),
+    settleTypeCode: z.string().nullable(),
+    settleTypeName: z.string().nullable(),
+    tags: z.array(TagVO),
+    seasons: z.array(SeasonVO),
+    statusCode: z.string().nullable(),
+    statusName: z.string().nullable(),
+    enabled: z.boolean().nullable(),
+    resourceAvailable: z
+      .boolean()
+      .describe('false: the relation is kept but the resource is deleted or missing'),
+    updateTime: z.string().nullable().describe('update time of the resource itself'),
+  })
+  .meta({ id: 'SupplierResourceInfoRespVO' })
+export type SupplierResourceInfoRespVO = z.output<typeof SupplierResourceInfoRespVO>
+
+/** SUP-ADM-048/049 answer. */
+export const SupplierResourceRelationVO = z
+  .object({
+    relationId: z.string(),
+    supplierId: z.string(),
+    supplierNo: z.string().nullable(),
+    supplierName: z.string(),
+    resourceModule: z.enum(RESOURCE_MODULES),
+    moduleName: z.string(),
+    resourceId: z.string(),
+    resourceName: z.string().nullable().describe('null when the resource is deleted or missing'),
+    requiredTypeCode: z.string().nullable(),
+    requiredTypeName: z.string().nullable(),
+    remark: z.string().nullable(),
+    available: z
+      .boolean()
+      .describe('the supplier may still serve this resource: eligible status, required type held'),
+    reasons: z
+      .array(z.string())
+      .describe(
+        'why not available: SUPPLIER_STATUS_<status>, REQUIRED_TYPE_NOT_HELD, RESOURCE_UNAVAILABLE',
+      ),
+    createTime: z.string(),
+    updateTime: z.string().describe('the relation version (expectedRelationUpdateTime)'),
+  })
+  .meta({ id: 'SupplierResourceRelationVO' })
+export type SupplierResourceRelationVO = z.output<typeof SupplierResourceRelationVO>

@@ -9,10 +9,11 @@ import {
   STAFF_SCALES,
   SUPPLIER_STATUSES,
 } from '../vocabulary'
-import { ContactJson } from '../../sql/supplier-read'
 import { SettlementTerms } from './account-terms'
 import { trimName } from '../identity'
 import { dateString, dateTimeString } from './calendar'
+import { TypeComplianceVO } from './compliance'
+import { AllowedActions } from './lifecycle'
 
 const text = (max: number) => z.string().max(max, `at most ${max} characters`)
 
@@ -334,5 +335,100 @@ export const ArchiveResult = z
   .meta({ id: 'ArchiveResultVO' })
 export type ArchiveResult = z.output<typeof ArchiveResult>
 
-/** A contact as every response shows it (the read module's row parser). */
-export const ContactView = ContactJson
+/**
+ * The public subject fields of a supplier, as the detail shows them; the row a write works on
+ * carries them too (sql/supplier.ts SupplierRow).
+ */
+export const SupplierSubjectFields = {
+  supplierId: z.string(),
+  supplierNo: z.string().nullable(),
+  fullName: z.string(),
+  shortName: z.string().nullable(),
+  taxNoMask: z.string(),
+  legalRepresentative: z.string().nullable(),
+  contactPhoneMask: z.string().nullable(),
+  establishDate: z.string().nullable(),
+  registeredCapital: z.string().nullable(),
+  businessScope: z.string().nullable(),
+  address: z.string().nullable(),
+  staffScale: z.string().nullable(),
+  mainCooperation: z.string(),
+  licenseImageUrl: z.string().nullable(),
+  remark: z.string().nullable(),
+  status: z.enum(SUPPLIER_STATUSES),
+  updateTime: z.string(),
+}
+
+export const SupplierTypeVO = z
+  .object({
+    typeCode: z.string(),
+    typeName: z.string().nullable().describe('dictionary label snapshot; null if not enabled'),
+    isPrimary: z.boolean(),
+  })
+  .meta({ id: 'SupplierTypeVO' })
+
+/** SUP-ADM-001: one supplier of the list. */
+export const SupplierListItemVO = z
+  .object({
+    supplierId: z.string(),
+    supplierNo: z.string().nullable().describe('null until registration is approved'),
+    fullName: z.string(),
+    shortName: z.string().nullable(),
+    types: z.array(SupplierTypeVO),
+    status: z.enum(SUPPLIER_STATUSES),
+    creditLevel: z.string().nullable(),
+    totalScore: z.number().nullable(),
+    activeAccountCount: z.int().min(0).describe('live bank accounts with status ACTIVE'),
+    createTime: z.string(),
+    updateTime: z.string(),
+  })
+  .meta({ id: 'SupplierListItemVO' })
+export type SupplierListItemVO = z.output<typeof SupplierListItemVO>
+
+/** A contact as every response shows it (SupplierContactVO). */
+export const ContactView = z
+  .object({
+    contactId: z.string(),
+    contactName: z.string(),
+    contactPhoneMask: z.string(),
+    contactRole: z.string().nullable(),
+    remark: z.string().nullable(),
+    status: z.string(),
+    updateTime: z.string(),
+  })
+  .meta({ id: 'SupplierContactVO' })
+
+export const SupplierQualificationVO = z
+  .object({
+    qualificationId: z.string(),
+    qualType: z.string(),
+    certNoMask: z.string().nullable(),
+    imageUrl: z.string().nullable(),
+    expiryDate: z.string().nullable(),
+    isRequired: z
+      .boolean()
+      .describe('derived: a live required rule of one of the supplier types names this qualType'),
+    status: z.string(),
+    updateTime: z.string(),
+  })
+  .meta({ id: 'SupplierQualificationVO' })
+
+/** SUP-ADM-002 basic information: what is stored, and what the caller may do with it now. */
+export const SupplierBasicInfoVO = z
+  .object({
+    ...SupplierSubjectFields,
+    types: z.array(SupplierTypeVO),
+    contacts: z.array(ContactView),
+    qualifications: z.array(SupplierQualificationVO),
+    compliance: z
+      .array(TypeComplianceVO)
+      .describe(
+        'per live type: state of its required qualifications (the resume and unfreeze guards decide on the same computation)',
+      ),
+    creditLevel: z.string().nullable(),
+    totalScore: z.number().nullable(),
+    createTime: z.string(),
+    allowedActions: AllowedActions,
+  })
+  .meta({ id: 'SupplierBasicInfoVO' })
+export type SupplierBasicInfoVO = z.output<typeof SupplierBasicInfoVO>

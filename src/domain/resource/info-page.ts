@@ -1,13 +1,11 @@
-import { z } from 'zod'
 import {
   liveResources,
   relationPage,
-  RESOURCE_MODULES,
-  SeasonJson,
-  TagJson,
   type RelationPageRow,
   type ResourceRow,
 } from '../../../sql/resource'
+import { SupplierResourceInfoRespVO } from '../../schemas/resource'
+import type { ResourceModule } from '../../vocabulary'
 import { AppError, ERRORS, fail } from '../../errors'
 import { page, type PageResult } from '../paging'
 import type { Deps } from '../deps'
@@ -25,32 +23,7 @@ import { FLEET_MODULE, MODULE_NAMES, resourceModule } from './modules'
 /** Display names of isCharged (the spec names the field, not its words). */
 export const IS_CHARGED_NAMES = { true: '收费', false: '免费' } as const
 
-/** One record of the page (SupplierResourceInfoRespVO). */
-export const SupplierResourceInfoRespVO = z
-  .object({
-    relationId: z.string(),
-    resourceModule: z.enum(RESOURCE_MODULES),
-    moduleName: z.string(),
-    resourceId: z.string().describe('kept from the relation even if the resource is missing'),
-    resourceName: z.string().nullable(),
-    coverUrl: z.string().nullable(),
-    city: z.string().nullable(),
-    isCharged: z.boolean().nullable(),
-    isChargedName: z.string().nullable(),
-    settleTypeCode: z.string().nullable(),
-    settleTypeName: z.string().nullable(),
-    tags: z.array(TagJson),
-    seasons: z.array(SeasonJson),
-    statusCode: z.string().nullable(),
-    statusName: z.string().nullable(),
-    enabled: z.boolean().nullable(),
-    resourceAvailable: z
-      .boolean()
-      .describe('false: the relation is kept but the resource is deleted or missing'),
-    updateTime: z.string().nullable().describe('update time of the resource itself'),
-  })
-  .meta({ id: 'SupplierResourceInfoRespVO' })
-export type SupplierResourceInfoRespVO = z.output<typeof SupplierResourceInfoRespVO>
+export { SupplierResourceInfoRespVO }
 
 export interface ResourceInfoQuery {
   page: number
@@ -159,7 +132,7 @@ export async function getResourceInfoPage(
     })
     if (!frame.supplierFound) return fail('SUPPLIER_NOT_FOUND')
 
-    const idsByModule = new Map<(typeof RESOURCE_MODULES)[number], string[]>()
+    const idsByModule = new Map<ResourceModule, string[]>()
     for (const r of frame.relations) {
       const ids = idsByModule.get(r.resourceModule) ?? []
       ids.push(r.resourceId)

@@ -1,5 +1,5 @@
-import { RESOURCE_MODULES, type ResourceModule } from '../../../sql/resource'
 import { fail } from '../../errors'
+import { RESOURCE_MODULES, type ResourceModule } from '../../vocabulary'
 
 /** Display names of the ten module codes, as the spec fixes them (not a platform dictionary). */
 export const MODULE_NAMES: Record<ResourceModule, string> = {

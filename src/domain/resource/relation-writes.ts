@@ -9,9 +9,8 @@ import {
   resourceExists,
   updateRelation,
   type RelationVersionRow,
-  type ResourceModule,
 } from '../../../sql/resource'
-import { SUPPLIER_STATUSES, type SupplierStatus } from '../../vocabulary'
+import { SUPPLIER_STATUSES, type ResourceModule, type SupplierStatus } from '../../vocabulary'
 import { fail } from '../../errors'
 import type { Deps } from '../deps'
 import { fleetResourcesFor, vehiclesById } from '../../ports/fleet'

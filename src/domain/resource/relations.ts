@@ -1,44 +1,14 @@
 import { z } from 'zod'
 import type { Sql } from '../../../sql/db'
-import {
-  currentRelation,
-  liveResources,
-  RESOURCE_MODULES,
-  type ResourceModule,
-} from '../../../sql/resource'
-import { SUPPLIER_STATUSES } from '../../vocabulary'
+import { currentRelation, liveResources } from '../../../sql/resource'
+import { SupplierResourceRelationVO } from '../../schemas/resource'
+import { SUPPLIER_STATUSES, type ResourceModule } from '../../vocabulary'
 import type { Deps } from '../deps'
 import { fleetResourcesFor, vehiclesById, type FleetResources } from '../../ports/fleet'
 import { relationReasons } from './eligibility'
 import { FLEET_MODULE, MODULE_NAMES, resourceModule } from './modules'
 
-/** SUP-ADM-048/049 answer. */
-export const SupplierResourceRelationVO = z
-  .object({
-    relationId: z.string(),
-    supplierId: z.string(),
-    supplierNo: z.string().nullable(),
-    supplierName: z.string(),
-    resourceModule: z.enum(RESOURCE_MODULES),
-    moduleName: z.string(),
-    resourceId: z.string(),
-    resourceName: z.string().nullable().describe('null when the resource is deleted or missing'),
-    requiredTypeCode: z.string().nullable(),
-    requiredTypeName: z.string().nullable(),
-    remark: z.string().nullable(),
-    available: z
-      .boolean()
-      .describe('the supplier may still serve this resource: eligible status, required type held'),
-    reasons: z
-      .array(z.string())
-      .describe(
-        'why not available: SUPPLIER_STATUS_<status>, REQUIRED_TYPE_NOT_HELD, RESOURCE_UNAVAILABLE',
-      ),
-    createTime: z.string(),
-    updateTime: z.string().describe('the relation version (expectedRelationUpdateTime)'),
-  })
-  .meta({ id: 'SupplierResourceRelationVO' })
-export type SupplierResourceRelationVO = z.output<typeof SupplierResourceRelationVO>
+export { SupplierResourceRelationVO }
 
 /** The current name of a resource, or null when it is deleted or missing (vehicles: the fleet). */
 export async function currentResourceName(

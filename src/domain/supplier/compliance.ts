@@ -1,19 +1,18 @@
 import {
   countExpiringQualifications,
   expiringQualificationPage,
-  ExpiringQualificationRow,
   type ExpiringFilter,
 } from '../../../sql/compliance'
 import type { Sql } from '../../../sql/db'
 import { page, type PageResult } from '../paging'
+import { ExpiringQualificationVO } from '../../schemas/compliance'
 
 /*
  * Qualification compliance: what the detail read shows per type and what the lifecycle guards
  * decide on come from the same query (sql/compliance.ts), so the two cannot disagree.
  */
 
-export const ExpiringQualificationVO = ExpiringQualificationRow
-export type ExpiringQualificationVO = ExpiringQualificationRow
+export { ExpiringQualificationVO }
 
 export type ExpiringQuery = Omit<ExpiringFilter, 'limit' | 'offset'> & {
   page: number

@@ -4,12 +4,12 @@ import {
   lockEnabledSupplierType,
   softDeleteRulesExcept,
   upsertRules,
-  type QualificationRuleRow,
   type QualificationRuleInput,
 } from '../../../sql/qualification-rule'
 import { enabledTypeCodes } from '../../../sql/supplier'
 import type { Sql } from '../../../sql/db'
 import { fail } from '../../errors'
+import { QualificationRuleVO } from '../../schemas/qualification-rule'
 import type { Deps } from '../deps'
 import type { WriteContext } from '../context'
 import { runWrite } from '../write/pipeline'
@@ -21,9 +21,7 @@ import type { FieldChange } from '../write/change-log'
  * must (or may) hold and how many days ahead an expiry is announced.
  */
 
-/** The response contract is the row parser itself (zod objects drop unlisted columns). */
-export { QualificationRuleRow as QualificationRuleVO } from '../../../sql/qualification-rule'
-type QualificationRuleVO = QualificationRuleRow
+export { QualificationRuleVO }
 
 const enabled = async (sql: Sql, typeCode: string) =>
   (await enabledTypeCodes(sql, [typeCode])).has(typeCode)

@@ -1,9 +1,9 @@
-import { z } from 'zod'
-import { SupplierBankAccountVO } from '../../schemas/account'
+import { SupplierAccountInfoVO } from '../../schemas/account'
+import { OPINION_PERMISSION, SupplierApprovalRecordVO } from '../../schemas/change-log'
+import { SupplierBasicInfoVO, SupplierListItemVO } from '../../schemas/supplier'
 import {
   approvalOpinionCiphertexts,
   changeLogPage,
-  ChangeLogRow,
   countChangeLogs,
   recordSensitiveReads,
   type ChangeLogFilter,
@@ -11,56 +11,25 @@ import {
 import {
   countSuppliers,
   supplierDetail,
-  SupplierDetailRow,
   supplierListPage,
-  SupplierListRow,
   searchSuppliers,
   type SupplierListFilter,
 } from '../../../sql/supplier-read'
-import { supplierAccountInfo, SupplierAccountInfoRow } from '../../../sql/account'
+import { supplierAccountInfo } from '../../../sql/account'
 import { fail } from '../../errors'
-import { AllowedActions, allowedActions } from '../lifecycle/actions'
+import { allowedActions } from '../lifecycle/actions'
 import { page, type PageResult } from '../paging'
 import type { Deps } from '../deps'
 
 /*
  * Read verbs of the supplier module: list (SUP-ADM-001), basic and account information
- * (SUP-ADM-002) and approval records (SUP-ADM-012). The response VOs are the row parsers of the
- * SQL modules (or derived from them): every row is parsed through its parser, so a column added
- * to a query never reaches a client unless the parser lists it (zod objects strip unknown keys).
+ * (SUP-ADM-002) and approval records (SUP-ADM-012). The response VOs are declared in
+ * src/schemas; the SQL modules parse their rows with them (or with them less what the domain
+ * adds), so a column added to a query never reaches a client unless the VO lists it (zod
+ * objects strip unknown keys).
  */
 
-/** The permission that reveals approval opinions (decrypted and audited per read). */
-export const OPINION_PERMISSION = 'supplier:approval:opinion'
-
-/*
- * Response VOs. Each shape is declared once, by the row parser beside its query in `sql/`; the
- * rows are parsed there, so they are returned as they are. A VO that differs from its row is
- * derived from it.
- */
-
-export const SupplierListItemVO = SupplierListRow
-export type SupplierListItemVO = SupplierListRow
-
-export const SupplierBasicInfoVO = SupplierDetailRow.extend({
-  allowedActions: AllowedActions,
-}).meta({ id: 'SupplierBasicInfoVO' })
-export type SupplierBasicInfoVO = z.output<typeof SupplierBasicInfoVO>
-
-export const SupplierAccountInfoVO = SupplierAccountInfoRow.extend({
-  bankAccounts: z.array(SupplierBankAccountVO).describe('default account first, then by id'),
-}).meta({ id: 'SupplierAccountInfoVO' })
-export type SupplierAccountInfoVO = SupplierAccountInfoRow
-
-export const SupplierApprovalRecordVO = ChangeLogRow.extend({
-  opinion: z
-    .string()
-    .optional()
-    .describe(
-      `only for callers holding ${OPINION_PERMISSION}, on rows whose approval has an opinion; each read is audited`,
-    ),
-}).meta({ id: 'SupplierApprovalRecordVO' })
-export type SupplierApprovalRecordVO = z.output<typeof SupplierApprovalRecordVO>
+export { SupplierAccountInfoVO, SupplierApprovalRecordVO, SupplierBasicInfoVO, SupplierListItemVO }
 
 export type SupplierListQuery = Omit<SupplierListFilter, 'limit' | 'offset' | 'timezone'> & {
   keyword?: string
