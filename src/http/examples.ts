@@ -1,30 +1,24 @@
 import { z } from 'zod'
-import {
-  SupplierAccountInfoVO,
-  SupplierApprovalRecordVO,
-  SupplierBasicInfoVO,
-  SupplierListItemVO,
-} from '../domain/supplier/reads'
-import {
-  AllowedActions,
-  LifecycleTransitionVO,
-  LifecycleTransitionsVO,
-  lifecycleTransitions,
-} from '../domain/lifecycle/actions'
-import { ExpiringQualificationVO } from '../domain/supplier/compliance'
-import { QualificationRuleVO } from '../domain/supplier/qualification-rules'
-import { SupplierResourceInfoRespVO } from '../domain/resource/info-page'
-import { SupplierResourceRelationVO } from '../domain/resource/relations'
+import { SupplierApprovalRecordVO } from '../schemas/change-log'
+import { lifecycleTransitions } from '../domain/lifecycle/actions'
+import { AllowedActions, LifecycleTransitionVO, LifecycleTransitionsVO } from '../schemas/lifecycle'
+import { ExpiringQualificationVO } from '../schemas/compliance'
 import { DictItem } from '../schemas/dictionary'
-import { QualificationRuleReplaceRequest } from '../schemas/qualification-rule'
+import { QualificationRuleReplaceRequest, QualificationRuleVO } from '../schemas/qualification-rule'
 import {
   BankAccountChangeRequest,
   BankAccountSubmitResultVO,
   DefaultAccountRequest,
+  SupplierAccountInfoVO,
   SupplierBankAccountBatchCreateRequest,
   SupplierBankAccountVO,
 } from '../schemas/account'
-import { SupplierResourceReassignRequest, SupplierResourceUnbindRequest } from '../schemas/resource'
+import {
+  SupplierResourceInfoRespVO,
+  SupplierResourceReassignRequest,
+  SupplierResourceRelationVO,
+  SupplierResourceUnbindRequest,
+} from '../schemas/resource'
 import {
   ApprovalCommandResult,
   ArchiveResult,
@@ -37,7 +31,9 @@ import {
   EvaluationMergeInput,
   QualificationInput,
   QualificationMergeInput,
+  SupplierBasicInfoVO,
   SupplierDraftRequest,
+  SupplierListItemVO,
   SupplierStatusRequest,
   SupplierSubmitRequest,
   SupplierUpdateRequest,

@@ -9,7 +9,7 @@ import { checkCandidate, flagCodes } from './rules'
 import { logChanges, statusChange, type FieldChange, maskForLog } from '../write/change-log'
 import type { AuditDeps } from '../audit/trail'
 import { assertAllowed } from '../lifecycle/policy'
-import { SUPPLIER_COMMANDS } from '../lifecycle/actions'
+import { SUPPLIER_COMMANDS } from '../../schemas/lifecycle'
 import {
   AccountChangeSnapshot,
   AccountCreateSnapshot,

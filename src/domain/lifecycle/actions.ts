@@ -3,7 +3,6 @@ import {
   AllowedActions,
   COMMAND_IDS,
   LifecycleTransitionVO,
-  LifecycleTransitionsVO,
   SUPPLIER_COMMANDS,
   type SupplierCommand,
 } from '../../schemas/lifecycle'
@@ -22,7 +21,6 @@ import { targetsOf, TRANSITIONS } from './transitions'
 
 // The table is declared with the contract it shapes (src/schemas/lifecycle.ts); `allowedActions`
 // passes each command's operation to the in-state policy, which checks it is one it knows.
-export { SUPPLIER_COMMANDS, type SupplierCommand }
 
 /** What a route declares of a command: its operationId and the permissions it requires. */
 export const commandAccess = <C extends SupplierCommand>(operationId: C) => ({
@@ -34,8 +32,6 @@ export const commandAccess = <C extends SupplierCommand>(operationId: C) => ({
 export const COMMAND_PERMISSIONS: readonly string[] = [
   ...new Set(COMMAND_IDS.flatMap((id) => SUPPLIER_COMMANDS[id].permissions)),
 ]
-
-export { AllowedActions }
 
 /**
  * The actions a caller holding `held` may take on a supplier in `status` now: for each command,
@@ -59,8 +55,6 @@ export function allowedActions(status: SupplierStatus, held: readonly string[]):
     ...actions,
   }
 }
-
-export { LifecycleTransitionVO, LifecycleTransitionsVO }
 
 /** The transition table as the state machine runs it, one row per declared move. */
 export const lifecycleTransitions = (): LifecycleTransitionVO[] =>

@@ -15,7 +15,7 @@ import { relockSupplier, supplierForWrite } from '../write/target'
 import { approvalOf, moveTo } from './transitions'
 import { applyMove, claimVersion } from './move'
 import { SUPPLIER_STATUSES } from '../../vocabulary'
-import { SUPPLIER_COMMANDS } from './actions'
+import { SUPPLIER_COMMANDS } from '../../schemas/lifecycle'
 
 /*
  * SUP-ADM-043, the status command, and its STATUS_CHANGE approval. The command checks

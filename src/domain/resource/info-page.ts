@@ -23,8 +23,6 @@ import { FLEET_MODULE, MODULE_NAMES, resourceModule } from './modules'
 /** Display names of isCharged (the spec names the field, not its words). */
 export const IS_CHARGED_NAMES = { true: '收费', false: '免费' } as const
 
-export { SupplierResourceInfoRespVO }
-
 export interface ResourceInfoQuery {
   page: number
   pageSize: number

@@ -17,12 +17,13 @@ import { fleetResourcesFor, vehiclesById } from '../../ports/fleet'
 import type {
   SupplierResourceReassignRequest,
   SupplierResourceUnbindRequest,
+  SupplierResourceRelationVO,
 } from '../../schemas/resource'
 import type { DomainDeps, WriteContext } from '../context'
 import { runWrite, type WriteCommand } from '../write/pipeline'
 import { NEW_RELATION_ALLOWED } from './eligibility'
 import { FLEET_MODULE, resourceModule } from './modules'
-import { relationView, type SupplierResourceRelationVO } from './relations'
+import { relationView } from './relations'
 
 /*
  * SUP-ADM-049 (set or rebind) and SUP-ADM-050 (unbind), as write commands: `precheck` outside

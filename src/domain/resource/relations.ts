@@ -8,8 +8,6 @@ import { fleetResourcesFor, vehiclesById, type FleetResources } from '../../port
 import { relationReasons } from './eligibility'
 import { FLEET_MODULE, MODULE_NAMES, resourceModule } from './modules'
 
-export { SupplierResourceRelationVO }
-
 /** The current name of a resource, or null when it is deleted or missing (vehicles: the fleet). */
 export async function currentResourceName(
   tx: Sql,

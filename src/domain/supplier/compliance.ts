@@ -12,8 +12,6 @@ import { ExpiringQualificationVO } from '../../schemas/compliance'
  * decide on come from the same query (sql/compliance.ts), so the two cannot disagree.
  */
 
-export { ExpiringQualificationVO }
-
 export type ExpiringQuery = Omit<ExpiringFilter, 'limit' | 'offset'> & {
   page: number
   pageSize: number

@@ -21,8 +21,6 @@ import type { FieldChange } from '../write/change-log'
  * must (or may) hold and how many days ahead an expiry is announced.
  */
 
-export { QualificationRuleVO }
-
 const enabled = async (sql: Sql, typeCode: string) =>
   (await enabledTypeCodes(sql, [typeCode])).has(typeCode)
 

@@ -29,8 +29,6 @@ import type { Deps } from '../deps'
  * objects strip unknown keys).
  */
 
-export { SupplierAccountInfoVO, SupplierApprovalRecordVO, SupplierBasicInfoVO, SupplierListItemVO }
-
 export type SupplierListQuery = Omit<SupplierListFilter, 'limit' | 'offset' | 'timezone'> & {
   keyword?: string
   page: number

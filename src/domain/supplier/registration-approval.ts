@@ -9,7 +9,7 @@ import { fail } from '../../errors'
 import { approvalHandler, type ApplierCtx, type ApplierDeps } from '../approval/handler'
 import { moveStatus } from '../lifecycle/move'
 import { logChanges, statusChange, type FieldChange } from '../write/change-log'
-import { SUPPLIER_COMMANDS } from '../lifecycle/actions'
+import { SUPPLIER_COMMANDS } from '../../schemas/lifecycle'
 import { moveSupplierAccounts, nextAccountStatus } from '../account/statuses'
 import type { ChangeOperationType } from '../../vocabulary'
 
