@@ -1,7 +1,7 @@
 import type { Hono, MiddlewareHandler } from 'hono'
 import { z } from 'zod'
 import { ERRORS, type CatalogEntry, type ErrorName } from '../errors'
-import { MAX_BODY_DEPTH } from './body-depth'
+import { MAX_BODY_DEPTH } from './body-shape'
 
 /** What a route declares about itself; read back from `app.routes` to build the document. */
 export interface RouteDoc {

@@ -1,0 +1,105 @@
+/**
+ * The shape a request body may have, checked on its text before anything is built from it. Each
+ * cap is a multiple of the largest legal body of this API, so no legal body comes near one, and
+ * a body made only to cost (millions of items, keys or brackets) is refused in one pass that
+ * stops at the first count too many: JSON.parse of a 48 MiB array of 16.7 million `{}` took
+ * 42 s and 3.4 GB before the schema refused its length (issue 25 §1).
+ */
+export const BODY_CAPS = {
+  /**
+   * Arrays and objects inside one another, the body itself being level 1. The deepest legal body
+   * is 4 levels (an account's `proofFileUrls` inside a batch); 8,000 levels fit in 16 KB.
+   */
+  depth: 32,
+  /**
+   * Items of one array. The largest lists are ours at 100 (contacts, qualifications,
+   * contracts, evaluations and qualification rules, `LIMITS.collectionItems` and `MAX_RULES`);
+   * the spec's are 50 accounts, 20 proof URLs and 15 types. Ten times the largest.
+   */
+  arrayItems: 1_000,
+  /**
+   * Fields of one object (a repeated name counts each time). The widest object, a supplier's
+   * update or submit request, has fewer than 30 fields.
+   */
+  objectKeys: 128,
+  /**
+   * Values in the whole body, the body itself, every item and every field's value. The largest
+   * legal body is an update carrying four collections of 100 items of under ten fields each, and
+   * twenty initial accounts of some thirty values each: fewer than 5,000 values.
+   */
+  values: 20_000,
+} as const
+
+/** Why `text` breaks a cap, as `(body): …`; undefined when it does not. */
+export type ShapeProblem = string | undefined
+
+const OPEN_ARRAY = 0x5b
+const CLOSE_ARRAY = 0x5d
+const OPEN_OBJECT = 0x7b
+const CLOSE_OBJECT = 0x7d
+
+/** The next character that is not JSON whitespace, from `from`. */
+function nextSignificant(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return c
+  }
+  return -1
+}
+
+/**
+ * The first cap of `caps` that JSON `text` breaks, read from the text itself in one pass that
+ * stops there, before JSON.parse or any walk of a parsed value: depth at each opening bracket,
+ * the items of an array and the fields of an object at each comma, the values of the body at
+ * each comma too. Brackets and commas inside strings do not count. Malformed text is left for
+ * the parser to refuse (the counts of malformed text mean nothing, and stop at nothing worse).
+ */
+export function bodyShapeProblem(
+  text: string,
+  caps: { depth: number; arrayItems: number; objectKeys: number; values: number } = BODY_CAPS,
+): ShapeProblem {
+  const structural = /[[\]{}",]/g
+  // Per open container: whether it is an array, and how many members it has so far.
+  const isArray: boolean[] = []
+  const members: number[] = []
+  let depth = 0
+  let values = 1
+  for (let m = structural.exec(text); m; m = structural.exec(text)) {
+    const c = text.charCodeAt(m.index)
+    if (c === 0x22) {
+      // Skip the string: to the next quote that an even run of backslashes precedes.
+      let end = m.index
+      for (;;) {
+        end = text.indexOf('"', end + 1)
+        if (end < 0) return undefined
+        let backslashes = 0
+        while (text.charCodeAt(end - 1 - backslashes) === 0x5c) backslashes++
+        if (backslashes % 2 === 0) break
+      }
+      structural.lastIndex = end + 1
+    } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+      if (++depth > caps.depth) return `(body): nested deeper than ${caps.depth} levels`
+      const array = c === OPEN_ARRAY
+      const next = nextSignificant(text, m.index + 1)
+      const empty = next === (array ? CLOSE_ARRAY : CLOSE_OBJECT)
+      isArray[depth] = array
+      members[depth] = empty ? 0 : 1
+      if (!empty && ++values > caps.values) return `(body): more than ${caps.values} values`
+    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
+      if (--depth < 0) return undefined
+    } else if (depth > 0) {
+      // A comma: one more member of the innermost open container.
+      const n = ++members[depth]
+      if (isArray[depth] ? n > caps.arrayItems : n > caps.objectKeys) {
+        return isArray[depth]
+          ? `(body): an array holds more than ${caps.arrayItems} items`
+          : `(body): an object holds more than ${caps.objectKeys} fields`
+      }
+      if (++values > caps.values) return `(body): more than ${caps.values} values`
+    }
+  }
+  return undefined
+}
+
+/** The depth cap alone, as the OpenAPI document names it. */
+export const MAX_BODY_DEPTH = BODY_CAPS.depth
