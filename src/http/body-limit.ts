@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
+import { HTTPException } from 'hono/http-exception'
 import { matchedRoutes } from 'hono/route'
 import { AppError, ERRORS } from '../errors'
 import { failure } from './envelope'
@@ -17,6 +18,8 @@ export const MiB = 1024 * KiB
  * list at its bound; the configured limit caps it too.
  */
 export type BodySize = number | 'large'
+
+const NO_BODY = '(body): this operation takes no body'
 
 const declared = new WeakMap<object, BodySize>()
 
@@ -44,7 +47,7 @@ export function limitBodies(configured: number): MiddlewareHandler {
   const refuseAny = bodyLimit({
     maxSize: 0,
     onError: () => {
-      throw new AppError(ERRORS.BAD_REQUEST, '(body): this operation takes no body')
+      throw new AppError(ERRORS.BAD_REQUEST, NO_BODY)
     },
   })
   return async (c, next) => {
@@ -52,8 +55,9 @@ export function limitBodies(configured: number): MiddlewareHandler {
     if (READ_METHODS.has(c.req.method)) {
       // Node drops the body of a read before Hono sees it: its headers are what announce one.
       const length = Number(c.req.header('content-length') ?? 0)
+      // HTTP 400, as a malformed request: some reads answer a document, not the envelope.
       if (route.length && (length > 0 || c.req.header('transfer-encoding'))) {
-        throw new AppError(ERRORS.BAD_REQUEST, '(body): this operation takes no body')
+        throw new HTTPException(400, { message: NO_BODY })
       }
       return next()
     }
