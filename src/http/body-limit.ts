@@ -5,29 +5,9 @@ import { matchedRoutes } from 'hono/route'
 import { AppError, ERRORS } from '../errors'
 import { failure } from './envelope'
 import { READ_METHODS } from './auth'
-
-export const KiB = 1024
-export const MiB = 1024 * KiB
-
-/**
- * The size a route's body may have: a number of bytes, or `large` for the routes whose schema
- * holds a 16 MiB `approveNote` or `remark` (the spec's bound), which take the configured
- * BODY_LIMIT_BYTES (48 MiB: both notes and the rest of the form). A number is derived, beside
- * the route, from its schema's largest legal body written as a client's JSON encoder may write
- * it: every character of a bounded text escaped as `\uXXXX` (6 bytes, Python's default), every
- * list at its bound; the configured limit caps it too.
- */
-export type BodySize = number | 'large'
+import { declaredBodySize } from './body-shape'
 
 const NO_BODY = '(body): this operation takes no body'
-
-const declared = new WeakMap<object, BodySize>()
-
-/** Records on a route's body validator how large its body may be; returns the validator. */
-export function declareBody<M extends object>(validator: M, size: BodySize): M {
-  declared.set(validator, size)
-  return validator
-}
 
 /**
  * The body limit of each route, enforced before the body is read: the size its body validator
@@ -62,7 +42,7 @@ export function limitBodies(configured: number): MiddlewareHandler {
       return next()
     }
     if (!route.length) return large(c, next)
-    const size = route.map((r) => declared.get(r.handler)).find((s) => s !== undefined)
+    const size = route.map((r) => declaredBodySize(r.handler)).find((s) => s !== undefined)
     if (size === undefined) return refuseAny(c, next)
     if (size === 'large' || size >= configured) return large(c, next)
     let limit = bySize.get(size)

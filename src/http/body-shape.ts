@@ -103,3 +103,27 @@ export function bodyShapeProblem(
 
 /** The depth cap alone, as the OpenAPI document names it. */
 export const MAX_BODY_DEPTH = BODY_CAPS.depth
+
+export const KiB = 1024
+export const MiB = 1024 * KiB
+
+/**
+ * The size a route's body may have: a number of bytes, or `large` for the routes whose schema
+ * holds a 16 MiB `approveNote` or `remark` (the spec's bound), which take the configured
+ * BODY_LIMIT_BYTES (48 MiB: both notes and the rest of the form). A number is derived, beside
+ * the route, from its schema's largest legal body written as a client's JSON encoder may write
+ * it: every character of a bounded text escaped as `\uXXXX` (6 bytes, Python's default), every
+ * list at its bound; the configured limit caps it too.
+ */
+export type BodySize = number | 'large'
+
+const declared = new WeakMap<object, BodySize>()
+
+/** Records on a route's body validator how large its body may be; returns the validator. */
+export function declareBody<M extends object>(validator: M, size: BodySize): M {
+  declared.set(validator, size)
+  return validator
+}
+
+/** The size a handler (a route's body validator) declares, if it is one. */
+export const declaredBodySize = (handler: object): BodySize | undefined => declared.get(handler)

@@ -3,8 +3,7 @@ import type { Context, ValidationTargets } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { z } from 'zod'
 import { AppError, ERRORS } from '../errors'
-import { declareBody, type BodySize } from './body-limit'
-import { bodyShapeProblem } from './body-shape'
+import { bodyShapeProblem, declareBody, type BodySize } from './body-shape'
 import { describe, documentAs } from './openapi'
 
 /** Fields a client may never send: identity, permissions and approval routing are the server's. */

@@ -9,7 +9,7 @@ import { commandAccess } from '../domain/lifecycle/actions'
 import { ok, resultSchema } from '../http/envelope'
 import type { AppEnv } from '../http/types'
 import type { Deps } from '../domain/deps'
-import { KiB, MiB } from '../http/body-limit'
+import { KiB, MiB } from '../http/body-shape'
 import { NoQuery, validate } from '../http/validate'
 import { answerWrite } from '../http/write'
 import {

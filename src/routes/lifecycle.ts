@@ -10,7 +10,7 @@ import {
 import { ok, resultSchema } from '../http/envelope'
 import type { AppEnv } from '../http/types'
 import type { Deps } from '../domain/deps'
-import { KiB } from '../http/body-limit'
+import { KiB } from '../http/body-shape'
 import { NoQuery, validate } from '../http/validate'
 import { answerWrite } from '../http/write'
 import {
