@@ -28,6 +28,13 @@ export const BODY_CAPS = {
    * twenty initial accounts of some thirty values each: fewer than 5,000 values.
    */
   values: 20_000,
+  /**
+   * Characters of one string as written (escapes counted as written). The longest legal strings
+   * are approveNote and remark, 16,777,215 UTF-8 bytes: at most 16,777,215 characters written
+   * plainly, 33,554,430 when each 3-byte character is escaped as `\uXXXX` (Python's default).
+   * A longer one in a 48 MiB body is refused before it is parsed (a second's work otherwise).
+   */
+  stringLength: 33_554_432,
 } as const
 
 /** Why `text` breaks a cap, as `(body): …`; undefined when it does not. */
@@ -37,6 +44,29 @@ const OPEN_ARRAY = 0x5b
 const CLOSE_ARRAY = 0x5d
 const OPEN_OBJECT = 0x7b
 const CLOSE_OBJECT = 0x7d
+
+/**
+ * Where the string that starts at `from` (after its opening quote) ends: its closing quote. A
+ * string without a backslash is found by one search; one with escapes is walked character by
+ * character from its first, which costs the same whatever the escapes (a search per escaped
+ * quote took 1.6 s on 48 MiB of them), and no further than `longest` characters.
+ */
+function stringEnd(text: string, from: number, longest: number): number {
+  const quote = text.indexOf('"', from)
+  if (quote < 0) return -1
+  // Searched within the string only: a search to the next backslash of the body, per string,
+  // cost the square of the body.
+  const backslash = text.slice(from, quote).indexOf('\\')
+  if (backslash < 0) return quote
+  const last = Math.min(text.length, from + longest + 1)
+  for (let i = from + backslash; i < last; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 0x5c) i++
+    else if (c === 0x22) return i
+  }
+  // Past the longest string allowed: where it ends no longer matters.
+  return last < text.length ? last : -1
+}
 
 /** The next character that is not JSON whitespace, from `from`. */
 function nextSignificant(text: string, from: number): number {
@@ -56,7 +86,13 @@ function nextSignificant(text: string, from: number): number {
  */
 export function bodyShapeProblem(
   text: string,
-  caps: { depth: number; arrayItems: number; objectKeys: number; values: number } = BODY_CAPS,
+  caps: {
+    depth: number
+    arrayItems: number
+    objectKeys: number
+    values: number
+    stringLength: number
+  } = BODY_CAPS,
 ): ShapeProblem {
   const structural = /[[\]{}",]/g
   // Per open container: whether it is an array, and how many members it has so far.
@@ -67,14 +103,10 @@ export function bodyShapeProblem(
   for (let m = structural.exec(text); m; m = structural.exec(text)) {
     const c = text.charCodeAt(m.index)
     if (c === 0x22) {
-      // Skip the string: to the next quote that an even run of backslashes precedes.
-      let end = m.index
-      for (;;) {
-        end = text.indexOf('"', end + 1)
-        if (end < 0) return undefined
-        let backslashes = 0
-        while (text.charCodeAt(end - 1 - backslashes) === 0x5c) backslashes++
-        if (backslashes % 2 === 0) break
+      const end = stringEnd(text, m.index + 1, caps.stringLength)
+      if (end < 0) return undefined
+      if (end - m.index - 1 > caps.stringLength) {
+        return `(body): a string longer than ${caps.stringLength} characters`
       }
       structural.lastIndex = end + 1
     } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
