@@ -16,7 +16,9 @@ export interface BodyRoute {
 }
 
 /** The body routes of an OpenAPI document, each with its declared limit. */
-export function bodyRoutes(doc: { paths: Record<string, Record<string, any>> }): BodyRoute[] {
+export function bodyRoutes(doc: {
+  paths: Record<string, Record<string, { requestBody?: { 'x-max-body-bytes'?: number } }>>
+}): BodyRoute[] {
   const routes: BodyRoute[] = []
   for (const [path, ops] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(ops)) {
