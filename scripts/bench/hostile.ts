@@ -51,6 +51,8 @@ const post = (route: BodyRoute, body: Uint8Array<ArrayBuffer>) =>
   })
 
 const send = async (route: BodyRoute, body: Uint8Array<ArrayBuffer>) => {
+  // A cheap request first takes the idle connection the server may be closing, if any.
+  await fetch(`${base}/healthz`).catch(() => {})
   let started = performance.now()
   // Once more on a connection the server closed as idle while this process built the body
   // (its keep-alive timeout is 5 s; EPIPE): the client's race, not the service's answer.
