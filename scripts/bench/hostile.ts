@@ -88,24 +88,33 @@ try {
   )
   let peak = rest
   let slowest = 0
+  let failed = 0
   let done = false
   const probing = (async () => {
     while (!done) {
       const started = performance.now()
-      await fetch(`${base}/healthz`)
+      const ok = await fetch(`${base}/healthz`).then(
+        (res) => res.ok,
+        () => false,
+      )
+      if (!ok) failed++
       slowest = Math.max(slowest, performance.now() - started)
       peak = Math.max(peak, await rssOf(child.pid!))
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
   })()
   const started = performance.now()
-  const answers = await Promise.all(heavy.map((body) => send(draft, body)))
+  const answers = await Promise.all(
+    heavy.map((body) =>
+      send(draft, body).catch((err: Error) => ({ answer: { code: err.message } })),
+    ),
+  )
   const all = performance.now() - started
   done = true
   await probing
   console.log(
     `four ${mib(draft.limit)} bodies at once: all answered in ${Math.round(all)} ms (codes ${answers.map((a) => a.answer.code).join(', ')}); ` +
-      `slowest /healthz ${Math.round(slowest)} ms; peak resident ${mib(peak)} (${mib(peak - rest)} above rest)`,
+      `slowest /healthz ${Math.round(slowest)} ms (${failed} failed); peak resident ${mib(peak)} (${mib(peak - rest)} above rest)`,
   )
 } finally {
   child.kill('SIGTERM')
