@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   bodyRoutes,
@@ -28,16 +31,20 @@ const HEALTH_MS = 200
 const MEMORY_BOUND = 1_536 * 1024 * 1024
 
 let service: Service
+let dataDir: string | undefined
 let headers: Record<string, string>
 let routes: BodyRoute[]
 beforeAll(async () => {
-  service = await startService({ DEMO_DATA: undefined })
+  // A data directory of its own: another process of this checkout may hold ./.data.
+  dataDir = await mkdtemp(join(tmpdir(), 'supplier-hostile-'))
+  service = await startService({ DEMO_DATA: undefined, DATA_DIR: dataDir })
   await service.ready
   headers = { ...(await devHeaders('10001')), 'idempotency-key': 'x' }
   routes = bodyRoutes((await request(`${service.base}/openapi.json`)).body)
 }, 120_000)
 afterAll(async () => {
   await service?.stop()
+  if (dataDir) await rm(dataDir, { recursive: true, force: true })
 })
 
 /**

@@ -6,6 +6,9 @@
  * memory. Take the figures on a quiet machine.
  */
 import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createServer } from 'node:net'
 import { sign } from 'hono/jwt'
 import { DEV_SECRETS } from '../../src/config'
@@ -21,9 +24,17 @@ const freePort = () =>
   })
 
 const port = await freePort()
+// A data directory of its own: another process of this checkout may hold ./.data.
+const dataDir = mkdtempSync(join(tmpdir(), 'supplier-bench-hostile-'))
 const base = `http://127.0.0.1:${port}`
 const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-  env: { ...process.env, PORT: String(port), DATABASE_URL: '', NODE_ENV: 'development' },
+  env: {
+    ...process.env,
+    PORT: String(port),
+    DATABASE_URL: '',
+    NODE_ENV: 'development',
+    DATA_DIR: dataDir,
+  },
   stdio: ['ignore', 'pipe', 'inherit'],
 })
 await new Promise<void>((resolve, reject) => {
@@ -118,4 +129,6 @@ try {
   )
 } finally {
   child.kill('SIGTERM')
+  await new Promise((resolve) => child.once('exit', resolve))
+  rmSync(dataDir, { recursive: true, force: true })
 }
