@@ -1,5 +1,4 @@
 import { Hono, type MiddlewareHandler } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { cors } from 'hono/cors'
 import { HTTPException } from 'hono/http-exception'
 import type { Logger } from 'pino'
@@ -10,6 +9,7 @@ import { grantMemory, withDeadline } from '../ports/permission'
 import { observeLookupFailures, type Observer } from '../ports/observer'
 import { isDatabaseUnavailable } from '../../sql/db'
 import { accessLog } from './access-log'
+import { limitBodies } from './body-limit'
 import { authenticate, READ_METHODS } from './auth'
 import { requestDeadline } from './deadline'
 import { serverSpans } from './trace'
@@ -46,20 +46,10 @@ export function useFrame(
   // Cross-origin browser calls from the configured origins only (none by default). Before
   // authentication: a preflight carries no token, and is answered here.
   if (config.corsOrigins.length) app.use(corsFor(config.corsOrigins))
-  const limitBody = bodyLimit({
-    maxSize: config.bodyLimitBytes,
-    onError: (c) =>
-      failure(
-        c,
-        ERRORS.BAD_REQUEST,
-        `request body exceeds ${config.bodyLimitBytes} bytes`,
-        null,
-        400,
-      ),
-  })
-  // Reads take no body, and asking a Node request for its body builds a whole WHATWG Request
-  // (a twentieth of a read's CPU), so the limit guards the other methods only.
-  app.use((c, next) => (READ_METHODS.has(c.req.method) ? next() : limitBody(c, next)))
+  // Each route's own body limit (declared by its body validator), no body on a route without
+  // one; asking a Node read for its body builds a whole WHATWG Request (a twentieth of a read's
+  // CPU), so reads are judged by their headers.
+  app.use(limitBodies(config.bodyLimitBytes))
   // Writes take their input in the body: a query string on one is refused before anything runs,
   // so that no value (a tax number, say) rides in a URL that proxies and browsers keep.
   app.use(async (c, next) => {

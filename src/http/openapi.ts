@@ -1,7 +1,7 @@
 import type { Hono, MiddlewareHandler } from 'hono'
 import { z } from 'zod'
 import { ERRORS, type CatalogEntry, type ErrorName } from '../errors'
-import { MAX_BODY_DEPTH } from './body-depth'
+import { BODY_CAPS, declaredBodySize, MAX_BODY_DEPTH } from './body-shape'
 import type { Declared } from './envelope'
 
 /** What a route declares about itself; read back from `app.routes` to build the document. */
@@ -295,8 +295,15 @@ export function buildOpenApi(app: Hono<never>, info: { title: string; version: s
     const v = doc.validator
     if (v?.target === 'json') {
       const schema = convert(v.schema, 'input')
+      const size = declaredBodySize(route.handler)
       op.requestBody = {
         required: true,
+        // The route's own body limit (docs/limits.md): larger is HTTP 400 before it is read.
+        description:
+          size === 'large' || size === undefined
+            ? 'At most BODY_LIMIT_BYTES (48 MiB by default): approveNote and remark take 16 MiB each.'
+            : `At most ${size} bytes.`,
+        ...(typeof size === 'number' ? { 'x-max-body-bytes': size } : {}),
         content: { 'application/json': withExample({ schema }, exampleOf(schema, schemas)) },
       }
     } else if (v?.target === 'query') {
@@ -467,7 +474,7 @@ export function buildOpenApi(app: Hono<never>, info: { title: string; version: s
       schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
       responses: {
         BadRequest: protocolResponse(
-          `HTTP 400: the body is not JSON, exceeds the size limit or nests deeper than ${MAX_BODY_DEPTH} levels (code 400)`,
+          `HTTP 400: the body is not JSON, exceeds its route's size limit, nests deeper than ${MAX_BODY_DEPTH} levels, or holds more than ${BODY_CAPS.arrayItems} items in an array, ${BODY_CAPS.objectKeys} fields in an object or ${BODY_CAPS.values} values (code 400)`,
           'BAD_REQUEST',
         ),
         NotFound: protocolResponse('HTTP 404: no route for this path (code 404)', 'NOT_FOUND'),

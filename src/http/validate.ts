@@ -3,7 +3,7 @@ import type { Context, ValidationTargets } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { z } from 'zod'
 import { AppError, ERRORS } from '../errors'
-import { MAX_BODY_DEPTH, nestsDeeperThan } from './body-depth'
+import { bodyShapeProblem, declareBody, type BodySize } from './body-shape'
 import { describe, documentAs } from './openapi'
 import { listProblems, shownPath } from './refusal'
 
@@ -105,27 +105,29 @@ const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i
 
 const mediaTypeOf = (c: Context) => (c.req.header('content-type') ?? '').split(';')[0].trim()
 
-/** The raw request part a validator is about to read. */
+/**
+ * The body as JSON, parsed once (Hono's validator would parse the text again), after its shape
+ * is checked on the text: a body breaking a cap of BODY_CAPS is refused with HTTP 400 before
+ * anything is built from it, like one over its size.
+ */
+async function parsedBody(c: Context): Promise<unknown> {
+  const text = await c.req.text().catch(() => undefined)
+  if (text === undefined) throw new HTTPException(400, { message: MALFORMED })
+  const problem = bodyShapeProblem(text)
+  if (problem) throw new HTTPException(400, { message: problem })
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new HTTPException(400, { message: MALFORMED })
+  }
+}
+
+/** Hono's validator's answer to a body that is not JSON, kept. */
+const MALFORMED = 'Malformed JSON in request body'
+
+/** The raw request part a validator is about to read (any but the body). */
 async function rawTarget(c: Context, target: keyof ValidationTargets): Promise<unknown> {
   switch (target) {
-    case 'json': {
-      if (!JSON_MEDIA_TYPE.test(mediaTypeOf(c))) return undefined
-      // Malformed JSON or an unreadable body is the validator's to answer (400), with its own
-      // message; the text is cached, so the validator reads the same.
-      const text = await c.req.text().catch(() => undefined)
-      if (text === undefined) return undefined
-      if (nestsDeeperThan(text, MAX_BODY_DEPTH)) {
-        // A limit of the body as a whole, like its size: HTTP 400, before anything walks it.
-        throw new HTTPException(400, {
-          message: `(body): nested deeper than ${MAX_BODY_DEPTH} levels`,
-        })
-      }
-      try {
-        return JSON.parse(text)
-      } catch {
-        return undefined
-      }
-    }
     case 'query':
       // As the validator sees it: a repeated parameter is an array, a single one a string.
       return Object.fromEntries(
@@ -147,12 +149,19 @@ async function rawTarget(c: Context, target: keyof ValidationTargets): Promise<u
  *
  * `status: 400` answers a refusal with HTTP 400 instead of a business answer (HTTP 200), for
  * routes whose HTTP 200 is a document rather than the envelope (/openapi.json, /docs, /metrics).
+ *
+ * `body` (required with the `json` target) is how large the route's body may be, declared here
+ * beside the schema it is derived from (http/body-limit.ts); a route without a `json` validator
+ * takes no body at all.
  */
 export const validate = <T extends z.ZodType, Target extends keyof ValidationTargets>(
   target: Target,
   schema: T,
-  { status = 200 }: { status?: 200 | 400 } = {},
+  { status = 200, body }: { status?: 200 | 400; body?: BodySize } = {},
 ) => {
+  if ((target === 'json') !== (body !== undefined)) {
+    throw new Error('validate: a json validator declares its body size, and only a json one')
+  }
   const refuse = (message: string) =>
     status === 400 ? new HTTPException(400, { message }) : new AppError(ERRORS.BAD_REQUEST, message)
   const validator = zValidator(target, schema, (result) => {
@@ -163,10 +172,20 @@ export const validate = <T extends z.ZodType, Target extends keyof ValidationTar
     if (target === 'json' && !JSON_MEDIA_TYPE.test(mediaTypeOf(c))) {
       throw new HTTPException(415, { message: ERRORS.UNSUPPORTED_MEDIA_TYPE.message })
     }
+    if (target === 'json') {
+      const parsed = await parsedBody(c)
+      const problem = findUnstorableText(parsed)
+      if (problem) throw refuse(problem)
+      const result = await schema.safeParseAsync(parsed)
+      if (!result.success) throw refuse(describeIssues(result.error))
+      c.req.addValidatedData('json', result.data as object)
+      return next()
+    }
     const problem = findUnstorableText(await rawTarget(c, target))
     if (problem) throw refuse(problem)
     return validator(c, next)
   }) as typeof validator
+  if (body !== undefined) declareBody(middleware, body)
   return describe(middleware, { validator: { target, schema } })
 }
 

@@ -9,6 +9,7 @@ import { commandAccess } from '../domain/lifecycle/actions'
 import { ok, resultSchema } from '../http/envelope'
 import type { AppEnv } from '../http/types'
 import type { Deps } from '../domain/deps'
+import { KiB, MiB } from '../http/body-shape'
 import { NoQuery, validate } from '../http/validate'
 import { answerWrite } from '../http/write'
 import {
@@ -96,7 +97,9 @@ export const accountRoutes = (deps: Deps & DomainDeps) => {
       errors: [...WRITE_ERRORS, ...ACCOUNT_RULE_ERRORS],
     }),
     validate('param', SupplierIdParam),
-    validate('json', SupplierBankAccountBatchCreateRequest),
+    // 50 accounts of bank name and branch 500 characters (3 KB each escaped), a number of 128
+    // bytes and 20 proof URLs of 1,000 characters (120 KB escaped): under 130 KB each, 6.4 MB.
+    validate('json', SupplierBankAccountBatchCreateRequest, { body: 8 * MiB }),
     async (c) => {
       const { supplierId } = c.req.valid('param')
       const body = c.req.valid('json')
@@ -123,7 +126,8 @@ export const accountRoutes = (deps: Deps & DomainDeps) => {
       ],
     }),
     validate('param', AccountParam),
-    validate('json', BankAccountChangeRequest),
+    // One account's terms (under 130 KB escaped, see the batch) and a reason of 500 characters.
+    validate('json', BankAccountChangeRequest, { body: 256 * KiB }),
     async (c) => {
       const { supplierId, accountId } = c.req.valid('param')
       const body = c.req.valid('json')
@@ -146,7 +150,8 @@ export const accountRoutes = (deps: Deps & DomainDeps) => {
       errors: [...WRITE_ERRORS, 'ACCOUNT_NOT_FOUND', 'VERSION_STALE', 'NO_ACTUAL_CHANGE'],
     }),
     validate('param', AccountParam),
-    validate('json', DefaultAccountRequest),
+    // A version.
+    validate('json', DefaultAccountRequest, { body: 4 * KiB }),
     async (c) => {
       const { supplierId, accountId } = c.req.valid('param')
       const body = c.req.valid('json')

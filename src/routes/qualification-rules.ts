@@ -9,6 +9,7 @@ import { answerWrite } from '../http/write'
 import { ok, resultSchema } from '../http/envelope'
 import type { AppEnv } from '../http/types'
 import type { Deps } from '../domain/deps'
+import { KiB } from '../http/body-shape'
 import { NoQuery, validate } from '../http/validate'
 import {
   QualificationRuleReplaceRequest,
@@ -48,7 +49,8 @@ export const qualificationRuleRoutes = (deps: Deps) => {
       response,
     }),
     validate('param', TypeCodeParam),
-    validate('json', QualificationRuleReplaceRequest),
+    // 100 rules of a qualType of 64 characters (384 bytes escaped) and three small values.
+    validate('json', QualificationRuleReplaceRequest, { body: 64 * KiB }),
     async (c) => {
       const { typeCode } = c.req.valid('param')
       const { rules } = c.req.valid('json')

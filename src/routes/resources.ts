@@ -9,6 +9,7 @@ import { commandAccess } from '../domain/lifecycle/actions'
 import { ok, pageSchema, resultSchema } from '../http/envelope'
 import type { AppEnv } from '../http/types'
 import type { Deps } from '../domain/deps'
+import { KiB } from '../http/body-shape'
 import { NoQuery, pageQuery, pagingNumber, validate } from '../http/validate'
 import { idString } from '../schemas/id'
 import { answerWrite } from '../http/write'
@@ -114,7 +115,8 @@ export const resourceRelationRoutes = (deps: Deps & DomainDeps) => {
       ],
     }),
     validate('param', ResourceRelationParam),
-    validate('json', SupplierResourceReassignRequest),
+    // Ids, versions, a type code, a remark and a reason of 500 characters (3 KB each escaped).
+    validate('json', SupplierResourceReassignRequest, { body: 16 * KiB }),
     async (c) => {
       const { resourceModule, resourceId } = c.req.valid('param')
       const body = c.req.valid('json')
@@ -135,7 +137,8 @@ export const resourceRelationRoutes = (deps: Deps & DomainDeps) => {
       errors: ['RESOURCE_MODULE_UNSUPPORTED', 'RELATION_NOT_FOUND', 'RELATION_CONFLICT'],
     }),
     validate('param', ResourceRelationParam),
-    validate('json', SupplierResourceUnbindRequest),
+    // Ids, a version and a reason of 500 characters (3 KB escaped).
+    validate('json', SupplierResourceUnbindRequest, { body: 16 * KiB }),
     async (c) => {
       const { resourceModule, resourceId } = c.req.valid('param')
       const body = c.req.valid('json')

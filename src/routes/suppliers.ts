@@ -5,6 +5,7 @@ import { commandAccess } from '../domain/lifecycle/actions'
 import { resultSchema } from '../http/envelope'
 import type { AppEnv } from '../http/types'
 import type { Deps } from '../domain/deps'
+import { KiB } from '../http/body-shape'
 import { validate } from '../http/validate'
 import { idString } from '../schemas/id'
 import { answerWrite } from '../http/write'
@@ -48,7 +49,8 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
       advise: ['supplier:view'],
       response: resultSchema(SupplierWriteResult),
     }),
-    validate('json', SupplierDraftRequest),
+    // approveNote and remark: 16 MiB each (the spec's bound).
+    validate('json', SupplierDraftRequest, { body: 'large' }),
     async (c) => {
       const body = c.req.valid('json')
       return answerWrite(c, deps, { operation: 'SUP-ADM-003', target: '-', body }, (ctx) =>
@@ -77,7 +79,8 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
       response: resultSchema(SupplierWriteResult),
     }),
     validate('param', SupplierIdParam),
-    validate('json', SupplierUpdateRequest),
+    // A draft's update takes the draft's fields: approveNote and remark, 16 MiB each.
+    validate('json', SupplierUpdateRequest, { body: 'large' }),
     async (c) => {
       const { supplierId } = c.req.valid('param')
       const body = c.req.valid('json')
@@ -104,7 +107,9 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
       response: resultSchema(z.array(ContactView)),
     }),
     validate('param', SupplierIdParam),
-    validate('json', ContactReplaceRequest),
+    // 100 contacts of name 500, phone 20, role 64 and remark 200 characters, 6 bytes each
+    // escaped, with id, version and names: under 5 KB each; the reason: 3 KB.
+    validate('json', ContactReplaceRequest, { body: 512 * KiB }),
     async (c) => {
       const { supplierId } = c.req.valid('param')
       const body = c.req.valid('json')
@@ -137,7 +142,8 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
       response: resultSchema(ApprovalCommandResult),
     }),
     validate('param', SupplierIdParam),
-    validate('json', SupplierSubmitRequest),
+    // The draft's fields: approveNote and remark, 16 MiB each.
+    validate('json', SupplierSubmitRequest, { body: 'large' }),
     async (c) => {
       const { supplierId } = c.req.valid('param')
       const body = c.req.valid('json')
