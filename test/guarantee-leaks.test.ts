@@ -1,18 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ApprovalRow } from '../sql/approval'
+import { localAutoProvider } from '../src/ports/approval-provider'
 import { ALL_PERMISSIONS, useHarness } from './harness'
 import { callerTrace, OWN_STATEMENT, startOtlpReceiver } from './otlp-receiver'
 import { insertResource } from './resource-data'
-import { ITEMS, newDraft, submitBodyFrom, versionOf } from './client'
+import { ITEMS, LICENSE, newDraft, submitBodyFrom, versionOf } from './client'
 import { uniqueName } from './supplier-data'
+import { confirmingFinance } from './valid-requests'
 import { withCheckCharacter } from '../src/domain/supplier/uscc'
 
 /**
  * Leak scan: a scenario that carries distinctive sensitive values through every write and read,
  * its failure paths included, then a scan of every response, every log line, every change-log
- * row, every event payload, every span exported to a real OTLP receiver (tracing on) and every
- * text, varchar and json(b) column of every table. Zero plaintext hits.
+ * row, every approval (its candidate snapshot), every event payload, every span exported to a
+ * real OTLP receiver (tracing on) and every text, varchar and json(b) column of every table.
+ * Zero plaintext hits. The routes are read from the app itself (`app.routes`): every route
+ * under /admin and /internal must have answered success in the scenario, so a route added
+ * later fails the scan until the scenario goes through it.
  */
 
+const INTERNAL_TOKEN = 'internal-token-of-the-leak-scan'
 const stamp = String(Date.now()).slice(-6)
 /** Values no other test uses, each distinctive enough to be found anywhere it leaked. */
 const SECRETS = {
@@ -26,6 +33,12 @@ const SECRETS = {
   batchAccountNo: `62170077${stamp}09999`,
   changedAccountNo: `62284877${stamp}05555`,
   submitNote: `opinion-${stamp}-the-supplier-bribed-nobody`,
+  approveNote: `approve-note-${stamp}-vetted-by-the-regional-desk`,
+  changedApproveNote: `approve-note-${stamp}-second-look-at-the-licence`,
+  // A second draft, deleted.
+  deletedTaxNo: withCheckCharacter(`91330106MB${stamp}8`),
+  deletedPhone: `138${stamp}45`,
+  deletedAccountNo: `62220377${stamp}07777`,
 }
 
 /** The forms a value could leak in: as sent, and normalized (digits only, upper case). */
@@ -43,6 +56,14 @@ describe('leak scan: no plaintext sensitive value anywhere', () => {
   /** Statements sent while a request runs (one at a time here): each must have its span. */
   let traced = 0
   let inRequest = false
+  const finance = confirmingFinance()
+  beforeAll(() => finance.start())
+  afterAll(() => finance.stop())
+  /**
+   * Done, once, before the next approval is decided: how an APPLY_FAILED approval is made. Its
+   * statements are the test's, behind the service's back, so no span is expected of them.
+   */
+  let spoil: ((approval: ApprovalRow) => Promise<void>) | undefined
   const h = useHarness({
     onStatement: (text) => {
       if (inRequest && !OWN_STATEMENT.test(text)) traced++
@@ -51,6 +72,22 @@ describe('leak scan: no plaintext sensitive value anywhere', () => {
       DUPLICATE_SUBMIT_WINDOW_SECONDS: '0',
       OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      INTERNAL_TOKEN,
+      ...finance.env(),
+    }),
+    approvalProvider: () => ({
+      ...localAutoProvider,
+      submit: async (approval) => {
+        const before = spoil
+        spoil = undefined
+        inRequest = false
+        try {
+          await before?.(approval)
+        } finally {
+          inRequest = true
+        }
+        return localAutoProvider.submit(approval)
+      },
     }),
   })
 
@@ -66,20 +103,32 @@ describe('leak scan: no plaintext sensitive value anywhere', () => {
       }
     }) as typeof h.app.request
     // Every request continues a caller's trace, so that every one of them is exported.
+    const answered: { method: string; path: string; success: boolean }[] = []
     const call = async (...[method, path, options]: Parameters<typeof h.call>) => {
       const headers = { ...callerTrace().headers, ...options?.headers }
       const res = await h.call(method, path, { ...options, headers })
       responses.push(JSON.stringify(res.body))
+      answered.push({ method, path: path.split('?')[0], success: res.body?.success === true })
       return res
     }
+    const caller = { call }
+    const success = (res: Awaited<ReturnType<typeof call>>, what: string) => {
+      expect(res.body, `${what}: ${JSON.stringify(res.body)}`).toMatchObject({
+        code: 200,
+        success: true,
+      })
+      return res.body.data
+    }
+    const internal = { admin: null, token: null, headers: { 'x-internal-token': INTERNAL_TOKEN } }
     // An administrator who may do everything but read approval opinions (which are returned,
     // audited, to holders of supplier:approval:opinion only).
     const admin = await h.admin(ALL_PERMISSIONS.filter((p) => p !== 'supplier:approval:opinion'))
 
     // Draft with every sensitive field, and its failure paths.
-    const { body, supplierId } = await newDraft(h, admin, {
+    const { body, supplierId } = await newDraft(caller, admin, {
       taxNo: SECRETS.taxNo,
       contactPhone: SECRETS.companyPhone,
+      approveNote: SECRETS.approveNote,
       contacts: [{ contactName: 'Li Si', contactPhone: SECRETS.contactPhone, remark: 'sales' }],
       qualifications: [
         {
@@ -122,6 +171,7 @@ describe('leak scan: no plaintext sensitive value anywhere', () => {
       admin,
       body: {
         contactPhone: SECRETS.newCompanyPhone,
+        approveNote: SECRETS.changedApproveNote,
         changeReason: 'new switchboard',
         expectedUpdateTime: await versionOf(h, supplierId),
       },
@@ -136,15 +186,27 @@ describe('leak scan: no plaintext sensitive value anywhere', () => {
       },
     })
     expect(replaced.body.code, JSON.stringify(replaced.body)).toBe(200)
+    // The registration fails to apply (its licence removed behind the service's back while it
+    // is decided), then the internal route re-applies it once the licence is back.
+    spoil = async () => {
+      await h.sql`UPDATE supplier SET license_image_url = NULL WHERE supplier_id = ${supplierId}`
+    }
     const submitted = await call('POST', `${ITEMS}/${supplierId}/submit`, {
       admin,
       body: submitBodyFrom(
-        { ...body, contactPhone: SECRETS.newCompanyPhone },
+        { ...body, contactPhone: SECRETS.newCompanyPhone, approveNote: SECRETS.changedApproveNote },
         await versionOf(h, supplierId),
         { submitNote: SECRETS.submitNote },
       ),
     })
-    expect(submitted.body.data?.approvalStatus, JSON.stringify(submitted.body)).toBe('APPLIED')
+    expect(submitted.body.data?.approvalStatus, JSON.stringify(submitted.body)).toBe('APPLY_FAILED')
+    await h.sql`UPDATE supplier SET license_image_url = ${LICENSE} WHERE supplier_id = ${supplierId}`
+    const applied = await call(
+      'POST',
+      `/internal/supplier/approvals/${submitted.body.data.approvalLogId}/apply`,
+      internal,
+    )
+    expect(success(applied, 'the re-apply').approvalStatus).toBe('APPLIED')
 
     // Accounts after registration: batch create, change, default; a malformed number refused.
     const batch = await call('POST', `${ITEMS}/${supplierId}/accounts/batch`, {
@@ -194,24 +256,112 @@ describe('leak scan: no plaintext sensitive value anywhere', () => {
       admin,
       body: { expectedUpdateTime: fresh.body.data.updateTime },
     })
+    // Qualification rules of the supplier's type (global: a type no other file of this
+    // database uses).
+    success(
+      await call('PUT', '/admin/supplier/types/OTHER/qualification-rules', {
+        admin,
+        body: {
+          rules: [
+            { qualType: 'TAX_REGISTRATION', isRequired: false, warningDays: 30, sortOrder: 1 },
+          ],
+        },
+      }),
+      'the qualification rules',
+    )
     // A relation, and every read.
     const resourceId = await insertResource(h, 'SCENIC')
-    await call('PUT', `/admin/supplier/resource-relations/SCENIC/${resourceId}`, {
-      admin,
-      body: { supplierId, changeReason: 'contract signed' },
-    })
+    const relation = success(
+      await call('PUT', `/admin/supplier/resource-relations/SCENIC/${resourceId}`, {
+        admin,
+        body: { supplierId, changeReason: 'contract signed' },
+      }),
+      'the bind',
+    )
     for (const path of [
       `${ITEMS}/${supplierId}`,
       `${ITEMS}/${supplierId}/account-info`,
       `${ITEMS}/${supplierId}/accounts`,
+      `${ITEMS}/${supplierId}/accounts/${account.accountId}`,
       `${ITEMS}?keyword=${encodeURIComponent(body.fullName)}`,
       `/admin/supplier/approval-records?supplierId=${supplierId}&pageSize=100`,
       `${ITEMS}/${supplierId}/resource-info/page`,
       `/admin/supplier/resource-relations/SCENIC/${resourceId}`,
+      '/admin/supplier/types/OTHER/qualification-rules',
+      '/admin/supplier/qualifications/expiring?withinDays=3650',
+      '/admin/supplier/lifecycle/transitions',
+      '/admin/dict/data/supplier_type',
+      '/admin/dict/data/supplier_lifecycle_status',
     ]) {
-      const res = await call('GET', path, { admin })
-      expect(res.body.code, path).toBe(200)
+      success(await call('GET', path, { admin }), path)
     }
+    success(
+      await call('POST', `/admin/supplier/resource-relations/SCENIC/${resourceId}/unbind`, {
+        admin,
+        body: {
+          expectedCurrentSupplierId: supplierId,
+          expectedRelationUpdateTime: relation.updateTime,
+          changeReason: 'contract ended',
+        },
+      }),
+      'the unbind',
+    )
+
+    // Status: a suspension that fails to apply (the supplier written meanwhile), withdrawn; one
+    // that applies; then the archive, cleared by finance.
+    spoil = async () => {
+      await h.sql`UPDATE supplier SET update_time = update_time + interval '5 seconds'
+                  WHERE supplier_id = ${supplierId}`
+    }
+    const suspend = () =>
+      versionOf(h, supplierId).then((expectedUpdateTime) =>
+        call('POST', `${ITEMS}/${supplierId}/status`, {
+          admin,
+          body: { targetStatus: 'SUSPENDED', changeReason: 'inspection', expectedUpdateTime },
+        }),
+      )
+    const failed = success(await suspend(), 'the suspension that fails to apply')
+    expect(failed.approvalStatus).toBe('APPLY_FAILED')
+    success(
+      await call('POST', `/admin/supplier/approvals/${failed.approvalLogId}/withdraw`, { admin }),
+      'the withdrawal',
+    )
+    expect(success(await suspend(), 'the suspension').approvalStatus).toBe('APPLIED')
+    success(await call('POST', `${ITEMS}/${supplierId}/archive`, { admin }), 'the archive')
+
+    // A second draft with its own sensitive values, deleted.
+    const doomed = await newDraft(caller, admin, {
+      taxNo: SECRETS.deletedTaxNo,
+      contactPhone: SECRETS.deletedPhone,
+      initialAccounts: [
+        {
+          accountType: 'CORPORATE',
+          bankName: 'ICBC Hangzhou',
+          accountNo: SECRETS.deletedAccountNo,
+          settleMode: 'MONTHLY',
+          accountPeriod: 30,
+          invoiceType: 'SPECIAL',
+          taxRate: 6,
+        },
+      ],
+    })
+    success(await call('DELETE', `${ITEMS}/${doomed.supplierId}`, { admin }), 'the delete')
+
+    // Every route of the app under /admin and /internal answered success at least once.
+    const pattern = (path: string) => new RegExp(`^${path.replace(/:\w+/g, '[^/]+')}$`)
+    const routes = [
+      ...new Set(
+        h.app.routes
+          .filter((r) => r.method !== 'ALL' && /^\/(admin|internal)\//.test(r.path))
+          .map((r) => `${r.method} ${r.path}`),
+      ),
+    ]
+    expect(routes.length).toBeGreaterThan(25)
+    const missed = routes.filter((route) => {
+      const [method, path] = route.split(' ')
+      return !answered.some((a) => a.success && a.method === method && pattern(path).test(a.path))
+    })
+    expect(missed, 'routes the scenario did not go through').toEqual([])
 
     // The scan.
     const hits: string[] = []
@@ -226,15 +376,6 @@ describe('leak scan: no plaintext sensitive value anywhere', () => {
     h.logs.forEach((line, i) => scanText(`log line #${i}`, line))
     await h.tracing!.flush()
     otlp.texts().forEach((text, i) => scanText(`exported span batch #${i}`, text))
-    // The scan sees the spans of the whole scenario: every request's, its statements and writes.
-    const names = new Set(otlp.spans.map((s) => s.name))
-    expect(names).toContain('POST /admin/supplier/items')
-    expect(names).toContain('POST /admin/supplier/items/:supplierId/accounts/:accountId/change')
-    expect([...names].some((n) => n.startsWith('INSERT supplier_bank_account'))).toBe(true)
-    // Every statement of every request, writes and failure paths included, has its span.
-    const statements = otlp.spans.filter((s) => s.attributes['db.system.name'] === 'postgresql')
-    expect(statements.length).toBeGreaterThan(50)
-    expect(statements.length).toBe(traced)
     const columns = await h.sql<{ table: string; column: string }[]>`
       SELECT c.table_name AS table, c.column_name AS column
       FROM information_schema.columns c JOIN pg_tables t
@@ -260,5 +401,14 @@ describe('leak scan: no plaintext sensitive value anywhere', () => {
     // The scan itself sees what it looks for: the masks of the same values are there.
     expect(responses.join('\n')).toContain(SECRETS.taxNo.slice(-4))
     expect(hits).toEqual([])
+    // The scan sees the spans of the whole scenario: every request's, its statements and writes.
+    const names = new Set(otlp.spans.map((s) => s.name))
+    expect(names).toContain('POST /admin/supplier/items')
+    expect(names).toContain('POST /admin/supplier/items/:supplierId/accounts/:accountId/change')
+    expect([...names].some((n) => n.startsWith('INSERT supplier_bank_account'))).toBe(true)
+    // Every statement of every request, writes and failure paths included, has its span.
+    const statements = otlp.spans.filter((s) => s.attributes['db.system.name'] === 'postgresql')
+    expect(statements.length).toBeGreaterThan(50)
+    expect(statements.length).toBe(traced)
   }, 60_000)
 })

@@ -22,14 +22,51 @@ export const ALL_PERMISSIONS = PERMISSION_CODES
 export interface TestDatabase {
   url: string
   sql: postgres.Sql
+  /** Verifies the audit trail (unless the file tampers with it on purpose), then drops it all. */
   close(): Promise<void>
 }
 
-/** A database of its own for one test file: a fresh PGlite, or a copy of the template. */
+/**
+ * What the audit trail of a test database must be when it is closed: 'whole' (every write path
+ * the file ran sealed what it wrote), or 'tampered' for a file that breaks it on purpose (the
+ * tampering tests, a bulk load written with SQL around the service).
+ */
+export type AuditTrailExpectation = 'whole' | 'tampered'
+
+let testCipher: Promise<SensitiveCipher> | undefined
+
+/**
+ * Fails unless the audit trail of the database behind `sql` verifies whole, naming each finding.
+ * `cipher` holds the audit key the writes were sealed with: the test configuration's by default.
+ */
+export async function expectWholeAuditTrail(
+  sql: postgres.Sql,
+  cipher?: SensitiveCipher,
+  what = 'the audit trail after this file',
+) {
+  testCipher ??= createCipher(loadConfig({ NODE_ENV: 'test' }).crypto)
+  const report = await verifyAuditTrail(sql, { cipher: cipher ?? (await testCipher) })
+  expect(report.findings.map(describeFinding), what).toEqual([])
+}
+
+/**
+ * A database of its own for one test file: a fresh PGlite, or a copy of the template. Closing it
+ * verifies its audit trail first, so every file that writes through a test database has its
+ * trail checked, whether or not it uses the harness. `cipher` is read at close time (the
+ * harness builds its cipher after the database).
+ */
 export async function createTestDatabase(
   timezone = 'Asia/Shanghai',
   debug?: DatabaseOptions['debug'],
+  trail: { auditTrail?: AuditTrailExpectation; cipher?: () => SensitiveCipher | undefined } = {},
 ): Promise<TestDatabase> {
+  const verified = (sql: postgres.Sql, drop: () => Promise<void>) => async () => {
+    try {
+      if (trail.auditTrail !== 'tampered') await expectWholeAuditTrail(sql, trail.cipher?.())
+    } finally {
+      await drop()
+    }
+  }
   const source = inject('database')
   if (source.kind === 'embedded') {
     const dump = new Blob([await readFile(source.dumpPath)])
@@ -38,10 +75,10 @@ export async function createTestDatabase(
     return {
       url: db.url,
       sql,
-      async close() {
+      close: verified(sql, async () => {
         await sql.end({ timeout: 5 })
         await db.stop()
-      },
+      }),
     }
   }
   const name = `supplier_test_${randomBytes(6).toString('hex')}`
@@ -53,11 +90,11 @@ export async function createTestDatabase(
   return {
     url: url.toString(),
     sql,
-    async close() {
+    close: verified(sql, async () => {
       await sql.end({ timeout: 5 })
       await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
       await admin.end()
-    },
+    }),
   }
 }
 
@@ -133,7 +170,7 @@ export function useHarness(
      * After the file's tests the audit trail must verify whole (every write path the file ran
      * sealed what it wrote); 'tampered' for a file that breaks it on purpose.
      */
-    auditTrail?: 'whole' | 'tampered'
+    auditTrail?: AuditTrailExpectation
   } = {},
 ) {
   const h = {} as Harness
@@ -142,6 +179,7 @@ export function useHarness(
     h.db = await createTestDatabase(
       undefined,
       onStatement && ((_connection, text, parameters) => onStatement(text, parameters)),
+      { auditTrail: options.auditTrail, cipher: () => h.cipher },
     )
     h.sql = h.db.sql
     h.logs = []
@@ -229,12 +267,9 @@ export function useHarness(
   })
   afterAll(async () => {
     try {
-      if (h.db && options.auditTrail !== 'tampered') {
-        const report = await verifyAuditTrail(h.sql, { cipher: h.cipher })
-        expect(report.findings.map(describeFinding), 'the audit trail after this file').toEqual([])
-      }
-    } finally {
       await h.tracing?.shutdown()
+    } finally {
+      // Verifies the audit trail (createTestDatabase).
       await h.db?.close()
     }
   })

@@ -91,7 +91,10 @@ describe('writes at the edge of the request deadline', () => {
     return { kept: kept.map((r) => r.response), suppliers: suppliers.map((r) => r.supplierId) }
   }
 
-  /** The same request again, once the network is back: it replays the committed answer. */
+  /**
+   * The same request again, once the network is back: it replays the committed answer and
+   * writes nothing more, in any table (every attempt until the replay included).
+   */
   async function retryReplays(
     app: ReturnType<typeof createApp>,
     lost: Awaited<ReturnType<typeof loseCommitAnswer>>,
@@ -100,6 +103,7 @@ describe('writes at the edge of the request deadline', () => {
     const before = await committed(admin, key, body.fullName)
     expect(before.kept).toHaveLength(1)
     expect(before.suppliers).toHaveLength(1)
+    const written = await snapshot(h, { grants: true })
     await proxy.restore()
     const retry = await vi.waitFor(
       async () => {
@@ -116,6 +120,7 @@ describe('writes at the edge of the request deadline', () => {
     expect(retry.body.data).toEqual(before.kept[0])
     expect(retry.body.data.supplierId).toBe(before.suppliers[0])
     expect(await committed(admin, key, body.fullName)).toEqual(before)
+    expect(await snapshot(h, { grants: true }), 'the retry wrote nothing').toEqual(written)
   }
 
   it('its answer lost on a silent connection: 395033 at the deadline; the retry replays', async (ctx) => {

@@ -6,7 +6,10 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { connect } from '../sql/db'
+import { startEmbedded } from '../src/db/embedded'
 import { MIGRATIONS_DIR } from '../src/db/migrate'
+import { expectWholeAuditTrail } from './harness'
 import { devHeaders, freePort, startService } from './service'
 import { draftBody } from './supplier-data'
 
@@ -96,6 +99,19 @@ describe('the service process', () => {
     expect(second.output()).not.toContain('demo data loaded')
     second.child.kill('SIGINT')
     expect(await second.exited).toBe(0)
+
+    // What the demo, the walk-through and the create wrote sealed its audit trail whole, as the
+    // trail of every test database is checked when it is closed.
+    const db = await startEmbedded({ dataDir: join(dataDir, 'pgdata') })
+    const sql = connect({ url: db.url, max: 1, timezone: 'Asia/Shanghai' })
+    try {
+      const [{ n }] = await sql`SELECT count(*)::int AS n FROM change_log`
+      expect(n).toBeGreaterThan(0)
+      await expectWholeAuditTrail(sql, undefined, 'the audit trail of the process')
+    } finally {
+      await sql.end({ timeout: 5 })
+      await db.stop()
+    }
   }, 240_000)
 
   it('refuses a second process on the same DATA_DIR; the first keeps serving and unlocks on stop', async () => {

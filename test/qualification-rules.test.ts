@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ALL_PERMISSIONS, useHarness } from './harness'
 import { tag } from './fixtures'
+import { unchanged } from './unchanged'
 
 const h = useHarness()
 
@@ -167,22 +168,26 @@ describe('qualification rules', () => {
   })
 
   it('error: unknown or disabled types are 395010 and nothing is written', async () => {
+    const admin = await h.admin()
     for (const typeCode of ['NO_SUCH_TYPE', 'scenic', 'supplier_lifecycle_status', 'ACTIVE']) {
-      expect((await h.call('GET', path(typeCode))).body).toMatchObject({
-        code: 395010,
-        success: false,
-        data: null,
+      await unchanged(h, async () => {
+        expect((await h.call('GET', path(typeCode), { admin })).body).toMatchObject({
+          code: 395010,
+          success: false,
+          data: null,
+        })
+        expect((await put(typeCode, [rule('X')], admin)).body.code).toBe(395010)
       })
-      expect((await put(typeCode, [rule('X')])).body.code).toBe(395010)
-      expect(await tableRows(typeCode)).toEqual([])
     }
     const type = 'PROPERTY'
     await put(type, [rule('PROPERTY_LICENSE')])
     const before = await tableRows(type)
-    await withTypeDisabled(type, async () => {
-      expect((await h.call('GET', path(type))).body.code).toBe(395010)
-      expect((await put(type, [rule('OTHER_PERMIT')])).body.code).toBe(395010)
-    })
+    await withTypeDisabled(type, () =>
+      unchanged(h, async () => {
+        expect((await h.call('GET', path(type), { admin })).body.code).toBe(395010)
+        expect((await put(type, [rule('OTHER_PERMIT')], admin)).body.code).toBe(395010)
+      }),
+    )
     expect(await tableRows(type)).toEqual(before)
     // Enabled again: readable again.
     expect((await h.call('GET', path(type))).body.data.map((r: any) => r.qualType)).toEqual([
@@ -193,7 +198,7 @@ describe('qualification rules', () => {
   it('error: invalid bodies are 400 naming the field, and nothing is written', async () => {
     const type = 'PERFORMANCE'
     await put(type, [rule('SHOW_PERMIT')])
-    const before = await tableRows(type)
+    const admin = await h.admin()
     const cases: [unknown, string][] = [
       [{ rules: [rule('A'), rule('B'), rule('A')] }, 'rules.2.qualType: duplicate qualType "A"'],
       [{ rules: [rule('A', { warningDays: -1 })] }, 'rules.0.warningDays'],
@@ -210,15 +215,16 @@ describe('qualification rules', () => {
       [{}, 'rules'],
       [{ rules: Array.from({ length: 101 }, (_, i) => rule(`Q${i}`)) }, 'rules'],
     ]
-    for (const [body, message] of cases) {
-      const res = await h.call('PUT', path(type), { body })
-      expect({ message, code: res.body.code }).toEqual({ message, code: 400 })
-      expect(res.body.message).toContain(message)
-    }
-    // Surrounding spaces are trimmed, so these two are the same qualType.
-    const spaced = await put(type, [rule('A'), rule(' A ')])
-    expect(spaced.body.code).toBe(400)
-    expect(await tableRows(type)).toEqual(before)
+    await unchanged(h, async () => {
+      for (const [body, message] of cases) {
+        const res = await h.call('PUT', path(type), { admin, body })
+        expect({ message, code: res.body.code }).toEqual({ message, code: 400 })
+        expect(res.body.message).toContain(message)
+      }
+      // Surrounding spaces are trimmed, so these two are the same qualType.
+      const spaced = await put(type, [rule('A'), rule(' A ')], admin)
+      expect(spaced.body.code).toBe(400)
+    })
     // 100 rules is the maximum.
     const hundred = Array.from({ length: 100 }, (_, i) => rule(`Q${tag()}${i}`, { sortOrder: i }))
     const ok = await put(type, hundred)
@@ -230,31 +236,31 @@ describe('qualification rules', () => {
     const admin = await h.admin()
     const first = await put('CHANNEL', [rule('CHANNEL_LICENSE')], admin)
     expect(first.body).toMatchObject({ code: 200, success: true })
-    const before = await tableRows('CHANNEL')
-    const again = await put('CHANNEL', [rule('CHANNEL_LICENSE')], admin)
-    expect(again.body).toMatchObject({ code: 395013, success: false })
-    expect(await tableRows('CHANNEL')).toEqual(before)
+    await unchanged(h, async () => {
+      const again = await put('CHANNEL', [rule('CHANNEL_LICENSE')], admin)
+      expect(again.body).toMatchObject({ code: 395013, success: false })
+    })
   })
 
   it('security: without supplier:type:manage GET and PUT are 395002 and nothing is written', async () => {
     const type = 'CHANNEL'
     await put(type, [rule('CHANNEL_LICENSE')])
-    const before = await tableRows(type)
     const admin = await h.admin(ALL_PERMISSIONS.filter((p) => p !== 'supplier:type:manage'))
-    expect((await h.call('GET', path(type), { admin })).body).toMatchObject({
-      code: 395002,
-      success: false,
-      data: null,
+    await unchanged(h, async () => {
+      expect((await h.call('GET', path(type), { admin })).body).toMatchObject({
+        code: 395002,
+        success: false,
+        data: null,
+      })
+      const res = await put(type, [rule('OTHER')], admin)
+      expect(res.body).toMatchObject({ code: 395002, success: false, data: null })
+      // Refused before the body is even looked at.
+      const invalid = await h.call('PUT', path(type), { admin, body: { rules: 'nope' } })
+      expect(invalid.body.code).toBe(395002)
+      expect(
+        (await h.call('PUT', path(type), { admin: null, body: { rules: [] } })).body.code,
+      ).toBe(401)
     })
-    const res = await put(type, [rule('OTHER')], admin)
-    expect(res.body).toMatchObject({ code: 395002, success: false, data: null })
-    // Refused before the body is even looked at.
-    const invalid = await h.call('PUT', path(type), { admin, body: { rules: 'nope' } })
-    expect(invalid.body.code).toBe(395002)
-    expect(await tableRows(type)).toEqual(before)
-    expect((await h.call('PUT', path(type), { admin: null, body: { rules: [] } })).body.code).toBe(
-      401,
-    )
   })
 
   it('happy: concurrent replacements of one type serialize to one of the requested sets', async () => {

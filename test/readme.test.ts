@@ -167,6 +167,36 @@ describe('README.md and docs/', () => {
     expect(named.filter(missing)).toEqual([])
   })
 
+  it('every row of docs/guarantees.md names what proves it, and the tests it quotes exist', () => {
+    const rows = withoutCode(read('docs/guarantees.md'))
+      .split('\n')
+      .filter((line) => line.startsWith('| ') && !/^\|\s*Guarantee\s*\|/.test(line))
+    expect(rows.length).toBeGreaterThan(20)
+    /** A file's string literals, each within a line: its titles, and those of generated tests. */
+    const titlesOf = (file: string) =>
+      [...read(file).matchAll(/(['"`])((?:\\.|(?!\1)[^\\\n])*)\1/g)].map(([, , text]) => text)
+    const wrong: string[] = []
+    for (const row of rows) {
+      const proof = row.slice(row.lastIndexOf(' | ') + 3).replace(/\s*\|\s*$/, '')
+      const tests = [...proof.matchAll(/`(test\/[^`]+\.test\.ts)`/g)]
+      const scripts = [...proof.matchAll(/`npm run ([\w:-]+)/g)]
+      if (tests.length + scripts.length === 0) wrong.push(`names no test: ${row.slice(0, 80)}`)
+      // `test/x.test.ts` › a title…, another title… : each a title (or its start) in that file.
+      for (const [, file, quoted] of proof.matchAll(/`(test\/[^`]+\.test\.ts)`\s*›\s*([^`;]*)/g)) {
+        const titles = titlesOf(file)
+        const starts = quoted
+          .replace(/\([^)]*\)/g, '')
+          .split('…')
+          .map((part) => part.replace(/^[,\s]+|[,\s]+$/g, ''))
+          .filter(Boolean)
+        for (const start of starts) {
+          if (!titles.some((title) => title.startsWith(start))) wrong.push(`${file} › ${start}`)
+        }
+      }
+    }
+    expect(wrong).toEqual([])
+  })
+
   it('the README fits three screens and maps every file of docs/', () => {
     const readme = read('README.md')
     expect(readme.split('\n').length).toBeLessThanOrEqual(300)
