@@ -4,7 +4,7 @@ import {
   type RelationPageRow,
   type ResourceRow,
 } from '../../../sql/resource'
-import { SupplierResourceInfoRespVO } from '../../schemas/resource'
+import type { SupplierResourceInfoRespVO } from '../../schemas/resource'
 import type { ResourceModule } from '../../vocabulary'
 import { AppError, ERRORS, fail } from '../../errors'
 import { page, type PageResult } from '../paging'

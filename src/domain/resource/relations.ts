@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { Sql } from '../../../sql/db'
 import { currentRelation, liveResources } from '../../../sql/resource'
-import { SupplierResourceRelationVO } from '../../schemas/resource'
+import type { SupplierResourceRelationVO } from '../../schemas/resource'
 import { SUPPLIER_STATUSES, type ResourceModule } from '../../vocabulary'
 import type { Deps } from '../deps'
 import { fleetResourcesFor, vehiclesById, type FleetResources } from '../../ports/fleet'

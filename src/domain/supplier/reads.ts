@@ -1,6 +1,6 @@
-import { SupplierAccountInfoVO } from '../../schemas/account'
-import { OPINION_PERMISSION, SupplierApprovalRecordVO } from '../../schemas/change-log'
-import { SupplierBasicInfoVO, SupplierListItemVO } from '../../schemas/supplier'
+import type { SupplierAccountInfoVO } from '../../schemas/account'
+import { OPINION_PERMISSION, type SupplierApprovalRecordVO } from '../../schemas/change-log'
+import type { SupplierBasicInfoVO, SupplierListItemVO } from '../../schemas/supplier'
 import {
   approvalOpinionCiphertexts,
   changeLogPage,
