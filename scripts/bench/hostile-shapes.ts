@@ -72,3 +72,15 @@ export async function rssOf(pid: number): Promise<number> {
   const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1]
   return Number(kb ?? 0) * 1024
 }
+
+/**
+ * CPU time a process has used so far, user and system, in ms, from /proc (Linux; clock ticks of
+ * 10 ms). What one request costs the process, whatever else shares the machine's cores.
+ */
+export async function cpuMsOf(pid: number): Promise<number> {
+  const { readFile } = await import('node:fs/promises')
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8')
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
