@@ -2042,7 +2042,6 @@ CREATE TABLE public.supplier (
     updated_by bigint NOT NULL,
     deleted_at timestamp with time zone,
     approve_note_enc text,
-    name_keys text[],
     CONSTRAINT supplier_address_length CHECK ((char_length(address) <= 500)),
     CONSTRAINT supplier_approve_note_bytes CHECK ((octet_length(approve_note) <= 16777215)),
     CONSTRAINT supplier_capital_length CHECK ((char_length(registered_capital) <= 50)),
@@ -2100,13 +2099,6 @@ COMMENT ON COLUMN public.supplier.update_time IS 'the version: expectedUpdateTim
 --
 
 COMMENT ON COLUMN public.supplier.approve_note_enc IS 'approveNote: AES-256-GCM ciphertext v1.<keyId>.<iv>.<ct>; never plaintext';
-
-
---
--- Name: COLUMN supplier.name_keys; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON COLUMN public.supplier.name_keys IS 'company-name keys of full_name and short_name for the near-duplicate probe; NULL until keyed';
 
 
 --
@@ -2260,6 +2252,23 @@ ALTER TABLE public.supplier_evaluation ALTER COLUMN evaluation_id ADD GENERATED 
     NO MAXVALUE
     CACHE 1
 );
+
+
+--
+-- Name: supplier_name_key; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.supplier_name_key (
+    supplier_id bigint NOT NULL,
+    keys text[] NOT NULL
+);
+
+
+--
+-- Name: TABLE supplier_name_key; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.supplier_name_key IS 'company-name keys of a supplier''s full_name and short_name for the near-duplicate probe (395006); no row: not keyed yet';
 
 
 --
@@ -2700,6 +2709,14 @@ ALTER TABLE ONLY public.supplier_evaluation
 
 
 --
+-- Name: supplier_name_key supplier_name_key_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.supplier_name_key
+    ADD CONSTRAINT supplier_name_key_pkey PRIMARY KEY (supplier_id);
+
+
+--
 -- Name: supplier supplier_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -3075,17 +3092,10 @@ CREATE INDEX supplier_live_status ON public.supplier USING btree (supplier_id) I
 
 
 --
--- Name: supplier_name_keys; Type: INDEX; Schema: public; Owner: -
+-- Name: supplier_name_key_keys; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX supplier_name_keys ON public.supplier USING gin (name_keys) WITH (fastupdate=off) WHERE ((deleted_at IS NULL) AND (name_keys IS NOT NULL));
-
-
---
--- Name: supplier_name_keys_pending; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX supplier_name_keys_pending ON public.supplier USING btree (supplier_id) WHERE ((deleted_at IS NULL) AND (name_keys IS NULL));
+CREATE INDEX supplier_name_key_keys ON public.supplier_name_key USING gin (keys) WITH (fastupdate=off);
 
 
 --
@@ -3427,6 +3437,14 @@ ALTER TABLE ONLY public.supplier_evaluation
 
 
 --
+-- Name: supplier_name_key supplier_name_key_supplier_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.supplier_name_key
+    ADD CONSTRAINT supplier_name_key_supplier_id_fkey FOREIGN KEY (supplier_id) REFERENCES public.supplier(supplier_id);
+
+
+--
 -- Name: supplier_qualification supplier_qualification_supplier_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -3477,4 +3495,5 @@ INSERT INTO public.schema_migrations (version) VALUES
     ('20261125100000'),
     ('20261125100100'),
     ('20261125200000'),
-    ('20261126000100');
+    ('20261126000100'),
+    ('20261126120000');

@@ -79,12 +79,20 @@ export function createMetrics({
       )
     },
   })
+  let allKeyed = false
   new Gauge({
     name: 'supplier_name_keys_pending',
     help: 'Live suppliers without company-name keys yet: the near-duplicate check does not see them until the backfill keys them',
     registers: [registry],
     async collect() {
-      await fromDatabase(async () => this.set(await countUnkeyedSuppliers(sql)))
+      // Once every live supplier is keyed, each later one is keyed by the statement that writes
+      // it: the full pass is not repeated at every scrape.
+      if (allKeyed) return this.set(0)
+      await fromDatabase(async () => {
+        const pending = await countUnkeyedSuppliers(sql)
+        allKeyed = pending === 0
+        this.set(pending)
+      })
     },
   })
   new Gauge({

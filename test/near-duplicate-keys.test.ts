@@ -8,7 +8,7 @@ import { setNameKeys, unkeyedSuppliers } from '../sql/supplier'
 
 /*
  * The near-duplicate check probes the company-name keys stored with each supplier
- * (migration 20261126000100): keys written with every name change, rows written before the keys
+ * (table supplier_name_key, migration 20261126120000): keys written with every name change, rows written before the keys
  * keyed by an online backfill, what the check sees meanwhile, and who may see the candidates.
  */
 
@@ -30,8 +30,8 @@ const tradeName = () =>
 const nameOf = (trade: string, region = '苏州') => `${region}${trade}旅游服务有限公司`
 
 const keysOf = async (supplierId: string) => {
-  const [row] = await h.sql`SELECT name_keys FROM supplier WHERE supplier_id = ${supplierId}`
-  return row.name_keys as string[] | null
+  const [row] = await h.sql`SELECT keys FROM supplier_name_key WHERE supplier_id = ${supplierId}`
+  return (row?.keys as string[] | undefined) ?? null
 }
 
 describe('name keys: written with the names', () => {
@@ -60,8 +60,8 @@ describe('name keys: the online backfill', () => {
   it('keys rows written before the keys; until then the check does not see them, and says how many', async () => {
     const trade = tradeName()
     const old = await createDraft(h, draftBody({ fullName: nameOf(trade) }))
-    // As a row written before migration 20261126000100 is.
-    await h.sql`UPDATE supplier SET name_keys = NULL WHERE supplier_id = ${old.supplierId}`
+    // As a supplier written before the keys is.
+    await h.sql`DELETE FROM supplier_name_key WHERE supplier_id = ${old.supplierId}`
     const [{ update_time: before }] =
       await h.sql`SELECT update_time FROM supplier WHERE supplier_id = ${old.supplierId}`
 
@@ -94,7 +94,7 @@ describe('name keys: the online backfill', () => {
   it('never overwrites keys a rename wrote after the backfill read the row', async () => {
     const trade = tradeName()
     const row = await createDraft(h, draftBody({ fullName: nameOf(trade) }))
-    await h.sql`UPDATE supplier SET name_keys = NULL WHERE supplier_id = ${row.supplierId}`
+    await h.sql`DELETE FROM supplier_name_key WHERE supplier_id = ${row.supplierId}`
     const [read] = await unkeyedSuppliers(h.sql, String(BigInt(row.supplierId) - 1n), 1)
     expect(read.supplierId).toBe(row.supplierId)
     // Renamed (and keyed) between the backfill's read and its write.
@@ -113,7 +113,7 @@ describe('name keys: the online backfill', () => {
   it('one replica at a time: a second backfill while the lease is held does nothing', async () => {
     const rows = []
     for (let i = 0; i < 3; i++) rows.push(await createDraft(h, draftBody()))
-    await h.sql`UPDATE supplier SET name_keys = NULL WHERE supplier_id IN ${h.sql(rows.map((r) => r.supplierId))}`
+    await h.sql`DELETE FROM supplier_name_key WHERE supplier_id IN ${h.sql(rows.map((r) => r.supplierId))}`
     const [first, second] = await Promise.all([
       backfillNameKeys(h.deps, { batch: 1, pauseMs: 50 }),
       backfillNameKeys(h.deps, { batch: 1, pauseMs: 50 }),

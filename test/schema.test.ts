@@ -23,6 +23,8 @@ const NO_SOFT_DELETE = new Set([
   'resource_settle_type',
   'resource_status',
   'resource_season',
+  // company-name keys derived from the supplier's names (the probe joins the live supplier)
+  'supplier_name_key',
 ])
 
 describe('data model', () => {

@@ -175,8 +175,9 @@ export interface BackfillOutcome {
 }
 
 /**
- * Keys the live suppliers that have none (written before migration 20261126000100), in batches of
- * `batch` rows, each batch one short UPDATE guarded by the names it read, with `pauseMs` between
+ * Keys the live suppliers that have none (written before the keys were), in batches of
+ * `batch` rows, each batch one INSERT into supplier_name_key guarded by the names it read (supplier
+ * itself is not written), with `pauseMs` between
  * batches so that requests keep the database. The lease is renewed at each batch; a replica that
  * dies leaves the rest to the next holder.
  */
