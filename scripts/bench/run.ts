@@ -840,7 +840,7 @@ const scalingScenarios = (ids: { large: string }, keywords: Keywords): Scenario[
 
 /**
  * The keywords of the scaling run: one drawn from the seeded names, whose matches grow with the
- * data (the seed composes names from 30 words), and the large supplier's short name, which one
+ * data (the seed composes short names from two of 30 words), and the large supplier's short name, which one
  * supplier has at either size, as a distinctive name has.
  */
 interface Keywords {

@@ -173,6 +173,17 @@ const CITIES = [
   '重庆',
   '昆明',
 ]
+/*
+ * A full name is composed as real ones are (企业名称登记管理规定): a city, a trade name (字号), the
+ * line of business of the supplier's type and a legal form. The trade name is two characters (40 %)
+ * or three (60 %) drawn from these 120 characters common in trade names: region, industry and form
+ * are shared by tens of thousands of suppliers, the trade name by few (at 1,000,000 suppliers, a
+ * two-character trade name in one city by one or two), as in a real register. Short names are
+ * still two of WORDS, so a keyword drawn from them finds more suppliers the larger the data set.
+ */
+const TRADE_CHARS = [
+  ...'和兴隆泰昌盛华源瑞祥福康宁安达通远航明德信义丰茂嘉禾恒宏鑫鼎金银玉翠云峰岚溪泉湖海江河山川林松竹梅兰菊桂枫樱星辰晨曦朝阳春夏秋冬锦绣辉煌腾飞凯旋悦途乐游逸景畅行天地人美善青蓝紫红橙黄绿白墨晶石韵雅致新纪元万象博文启众诚合力佳誉永立聚百顺富汇',
+]
 const WORDS = [
   '湖畔',
   '云端',
@@ -468,8 +479,11 @@ async function main() {
                   THEN 'SP' || to_char(g.ct + interval '61 minutes', 'YYYYMMDD') || nextval('supplier_no_seq') END,
              CASE WHEN g.n = 1 THEN '杭州基准大型旅游集团有限公司'
                   ELSE (${arr(CITIES)})[1 + pg_temp.rnd(g.n, 5, ${CITIES.length})]
-                       || (${arr(WORDS)})[1 + pg_temp.rnd(g.n, 6, ${WORDS.length})]
-                       || (${arr(WORDS)})[1 + pg_temp.rnd(g.n, 7, ${WORDS.length})]
+                       || (${arr(TRADE_CHARS)})[1 + pg_temp.rnd(g.n, 120, ${TRADE_CHARS.length})]
+                       || (${arr(TRADE_CHARS)})[1 + pg_temp.rnd(g.n, 121, ${TRADE_CHARS.length})]
+                       || CASE WHEN pg_temp.rnd(g.n, 122, 10) < 6
+                               THEN (${arr(TRADE_CHARS)})[1 + pg_temp.rnd(g.n, 123, ${TRADE_CHARS.length})]
+                               ELSE '' END
                        || (${arr(INDUSTRY)})[1 + g.t]
                        || CASE WHEN pg_temp.rnd(g.n, 9, 10) = 0 THEN '股份有限公司' ELSE '有限公司' END END,
              CASE WHEN g.n = 1 THEN '基准集团' WHEN pg_temp.rnd(g.n, 10, 10) < 7
