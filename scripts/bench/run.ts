@@ -947,10 +947,42 @@ interface RegistrationRow {
   suppliers: number
   clients: number
   registration: Figures
+  /**
+   * CPU time per registration (ms) of the service's process (all its threads) and of every
+   * PostgreSQL process (backends, WAL writer, checkpointer, autovacuum) during the measured run.
+   */
+  cpu?: { service: number; database: number }
   /** The near-duplicate statement alone (the key probe), and the whole check with its scoring. */
   statement: { p50: number; p99: number }
   check: { p50: number; p99: number; candidates: number }
 }
+
+/** User and system CPU time (ms) of these processes so far, read from /proc (Linux). */
+function cpuMsOf(pids: number[]): number {
+  let ticks = 0
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+      ticks += Number(fields[11]) + Number(fields[12])
+    } catch {
+      // gone meanwhile (a backend that ended): its time is not counted
+    }
+  }
+  return ticks * 10 // USER_HZ is 100 on Linux
+}
+
+/** Every PostgreSQL server process on this machine (the benchmark's server is local). */
+const postgresPids = () =>
+  readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return readFileSync(`/proc/${d}/comm`, 'utf8').trim() === 'postgres'
+      } catch {
+        return false
+      }
+    })
+    .map(Number)
 
 /**
  * Registration and its near-duplicate check on one data set, at every client count: first the
@@ -1035,7 +1067,13 @@ async function registrationRun(url: string, suppliers: number) {
       const script = 'scripts/bench/wrk/registration.lua'
       const clients = row.clients
       await wrk(target, { script, threads: clients, connections: clients, seconds: 3 })
+      const before = { service: cpuMsOf([service.child.pid!]), database: cpuMsOf(postgresPids()) }
       row.registration = await wrk(target, { script, threads: clients, connections: clients })
+      const registered = row.registration.registered || NaN
+      row.cpu = {
+        service: (cpuMsOf([service.child.pid!]) - before.service) / registered,
+        database: (cpuMsOf(postgresPids()) - before.database) / registered,
+      }
     }
   } finally {
     await Promise.all([stop(service), stop(fleet)])
@@ -1062,11 +1100,11 @@ function renderRegistration(
   const lines = [
     `Run of ${date.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}; default \`DUPLICATE_NAME_THRESHOLD\` (${loadConfig({ NODE_ENV: 'development' }).duplicateNameThreshold}); wrk for ${SECONDS} s per row, one connection per client; the service's pool ${POOL} connections.`,
     '',
-    '| suppliers | clients | registrations/s | p50 per request ms | p99 ms | confirmed 395006 | errors | near-duplicate statement p50 / p99 ms | whole check p50 / p99 ms | candidates per check |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| suppliers | clients | registrations/s | p50 per request ms | p99 ms | confirmed 395006 | errors | CPU per registration ms: service / database | near-duplicate statement p50 / p99 ms | whole check p50 / p99 ms | candidates per check |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (x) =>
-        `| ${x.suppliers.toLocaleString('en')} | ${x.clients} | ${f1(perSecond(x))} | ${f1(x.registration.p50)} | ${f1(x.registration.p99)} | ${x.registration.confirmed ?? 0} | ${x.registration.failures} | ${f2(x.statement.p50)} / ${f2(x.statement.p99)} | ${f2(x.check.p50)} / ${f2(x.check.p99)} | ${f2(x.check.candidates)} |`,
+        `| ${x.suppliers.toLocaleString('en')} | ${x.clients} | ${f1(perSecond(x))} | ${f1(x.registration.p50)} | ${f1(x.registration.p99)} | ${x.registration.confirmed ?? 0} | ${x.registration.failures} | ${f1(x.cpu?.service)} / ${f1(x.cpu?.database)} | ${f2(x.statement.p50)} / ${f2(x.statement.p99)} | ${f2(x.check.p50)} / ${f2(x.check.p99)} | ${f2(x.check.candidates)} |`,
     ),
     '',
   ]
