@@ -3,7 +3,11 @@ import { create, createDraft, update, detail } from './client'
 import { useHarness } from './harness'
 import { expectRefused } from './supplier-create-data'
 import { draftBody, uniqueTaxNo } from './supplier-data'
-import { backfillNameKeys, nameKeysOf } from '../src/domain/supplier/name-keys'
+import { readFileSync } from 'node:fs'
+import fc from 'fast-check'
+import { compareCompanies } from '../src/domain/supplier/company-name'
+import { backfillNameKeys, nameKeysOf, probeKeysOf } from '../src/domain/supplier/name-keys'
+import { CORPUS_PATH, type Pair } from './fixtures/company-name-pairs.gen'
 import { setNameKeys, unkeyedSuppliers } from '../sql/supplier'
 
 /*
@@ -186,5 +190,62 @@ describe('near-duplicate candidates: who may see them', () => {
     await createDraft(h, draftBody({ fullName: nameOf(trade), taxNo }))
     const refused = await expectRefused(h, draftBody({ fullName: nameOf(trade) }), 395006)
     expect(JSON.stringify(refused.body)).not.toContain(taxNo)
+  })
+})
+
+describe('name keys: the filings find what the score accepts', () => {
+  // A probe reads a key only where a reading of the new name places it (its provinces, and the
+  // placeless readings) or nationwide: every stored name that the score accepts must be filed
+  // there, under a key of the probe, whatever the threshold.
+  const found = (ours: string, theirs: string, threshold: number) => {
+    const stored = new Set(nameKeysOf(theirs, null))
+    return probeKeysOf({ fullName: ours }, threshold).some((k) => stored.has(k))
+  }
+  const THRESHOLDS = [0.95, 0.8, 0.7, 0.55]
+  const missedPairs = (pairs: { a: string; b: string }[]) =>
+    pairs.flatMap((p) =>
+      THRESHOLDS.flatMap((t) =>
+        [
+          [p.a, p.b],
+          [p.b, p.a],
+        ]
+          .filter(([x, y]) => compareCompanies(x, y).score >= t && !found(x, y, t))
+          .map(([x, y]) => ({ probe: x, stored: y, threshold: t })),
+      ),
+    )
+
+  it('on the labelled corpus, both ways, at every threshold', () => {
+    const pairs = JSON.parse(readFileSync(CORPUS_PATH, 'utf8')) as Pair[]
+    expect(missedPairs(pairs)).toEqual([])
+  })
+
+  it('for places written every way a name writes them, and trade names one character apart', () => {
+    // Places with and without their suffix, in front or in brackets, a city that can also begin
+    // a trade name (东方), a province, none; trade names edited by one character.
+    const place = fc.constantFrom('苏州', '苏州市', '江苏', '江苏省苏州市', '杭州', '东方', '')
+    const trade = fc.string({
+      unit: fc.constantFrom(...'云栖金桥明珠锦江星辰'),
+      minLength: 2,
+      maxLength: 5,
+    })
+    const industry = fc.constantFrom('旅游服务', '酒店管理', '')
+    const form = fc.constantFrom('有限公司', '股份有限公司')
+    const write = (p: string, t: string, i: string, f: string, bracketed: boolean) =>
+      bracketed && p ? `${t}${i}（${p}）${f}` : `${p}${t}${i}${f}`
+    fc.assert(
+      fc.property(
+        fc.tuple(place, trade, industry, form, fc.boolean()),
+        fc.tuple(place, fc.nat(), fc.constantFrom(...'云溪湾'), industry, form, fc.boolean()),
+        ([p1, t, i1, f1, b1], [p2, at, c, i2, f2, b2]) => {
+          const chars = [...t]
+          const edited = [...chars]
+          edited[at % chars.length] = c
+          const a = write(p1, t, i1, f1, b1)
+          const b = write(p2, at % 3 === 0 ? t : edited.join(''), i2, f2, b2)
+          return missedPairs([{ a, b }]).length === 0
+        },
+      ),
+      { numRuns: 2000 },
+    )
   })
 })

@@ -23,10 +23,10 @@ COMMENT ON TABLE supplier_name_key IS
 -- fastupdate off: a probe must not scan a pending list that grows with every registration.
 CREATE INDEX supplier_name_key_keys ON supplier_name_key USING gin (keys) WITH (fastupdate = off);
 
--- What the column held is kept (a short read of supplier; the suppliers keyed so far only).
-INSERT INTO supplier_name_key (supplier_id, keys)
-SELECT s.supplier_id, s.name_keys FROM supplier s
-WHERE s.name_keys IS NOT NULL AND s.deleted_at IS NULL;
+-- What the column held is not copied: each reading of a name is now filed by its own places (a
+-- placeless second reading filed every key of the name as placeless, so probes read suppliers
+-- across the country). The backfill keys every supplier again. Any later change to how keys are
+-- made does the same: a migration empties this table, and the backfill re-keys.
 
 -- Dropping a column rewrites nothing: its space is reclaimed as rows are next written.
 DROP INDEX supplier_name_keys_pending;

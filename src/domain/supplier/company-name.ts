@@ -105,26 +105,45 @@ export function parseCompanyName(name: string): ParsedName {
  * - `w:…`, `w<…`, `w>…` the same for a name that does not parse.
  */
 export function companyKeys(name: string): string[] {
+  return [...new Set(companyKeyGroups(name).flatMap((group) => group.keys))]
+}
+
+/** The keys of one reading of a name, and the provinces that reading places the name in. */
+export interface KeyGroup {
+  keys: string[]
+  /** First two digits of the GB/T 2260 codes of the reading's places; [''] when it names none. */
+  provinces: string[]
+}
+
+/**
+ * companyKeys reading by reading, each with its own provinces. A probe files each reading's keys
+ * by that reading's places: the second reading of 绍兴夏竹旅游有限公司 (trade name 绍兴夏竹, no
+ * place) is probed nationwide, but the first (绍兴, 夏竹) only in Zhejiang and among names that give
+ * no place, as compareCompanies can only score such a pair high there.
+ */
+export function companyKeyGroups(name: string): KeyGroup[] {
   const { name: parsed, readings } = parse(name)
-  const keys = new Set<string>()
   if (!readings.length) {
     const whole = parsed.normalized
+    const keys = new Set<string>()
     if (whole) keys.add('w:' + whole.slice(0, KEY_TEXT))
     for (const k of halves(whole)) keys.add('w' + k)
-    return [...keys]
+    return [{ keys: [...keys], provinces: [''] }]
   }
-  for (const r of readings) {
+  return readings.map((r, i) => {
+    const keys = new Set<string>()
     if (r.script === 'han') keys.add('t:' + r.trade.slice(0, KEY_TEXT))
     if (r.roman) keys.add('p:' + r.roman.slice(0, KEY_TEXT))
-  }
-  const first = readings[0]
-  if (first.script === 'han' && typoHan(first.trade)) {
-    keys.add('d:' + first.trade)
-    for (const d of deletions(first.trade)) keys.add('d:' + d)
-  } else if (first.script === 'latin' && length(first.trade) >= TYPO_LATIN_MIN) {
-    for (const k of halves(first.trade)) keys.add('l' + k)
-  }
-  return [...keys]
+    // Typos are keyed on the first reading only (both sides: see compareCompanies).
+    if (i === 0 && r.script === 'han' && typoHan(r.trade)) {
+      keys.add('d:' + r.trade)
+      for (const d of deletions(r.trade)) keys.add('d:' + d)
+    } else if (i === 0 && r.script === 'latin' && length(r.trade) >= TYPO_LATIN_MIN) {
+      for (const k of halves(r.trade)) keys.add('l' + k)
+    }
+    const provinces = r.places.length ? [...new Set(r.places.map((p) => p.slice(0, 2)))] : ['']
+    return { keys: [...keys], provinces }
+  })
 }
 
 const typoHan = (trade: string) => {
@@ -218,20 +237,4 @@ function compareWhole(a: Parsed, b: Parsed): { score: number; reason: MatchReaso
       return { score: 0.85, reason: 'SIMILAR_WHOLE_NAME' }
   }
   return { score: 0.49 * dice(x, y), reason: 'SIMILAR_WHOLE_NAME' }
-}
-
-/**
- * The provinces a name's readings place it in (the first two digits of their GB/T 2260 codes),
- * and '' when a reading names no place. Two names whose places are in different provinces never
- * agree on the region (compareReadings), so the index can file keys by province.
- */
-export function companyProvinces(name: string): string[] {
-  const { readings } = parse(name)
-  const provinces = new Set<string>()
-  if (!readings.length) provinces.add('')
-  for (const r of readings) {
-    if (!r.places.length) provinces.add('')
-    for (const place of r.places) provinces.add(place.slice(0, 2))
-  }
-  return [...provinces]
 }

@@ -9,8 +9,7 @@ import type { Sql } from '../../../sql/db'
 import type { DomainDeps } from '../context'
 import {
   compareCompanies,
-  companyKeys,
-  companyProvinces,
+  companyKeyGroups,
   parseCompanyName,
   type MatchReason,
   type ParsedName,
@@ -21,9 +20,13 @@ import {
  * (华夏, 东方, 金桥), but two names whose places lie in different provinces never agree on the
  * region, and such a pair scores below 0.75 (compareCompanies: at most 0.7). So each key is filed
  * by province: `t:云栖@32` for a name in Jiangsu, `t:云栖@` for a name that gives no place, and
- * `t:云栖@*` in every case. A check probes its own provinces and the placeless names, and reads
- * only the suppliers of that trade name in that province; below NATIONWIDE_BELOW (a threshold that
- * accepts other regions) or for a name that gives no place, it probes `@*`, the whole country.
+ * `t:云栖@*` in every case, each reading of a name by its own places (the second reading of
+ * 绍兴夏竹旅游有限公司, trade name 绍兴夏竹 with no place, is filed `@`; the first, 夏竹 in 绍兴, is
+ * not). A check probes each reading's keys in that reading's provinces and among the placeless
+ * readings, and reads only the suppliers of that trade name there; below NATIONWIDE_BELOW (a
+ * threshold that accepts other regions), or for a reading that gives no place, it probes `@*`,
+ * the whole country. Two readings of one pair agree on the region exactly when one is filed where
+ * the other probes, so a pair scored at or above the threshold is found.
  */
 
 /** Thresholds under this let a candidate in another region through: the probe goes nationwide. */
@@ -44,8 +47,9 @@ export function nameKeysOf(fullName: string, shortName: string | null | undefine
   const keys = new Set<string>()
   const add = (name: string | null | undefined, prefix: string) => {
     if (!name?.trim()) return
-    const filings = [...companyProvinces(name), '*']
-    for (const key of filed(companyKeys(name), filings)) keys.add(prefix + key)
+    for (const group of companyKeyGroups(name)) {
+      for (const key of filed(group.keys, [...group.provinces, '*'])) keys.add(prefix + key)
+    }
   }
   add(fullName, '')
   add(shortName, SHORT)
@@ -60,10 +64,13 @@ export function probeKeysOf(
   const keys = new Set<string>()
   const add = (name: string | null | undefined, prefix: string) => {
     if (!name?.trim()) return
-    const provinces = companyProvinces(name)
-    const nationwide = threshold < NATIONWIDE_BELOW || provinces.includes('')
-    const where = nationwide ? ['*'] : [...provinces, '']
-    for (const key of filed(companyKeys(name), where)) keys.add(prefix + key)
+    // Each reading by its own places: one reading that gives none does not send the others'
+    // keys nationwide (the suppliers sharing a short typo key across the country are many).
+    for (const group of companyKeyGroups(name)) {
+      const nationwide = threshold < NATIONWIDE_BELOW || group.provinces.includes('')
+      const where = nationwide ? ['*'] : [...group.provinces, '']
+      for (const key of filed(group.keys, where)) keys.add(prefix + key)
+    }
   }
   add(names.fullName, '')
   add(names.shortName, SHORT)
