@@ -36,11 +36,19 @@ function configError(env: Record<string, string | undefined>): ConfigError {
 }
 
 describe('loadConfig', () => {
+  it('DATABASE_URL may name a primary and its standbys, with target_session_attrs=read-write', () => {
+    const url = 'postgres://app@db1:5432,db2:5433/suppliers?target_session_attrs=read-write'
+    expect(load({ DATABASE_URL: url }).databaseUrl).toBe(`${url}&sslmode=prefer`)
+  })
+
   it.each([
     ['PORT', 'abc'],
     ['PORT', '70000'],
     ['DATABASE_URL', 'mysql://x'],
     ['DATABASE_URL', 'not a url'],
+    // Several hosts without a session attribute that keeps the pool on the primary.
+    ['DATABASE_URL', 'postgres://app@db1:5432,db2:5432/suppliers?sslmode=disable'],
+    ['DATABASE_URL', 'postgres://app@db1,db2/s?sslmode=disable&target_session_attrs=standby'],
     ['APP_TIMEZONE', 'Mars/Base'],
     ['DATA_ENCRYPTION_KEYS', 'k1:short'],
     ['DATA_ENCRYPTION_KEYS', 'no-colon-here'],
