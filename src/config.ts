@@ -240,6 +240,8 @@ const EnvObject = z.object({
   DATABASE_URL: primaryUrl.optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   DATABASE_POOLER: z.enum(['none', 'transaction']).default('none'),
+  DATABASE_READ_URL: databaseUrl.optional(),
+  DATABASE_READ_MAX_LAG_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
   DATA_DIR: z.string().min(1).default('./.data'),
   MIGRATE_ON_START: bool,
   EMBEDDED_DB_PORT: z.coerce.number().int().min(0).max(65535).default(0),
@@ -368,6 +370,13 @@ const crossChecks = (entry: LoadOptions['entry']) => (env: Env, ctx: z.Refinemen
       code: 'custom',
       path: ['MIGRATE_ON_START'],
       message: 'refused with DATABASE_POOLER=transaction: run migrations against PostgreSQL itself',
+    })
+  }
+  if (env.DATABASE_READ_URL && !env.DATABASE_URL) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['DATABASE_READ_URL'],
+      message: 'needs DATABASE_URL: the embedded database has no standbys',
     })
   }
   if (env.FLEET_BASE_URL && !env.FLEET_INTERNAL_TOKEN) {
@@ -551,6 +560,18 @@ function toConfig(env: Env) {
      * statements, no session settings as start-up parameters, no migrations at start-up.
      */
     databasePooler: embedded ? ('none' as const) : env.DATABASE_POOLER,
+    /**
+     * Standbys the read-only routes read from, each `host:port` of DATABASE_READ_URL (its
+     * target_session_attrs aside), and the replay lag beyond which the primary serves instead.
+     */
+    readReplicas: env.DATABASE_READ_URL
+      ? {
+          urls: databaseHosts(env.DATABASE_READ_URL).map((host) =>
+            withHost(env.DATABASE_READ_URL!, host),
+          ),
+          maxLagMs: env.DATABASE_READ_MAX_LAG_MS,
+        }
+      : undefined,
     embedded,
     dataDir: env.DATA_DIR,
     embeddedDbPort: env.EMBEDDED_DB_PORT,
