@@ -155,8 +155,11 @@ function failoverSuite(mode: 'synchronous' | 'asynchronous') {
       expect(standbyLog).not.toMatch(/read-only transaction/)
       expect(service.output()).not.toMatch(/read-only transaction|25006/)
 
+      // Time to answer an acknowledged write before the crash: the cost of waiting for the standby.
+      const times = ackedBefore.map((a) => a.answeredAt - a.sentAt).sort((x, y) => x - y)
+      const median = times[Math.floor(times.length / 2)]
       process.stdout.write(
-        `failover: ${mode}: ${answers.length} writes, answers ${JSON.stringify(Object.fromEntries(codes))}; ` +
+        `failover: ${mode}: ${answers.length} writes (median ${Math.round(median)} ms before the crash), answers ${JSON.stringify(Object.fromEntries(codes))}; ` +
           `primary stopped → first success ${Math.round(outageMs)} ms (promotion → first success ` +
           `${Math.round(resumeMs)} ms); acknowledged ${acked.length} (${ackedBefore.length} before ` +
           `the stop), missing after failover ${lost.length} (${lostBefore.length} of those before ` +
