@@ -41,6 +41,7 @@ function failoverSuite(mode: 'synchronous' | 'asynchronous') {
   describe(`failover with ${mode} replication`, () => {
     let set: ReplicaSet
     let service: Service
+    let url: string
     const adminId = '9007199254742001'
 
     beforeAll(async () => {
@@ -49,7 +50,7 @@ function failoverSuite(mode: 'synchronous' | 'asynchronous') {
       set = await startReplicaSet()
       // Commits wait for the standby's flush (synchronous_commit=on) when synchronous.
       if (mode === 'synchronous') await set.synchronous('standby1', 'on')
-      const url = `postgres://postgres@${set.hosts}/test?sslmode=disable&target_session_attrs=read-write`
+      url = `postgres://postgres@${set.hosts}/test?sslmode=disable&target_session_attrs=read-write`
       service = await startService({ DATABASE_URL: url, REQUEST_TIMEOUT_MS: '5000' })
       await service.ready
       await grant(set.primary.admin('test'), adminId, {
@@ -174,6 +175,23 @@ function failoverSuite(mode: 'synchronous' | 'asynchronous') {
         for (const a of lost) expect(a.sentAt).toBeLessThan(stoppedAt)
       }
       await survivor.end()
+
+      // The crashed primary comes back demoted: a standby of the new primary, first in the URL.
+      // A fresh service (its pool's connections all try the first host first) writes, and every
+      // write lands on the new primary.
+      await set.demote(set.primary, set.standbys[0])
+      await service.stop()
+      service = await startService({ DATABASE_URL: url, REQUEST_TIMEOUT_MS: '5000' })
+      await service.ready
+      const after = await Promise.all(Array.from({ length: 8 }, () => write()))
+      expect(after.map(({ answer }) => answer.code)).toEqual(Array(8).fill(200))
+      const demotedLog = await readFile(`${set.primary.dataDir}.log`, 'utf8')
+      const tried = demotedLog
+        .split('\n')
+        .filter((l) => /connection authorized.*supplier-admin/.test(l))
+      expect(tried.length, 'the pool never tried the demoted server').toBeGreaterThan(0)
+      expect(demotedLog).not.toMatch(/read-only transaction/)
+      expect(service.output()).not.toMatch(/read-only transaction|25006/)
     }, 180_000)
   })
 }

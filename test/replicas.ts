@@ -63,6 +63,12 @@ export interface ReplicaSet {
   hosts: string
   /** Makes every commit on the primary wait for a standby (or, with `''`, for none). */
   synchronous(names: string, level?: 'on' | 'remote_apply'): Promise<void>
+  /**
+   * Brings `old` (a primary that crashed after `primary` was promoted) back as a standby of
+   * `primary`: pg_rewind (crash recovery first, then rewinding what diverged), a recovery
+   * configuration (`-R`), and a start.
+   */
+  demote(old: Cluster, primary: Cluster): Promise<void>
   /** Until `standby` has replayed everything the primary has written so far. */
   caughtUp(standby: Cluster): Promise<void>
   /** Stops every cluster (immediately) and removes their directory. */
@@ -130,6 +136,10 @@ export async function startReplicaSet({
         'max_replication_slots = 10',
         'hot_standby = on',
         'hot_standby_feedback = on',
+        // pg_rewind needs it to bring a crashed primary back as a standby (demote).
+        'wal_log_hints = on',
+        // Each log says who connected: a test can see the service tried a host.
+        'log_connections = on',
         'wal_receiver_status_interval = 1s',
         'max_connections = 60',
         'shared_buffers = 32MB',
@@ -174,6 +184,22 @@ export async function startReplicaSet({
         await admin.unsafe(`ALTER SYSTEM SET synchronous_standby_names = '${names}'`)
         await admin.unsafe(`ALTER SYSTEM SET synchronous_commit = '${level}'`)
         await admin`SELECT pg_reload_conf()`
+      },
+      async demote(old, primary) {
+        await old.stop('immediate')
+        await tool(bin, 'pg_rewind', [
+          '-D',
+          old.dataDir,
+          '--source-server',
+          `host=127.0.0.1 port=${primary.port} user=postgres dbname=postgres`,
+          '-R',
+        ])
+        // pg_rewind copied the source's configuration files: its port among them.
+        await appendFile(
+          join(old.dataDir, 'postgresql.conf'),
+          `\nport = ${old.port}\ncluster_name = '${old.name}'\n`,
+        )
+        await start(bin, old)
       },
       async caughtUp(standby) {
         const [{ lsn }] = await admin<{ lsn: string }[]>`SELECT pg_current_wal_lsn()::text AS lsn`
