@@ -114,6 +114,16 @@ describe('reads from a streaming standby', () => {
 
     // The standby stops replaying: a write now is on the primary only.
     await standbyAdmin`SELECT pg_wal_replay_pause()`
+    // The pause takes effect at the next WAL record replayed: emit one until it has.
+    const primary = set.primary.admin('test')
+    for (let i = 0; ; i++) {
+      const [{ state }] = await standbyAdmin<{ state: string }[]>`
+        SELECT pg_get_wal_replay_pause_state() AS state`
+      if (state === 'paused') break
+      expect(i, 'replay did not pause').toBeLessThan(100)
+      await primary`SELECT pg_logical_emit_message(false, 'test', 'pause')`
+      await sleep(50)
+    }
     const written = await create(loose, writer)
     // The writer reads what they wrote: the standby has not replayed it, so the primary serves.
     expect((await get(loose, writer, `/admin/supplier/items/${written.id}`)).body.code).toBe(200)
