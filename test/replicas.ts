@@ -184,6 +184,15 @@ export async function startReplicaSet({
         await admin.unsafe(`ALTER SYSTEM SET synchronous_standby_names = '${names}'`)
         await admin.unsafe(`ALTER SYSTEM SET synchronous_commit = '${level}'`)
         await admin`SELECT pg_reload_conf()`
+        // Until the primary says so: commits from here on wait for that standby.
+        const until = Date.now() + 30_000
+        for (;;) {
+          const rows = await admin`
+            SELECT 1 FROM pg_stat_replication WHERE sync_state = ${names ? 'sync' : 'async'}`
+          if (rows.length) break
+          if (Date.now() > until) throw new Error(`replication did not become ${names || 'async'}`)
+          await new Promise((r) => setTimeout(r, 100))
+        }
       },
       async demote(old, primary) {
         await old.stop('immediate')
