@@ -37,6 +37,17 @@ export function createApp(deps: Deps & { metrics?: Metrics }) {
     node,
     (app, deps) => {
       const domain = domainDeps(deps)
+      const { reads } = deps
+      if (reads) {
+        // Read-your-writes: after a write request, this administrator's reads wait for a standby
+        // to replay the primary's position (src/db/replicas.ts).
+        app.use('*', async (c, next) => {
+          await next()
+          const adminId = c.get('adminId')
+          if (adminId && c.req.method !== 'GET' && c.req.method !== 'HEAD')
+            await reads.wrote(adminId)
+        })
+      }
       app.route('/admin/dict/data', dictRoutes(deps))
       app.route('/admin/supplier', supplierReadRoutes(deps))
       app.route('/admin/supplier', qualificationRuleRoutes(deps))

@@ -172,14 +172,61 @@ export const SSL_MODES = ['disable', 'prefer', 'require', 'verify-ca', 'verify-f
  * lib/pq (dbmate) requires TLS while postgres.js uses none; both get libpq's own default,
  * `prefer` (TLS when the server offers it).
  */
-const databaseUrl = z.url({ protocol: /^postgres(ql)?$/ }).transform((value, ctx) => {
-  const modes = new URL(value).searchParams.getAll('sslmode')
+/**
+ * The `host:port` list of a PostgreSQL URL (`postgres://user@h1:5432,h2:5432/db`), as postgres.js
+ * reads it; one entry for a single host.
+ */
+export function databaseHosts(url: string): string[] {
+  const authority = url.slice(url.indexOf('://') + 3).split(/[?/]/)[0]
+  return decodeURIComponent(authority.slice(authority.indexOf('@') + 1)).split(',')
+}
+
+/** `url` naming `host` (one `host:port` of its list) alone, without target_session_attrs. */
+export function withHost(url: string, host: string): string {
+  const hosts = databaseHosts(url).join(',')
+  const one = new URL(url.replace(hosts, host))
+  one.searchParams.delete('target_session_attrs')
+  return one.toString()
+}
+
+/** What the pool accepts for a session, per postgres.js; the primary's pool needs a writable one. */
+const WRITABLE_SESSIONS = ['read-write', 'primary']
+
+const databaseUrl = z.string().transform((value, ctx) => {
+  // Several hosts (a primary and its standbys) are one URL to postgres.js; the first must parse.
+  const first = withHostUnchecked(value)
+  if (!/^postgres(ql)?:\/\//.test(value) || !z.url().safeParse(first).success) {
+    ctx.addIssue({ code: 'custom', message: 'must be a postgres:// URL' })
+    return z.NEVER
+  }
+  const modes = new URL(first).searchParams.getAll('sslmode')
   if (modes.length === 0) return `${value}${value.includes('?') ? '&' : '?'}sslmode=prefer`
   if (modes.length > 1 || !(SSL_MODES as readonly string[]).includes(modes[0])) {
     ctx.addIssue({ code: 'custom', message: `sslmode must be one of ${SSL_MODES.join(', ')}` })
     return z.NEVER
   }
   return value
+})
+
+/** `url` with its host list cut to the first host, so that URL can parse it. */
+function withHostUnchecked(url: string): string {
+  const authority = url.slice(url.indexOf('://') + 3).split(/[?/]/)[0]
+  const hosts = authority.slice(authority.indexOf('@') + 1)
+  return hosts.includes(',') ? url.replace(hosts, hosts.split(',')[0]) : url
+}
+
+/**
+ * DATABASE_URL: several hosts only with a target_session_attrs that settles on the primary, or a
+ * connection could land on a standby and every write there would fail.
+ */
+const primaryUrl = databaseUrl.superRefine((value, ctx) => {
+  const attrs = new URL(withHostUnchecked(value)).searchParams.get('target_session_attrs')
+  if (databaseHosts(value).length > 1 && !WRITABLE_SESSIONS.includes(attrs ?? '')) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `several hosts need target_session_attrs=${WRITABLE_SESSIONS.join(' or ')}, so that the pool connects to the primary only`,
+    })
+  }
 })
 
 /** REQUEST_TIMEOUT_MS when unset. */
@@ -190,9 +237,11 @@ const EnvObject = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).optional(),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8787),
-  DATABASE_URL: databaseUrl.optional(),
+  DATABASE_URL: primaryUrl.optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   DATABASE_POOLER: z.enum(['none', 'transaction']).default('none'),
+  DATABASE_READ_URL: databaseUrl.optional(),
+  DATABASE_READ_MAX_LAG_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
   DATA_DIR: z.string().min(1).default('./.data'),
   MIGRATE_ON_START: bool,
   EMBEDDED_DB_PORT: z.coerce.number().int().min(0).max(65535).default(0),
@@ -321,6 +370,13 @@ const crossChecks = (entry: LoadOptions['entry']) => (env: Env, ctx: z.Refinemen
       code: 'custom',
       path: ['MIGRATE_ON_START'],
       message: 'refused with DATABASE_POOLER=transaction: run migrations against PostgreSQL itself',
+    })
+  }
+  if (env.DATABASE_READ_URL && !env.DATABASE_URL) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['DATABASE_READ_URL'],
+      message: 'needs DATABASE_URL: the embedded database has no standbys',
     })
   }
   if (env.FLEET_BASE_URL && !env.FLEET_INTERNAL_TOKEN) {
@@ -504,6 +560,18 @@ function toConfig(env: Env) {
      * statements, no session settings as start-up parameters, no migrations at start-up.
      */
     databasePooler: embedded ? ('none' as const) : env.DATABASE_POOLER,
+    /**
+     * Standbys the read-only routes read from, each `host:port` of DATABASE_READ_URL (its
+     * target_session_attrs aside), and the replay lag beyond which the primary serves instead.
+     */
+    readReplicas: env.DATABASE_READ_URL
+      ? {
+          urls: databaseHosts(env.DATABASE_READ_URL).map((host) =>
+            withHost(env.DATABASE_READ_URL!, host),
+          ),
+          maxLagMs: env.DATABASE_READ_MAX_LAG_MS,
+        }
+      : undefined,
     embedded,
     dataDir: env.DATA_DIR,
     embeddedDbPort: env.EMBEDDED_DB_PORT,

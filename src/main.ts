@@ -20,6 +20,7 @@ import { encryptPlaintextApproveNotes } from './domain/supplier/approve-note'
 import { createLogger } from './logger'
 import { startTracing } from './tracing'
 import { createMetrics } from './metrics'
+import { startReadRouting, type ReadRouter } from './db/replicas'
 import { answerClientErrors } from './http/client-error'
 import { SUCCESS_MESSAGE } from './http/envelope'
 import { permissionLookupFor } from './ports/permission'
@@ -93,6 +94,8 @@ let handler: (req: Request, env: unknown) => Response | Promise<Response> = star
 let server: Server | undefined
 let embedded: EmbeddedDatabase | undefined
 let sql: postgres.Sql | undefined
+let standbys: postgres.Sql[] = []
+let reads: ReadRouter | undefined
 let startupSql: postgres.Sql | undefined
 let stopSweeper: () => Promise<void> = async () => {}
 let stopBackfill: () => Promise<void> = async () => {}
@@ -107,6 +110,8 @@ async function failStartup(err: unknown): Promise<never> {
   server?.close()
   await startupSql?.end({ timeout: 1 }).catch(() => {})
   await sql?.end({ timeout: 1 }).catch(() => {})
+  await reads?.stop().catch(() => {})
+  for (const standby of standbys) await standby.end({ timeout: 1 }).catch(() => {})
   await embedded?.stop().catch(() => {})
   await tracing?.shutdown().catch(() => {})
   const message = err instanceof Error ? err.message : String(err)
@@ -172,6 +177,21 @@ try {
   const permissions = permissionLookupFor(config, sql)
   // One set of metrics for the app and the reconciliation sweeper, so /metrics sees both.
   const metrics = createMetrics({ sql, config, logger })
+  if (config.readReplicas) {
+    // A pool per standby (DATABASE_READ_URL), each as large as the primary's.
+    const pools = config.readReplicas.urls.map((url) => ({
+      name: new URL(url).host,
+      sql: connect({ ...database, url, max: config.databasePoolMax, bounds: config.deadline }),
+    }))
+    standbys = pools.map((p) => p.sql)
+    reads = startReadRouting({
+      primary: sql,
+      standbys: pools,
+      maxLagMs: config.readReplicas.maxLagMs,
+      observer: metrics.observer,
+      logger,
+    })
+  }
   const deps = {
     config,
     sql,
@@ -180,6 +200,7 @@ try {
     permissions,
     observer: metrics.observer,
     tracing: Boolean(tracing),
+    reads,
   }
   const app = createApp({ ...deps, metrics })
   stopSweeper = startApprovalSweeper(domainDeps(deps))
@@ -209,7 +230,9 @@ const shutdown = (signal: string) => {
   server!.close(async () => {
     await stopSweeper()
     await stopBackfill()
+    await reads?.stop()
     await sql!.end({ timeout: 5 })
+    for (const standby of standbys) await standby.end({ timeout: 5 })
     await embedded?.stop()
     // The spans of the last requests, exported before the process goes.
     await tracing?.shutdown().catch(() => {})

@@ -113,6 +113,25 @@ export function createMetrics({
     },
   })
 
+  const reads = new Counter({
+    name: 'supplier_db_reads_total',
+    help: 'Reads of the read-only routes by target (standby or primary) and why there (DATABASE_READ_URL set)',
+    labelNames: ['target', 'reason'],
+    registers: [registry],
+  })
+  const lag = new Gauge({
+    name: 'supplier_db_standby_lag_seconds',
+    help: "A standby's replay lag at the last poll: how old the newest primary WAL position it has replayed is",
+    labelNames: ['standby'],
+    registers: [registry],
+  })
+  const standbyUp = new Gauge({
+    name: 'supplier_db_standby_up',
+    help: 'Whether a standby answered the last poll as a standby (1) or not (0)',
+    labelNames: ['standby'],
+    registers: [registry],
+  })
+
   const observer: Observer = {
     request({ method, route, status, code, seconds }) {
       const c = code === undefined ? '' : String(code)
@@ -121,6 +140,11 @@ export function createMetrics({
     },
     permissionLookupFailed: () => lookupFailures.inc(),
     approvalOutcome: (bizType, outcome) => outcomes.inc({ biz_type: bizType, outcome }),
+    databaseRead: (target, reason) => reads.inc({ target, reason }),
+    standbyLag(standby, seconds) {
+      standbyUp.set({ standby }, seconds === undefined ? 0 : 1)
+      if (seconds !== undefined) lag.set({ standby }, seconds)
+    },
   }
   return { registry, observer }
 }

@@ -36,11 +36,36 @@ function configError(env: Record<string, string | undefined>): ConfigError {
 }
 
 describe('loadConfig', () => {
+  it('DATABASE_READ_URL: one pool per standby it names', () => {
+    const config = load({
+      DATABASE_URL: REAL_DB,
+      DATABASE_READ_URL: 'postgres://app@db2:5432,db3:5433/suppliers?sslmode=require',
+    })
+    expect(config.readReplicas).toEqual({
+      urls: [
+        'postgres://app@db2:5432/suppliers?sslmode=require',
+        'postgres://app@db3:5433/suppliers?sslmode=require',
+      ],
+      maxLagMs: 1000,
+    })
+    expect(load({ DATABASE_URL: REAL_DB }).readReplicas).toBeUndefined()
+  })
+
+  it('DATABASE_URL may name a primary and its standbys, with target_session_attrs=read-write', () => {
+    const url = 'postgres://app@db1:5432,db2:5433/suppliers?target_session_attrs=read-write'
+    expect(load({ DATABASE_URL: url }).databaseUrl).toBe(`${url}&sslmode=prefer`)
+  })
+
   it.each([
     ['PORT', 'abc'],
     ['PORT', '70000'],
     ['DATABASE_URL', 'mysql://x'],
     ['DATABASE_URL', 'not a url'],
+    ['DATABASE_READ_URL', 'postgres://app@db2/s?sslmode=disable'],
+    ['DATABASE_READ_MAX_LAG_MS', '-1'],
+    // Several hosts without a session attribute that keeps the pool on the primary.
+    ['DATABASE_URL', 'postgres://app@db1:5432,db2:5432/suppliers?sslmode=disable'],
+    ['DATABASE_URL', 'postgres://app@db1,db2/s?sslmode=disable&target_session_attrs=standby'],
     ['APP_TIMEZONE', 'Mars/Base'],
     ['DATA_ENCRYPTION_KEYS', 'k1:short'],
     ['DATA_ENCRYPTION_KEYS', 'no-colon-here'],

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { createRequire } from 'node:module'
 import postgres from 'postgres'
+import { databaseHosts, withHost } from '../config'
 
 const run = promisify(execFile)
 
@@ -148,13 +149,45 @@ export async function probeDatabase(url: string): Promise<void> {
 }
 
 /**
+ * The primary of a URL naming several hosts (a primary and its standbys), as a single-host URL:
+ * dbmate (lib/pq) reads one host, and migrations must run where writes go. The first host not in
+ * recovery wins; none (a failover under way) is retried for `waitMs`. A single-host URL is
+ * returned as it is.
+ */
+export async function primaryOf(url: string, { waitMs = 0 } = {}): Promise<string> {
+  const hosts = databaseHosts(url)
+  if (hosts.length === 1) return url
+  const until = Date.now() + waitMs
+  for (;;) {
+    for (const host of hosts) {
+      const one = withHost(url, host)
+      const probe = postgres(one, { max: 1, onnotice: () => {}, connect_timeout: 5 })
+      try {
+        const [{ standby }] = await probe<{ standby: boolean }[]>`
+          SELECT pg_is_in_recovery() AS standby`
+        if (!standby) return one
+      } catch {
+        // down or refusing: another host may be the primary
+      } finally {
+        await probe.end({ timeout: 1 })
+      }
+    }
+    if (Date.now() >= until) {
+      throw new MigrationError(`no primary among the hosts of DATABASE_URL (${hosts.join(', ')})`)
+    }
+    await new Promise((r) => setTimeout(r, 1_000))
+  }
+}
+
+/**
  * `dbmate migrate` on a real PostgreSQL server, under the session advisory lock
  * MIGRATION_LOCK_KEY held on a dedicated connection: concurrent callers (replicas starting
  * together) wait for each other, and each later one finds nothing pending. Needs a session
  * connection (not a transaction-pooling PgBouncer). `wait` first waits for the server to accept
  * connections (`dbmate wait`, up to DBMATE_WAIT_TIMEOUT, default 1 minute).
  */
-export async function migrateWithLock(url: string, { wait = false } = {}): Promise<string> {
+export async function migrateWithLock(named: string, { wait = false } = {}): Promise<string> {
+  const url = await primaryOf(named, { waitMs: wait ? 60_000 : 0 })
   if (wait) {
     await probeDatabase(url)
     await dbmate(url, ['wait'])

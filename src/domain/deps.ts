@@ -27,4 +27,25 @@ export interface Deps {
   fleet?: FleetResources
   /** Metrics (Node); absent on the edge. */
   observer?: Observer
+  /** Standbys for the read-only routes (DATABASE_READ_URL); absent, the primary serves them. */
+  reads?: ReadRouting
+}
+
+/** Why a read went where it went (the reads metric's `reason`). */
+export type ReadReason = 'caught-up' | 'lagging' | 'down' | 'read-your-writes' | 'standby-failed'
+
+/**
+ * Where the read-only routes read. A standby serves a read only while its replay lag is within
+ * DATABASE_READ_MAX_LAG_MS and, for an administrator who has just written, once it has replayed
+ * that write; otherwise the primary does. Built by the Node entry (src/db/replicas.ts).
+ */
+export interface ReadRouting {
+  /** The standby a read of `adminId` may use now, or why the primary must serve it. */
+  pick(
+    adminId: string | undefined,
+  ): { name: string; sql: postgres.Sql } | { name?: undefined; reason: ReadReason }
+  /** A read on standby `name` failed for want of the server: out of rotation until it answers. */
+  failed(name: string): void
+  /** A write of `adminId` has committed: its reads wait for a standby to replay this far. */
+  wrote(adminId: string): Promise<void>
 }

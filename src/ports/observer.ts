@@ -17,6 +17,10 @@ export interface Observer {
   permissionLookupFailed(): void
   /** Where an approval ended after the applier ran: APPLIED, REJECTED, APPLY_FAILED, … */
   approvalOutcome(bizType: string, outcome: string): void
+  /** A read-only route read from a standby or the primary, and why (DATABASE_READ_URL set). */
+  databaseRead?(target: 'standby' | 'primary', reason: string): void
+  /** A standby's replay lag as last measured, in seconds; undefined while it does not answer. */
+  standbyLag?(standby: string, seconds: number | undefined): void
 }
 
 /** Reports every lookup that rejects (error or deadline), then rejects as before. */

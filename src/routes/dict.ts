@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { dictionaryItems } from '../domain/dictionary'
+import { readOnly } from '../domain/read-routing'
 import { ok, resultSchema } from '../http/envelope'
 import { doc } from '../http/openapi'
 import type { AppEnv } from '../http/types'
@@ -11,7 +12,7 @@ import { DictItem } from '../schemas/dictionary'
 /** Dictionaries the supplier pages read; labels are display only, clients submit dictValue. */
 export const DICT_TYPES = ['supplier_type', 'supplier_lifecycle_status'] as const
 
-export const dictRoutes = ({ sql }: Pick<Deps, 'sql'>) => {
+export const dictRoutes = (deps: Pick<Deps, 'sql' | 'reads' | 'observer'>) => {
   const app = new Hono<AppEnv>()
   for (const dictType of DICT_TYPES) {
     app.get(
@@ -25,7 +26,9 @@ export const dictRoutes = ({ sql }: Pick<Deps, 'sql'>) => {
       }),
       validate('query', NoQuery),
       async (c) => {
-        const items = await dictionaryItems({ sql }, dictType)
+        const items = await readOnly(deps, c.get('adminId'), (sql) =>
+          dictionaryItems({ sql }, dictType),
+        )
         return ok(
           c,
           items.map(({ dictType, dictLabel, dictValue, sortOrder, status }) => ({

@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { getResourceInfoPage } from '../domain/resource/info-page'
+import { readOnly } from '../domain/read-routing'
 import type { DomainDeps } from '../domain/context'
 import { reassignRelation, unbindRelation } from '../domain/resource/relation-writes'
 import { getCurrentRelation } from '../domain/resource/relations'
@@ -70,7 +71,16 @@ export const resourceInfoRoutes = (deps: Deps) => {
     validate('param', SupplierIdParam),
     validate('query', ResourceInfoQuerySchema),
     async (c) =>
-      ok(c, await getResourceInfoPage(deps, c.req.valid('param').supplierId, c.req.valid('query'))),
+      ok(
+        c,
+        await readOnly(deps, c.get('adminId'), (sql) =>
+          getResourceInfoPage(
+            { ...deps, sql },
+            c.req.valid('param').supplierId,
+            c.req.valid('query'),
+          ),
+        ),
+      ),
   )
   return app
 }

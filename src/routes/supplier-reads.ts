@@ -7,6 +7,7 @@ import {
   listSuppliers,
 } from '../domain/supplier/reads'
 import { COMMAND_PERMISSIONS } from '../domain/lifecycle/actions'
+import { readOnly } from '../domain/read-routing'
 import { authorize } from '../http/auth'
 import { ok, pageSchema, resultSchema } from '../http/envelope'
 import type { AppEnv } from '../http/types'
@@ -89,7 +90,13 @@ export const supplierReadRoutes = (deps: Deps) => {
       response: resultSchema(pageSchema(SupplierListItemVO)),
     }),
     validate('query', SupplierListQuerySchema),
-    async (c) => ok(c, await listSuppliers(deps, c.req.valid('query'))),
+    async (c) =>
+      ok(
+        c,
+        await readOnly(deps, c.get('adminId'), (sql) =>
+          listSuppliers({ ...deps, sql }, c.req.valid('query')),
+        ),
+      ),
   )
 
   app.get(
@@ -108,7 +115,16 @@ export const supplierReadRoutes = (deps: Deps) => {
     validate('param', SupplierIdParam),
     validate('query', NoQuery),
     async (c) =>
-      ok(c, await getSupplierBasicInfo(deps, c.req.valid('param').supplierId, c.get('heldCodes'))),
+      ok(
+        c,
+        await readOnly(deps, c.get('adminId'), (sql) =>
+          getSupplierBasicInfo(
+            { ...deps, sql },
+            c.req.valid('param').supplierId,
+            c.get('heldCodes'),
+          ),
+        ),
+      ),
   )
 
   app.get(
@@ -123,7 +139,13 @@ export const supplierReadRoutes = (deps: Deps) => {
     }),
     validate('param', SupplierIdParam),
     validate('query', NoQuery),
-    async (c) => ok(c, await getSupplierAccountInfo(deps, c.req.valid('param').supplierId)),
+    async (c) =>
+      ok(
+        c,
+        await readOnly(deps, c.get('adminId'), (sql) =>
+          getSupplierAccountInfo({ ...deps, sql }, c.req.valid('param').supplierId),
+        ),
+      ),
   )
 
   app.get(

@@ -19,6 +19,7 @@ import { supplierAccountInfo } from '../../../sql/account'
 import { fail } from '../../errors'
 import { allowedActions } from '../lifecycle/actions'
 import { page, type PageResult } from '../paging'
+import { readOnly } from '../read-routing'
 import type { Deps } from '../deps'
 
 /*
@@ -105,7 +106,7 @@ export async function holds(deps: Pick<Deps, 'permissions'>, adminId: string, co
  * before the answer is returned; if the audit cannot be written the request fails.
  */
 export async function listApprovalRecords(
-  deps: Pick<Deps, 'sql' | 'cipher' | 'permissions' | 'config'>,
+  deps: Pick<Deps, 'sql' | 'cipher' | 'permissions' | 'config' | 'reads' | 'observer'>,
   query: ApprovalRecordQuery,
   reader: Reader,
 ): Promise<PageResult<SupplierApprovalRecordVO>> {
@@ -116,9 +117,12 @@ export async function listApprovalRecords(
     offset: (pageNo - 1) * pageSize,
     timezone: deps.config.timezone,
   }
-  const [rows, total, mayReadOpinion] = await Promise.all([
-    changeLogPage(deps.sql, f),
-    countChangeLogs(deps.sql, f),
+  // The page may come from a standby; the opinions, read for an audit row written with them,
+  // from the primary.
+  const [[rows, total], mayReadOpinion] = await Promise.all([
+    readOnly(deps, reader.adminId, (sql) =>
+      Promise.all([changeLogPage(sql, f), countChangeLogs(sql, f)]),
+    ),
     holds(deps, reader.adminId, OPINION_PERMISSION),
   ])
   const records: SupplierApprovalRecordVO[] = rows
