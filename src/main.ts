@@ -9,6 +9,7 @@ import { connect } from '../sql/db'
 import { createApp, domainDeps } from './app'
 import { startApprovalSweeper } from './domain/approval/reconcile'
 import { startNameKeyBackfill } from './domain/supplier/name-keys'
+import { startEventRelay } from './domain/events/relay'
 import { ConfigError, loadConfig, type Config } from './config'
 import { withDotEnv } from './dotenv'
 import { createCipher } from './crypto/sensitive'
@@ -96,6 +97,7 @@ let sql: postgres.Sql | undefined
 let startupSql: postgres.Sql | undefined
 let stopSweeper: () => Promise<void> = async () => {}
 let stopBackfill: () => Promise<void> = async () => {}
+let stopRelay: () => Promise<void> = async () => {}
 let serving: { url: string; embedded: boolean } | undefined
 
 /** Every start-up failure ends the same way: cleanup, one line on stderr, a non-zero exit. */
@@ -185,6 +187,8 @@ try {
   stopSweeper = startApprovalSweeper(domainDeps(deps))
   // Suppliers written before the name keys existed are keyed while the service serves.
   stopBackfill = startNameKeyBackfill(deps)
+  // Off (nothing runs, events stay PENDING) unless EVENTS_NATS_URL is set.
+  stopRelay = startEventRelay(deps)
   handler = (req, env) => app.fetch(req, env)
   const { address, port } = server.address() as AddressInfo
   serving = {
@@ -209,6 +213,7 @@ const shutdown = (signal: string) => {
   server!.close(async () => {
     await stopSweeper()
     await stopBackfill()
+    await stopRelay()
     await sql!.end({ timeout: 5 })
     await embedded?.stop()
     // The spans of the last requests, exported before the process goes.

@@ -5,6 +5,7 @@ import type { Logger } from 'pino'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import { countStuckApprovals, poolConnections } from '../sql/monitoring'
 import { countUnkeyedSuppliers } from '../sql/supplier'
+import { pendingEventStats } from '../sql/outbox'
 import type postgres from 'postgres'
 import type { Config } from './config'
 import { ERRORS } from './errors'
@@ -55,6 +56,16 @@ export function createMetrics({
     labelNames: ['biz_type', 'outcome'],
     registers: [registry],
   })
+  const eventsPublished = new Counter({
+    name: 'supplier_events_published_total',
+    help: 'Domain events the relay had acknowledged by JetStream (and marked PUBLISHED)',
+    registers: [registry],
+  })
+  const eventsFailed = new Counter({
+    name: 'supplier_events_publish_failures_total',
+    help: 'Publish attempts of the relay that failed (the event stays PENDING and is retried)',
+    registers: [registry],
+  })
   const scrapeErrors = new Counter({
     name: 'supplier_metrics_database_errors_total',
     help: 'Scrapes whose database gauges could not be read (they keep their last value)',
@@ -88,6 +99,22 @@ export function createMetrics({
     },
   })
   new Gauge({
+    name: 'supplier_events_pending',
+    help: 'Domain events still PENDING in the outbox (all of them while EVENTS_NATS_URL is unset)',
+    registers: [registry],
+    async collect() {
+      await fromDatabase(async () => this.set((await pendingEventStats(sql)).pending))
+    },
+  })
+  new Gauge({
+    name: 'supplier_events_oldest_pending_age_seconds',
+    help: 'Age of the oldest PENDING domain event (0 when none)',
+    registers: [registry],
+    async collect() {
+      await fromDatabase(async () => this.set((await pendingEventStats(sql)).oldestAgeSeconds))
+    },
+  })
+  new Gauge({
     name: 'supplier_db_pool_max_connections',
     help: 'Size limit of the connection pool',
     registers: [registry],
@@ -113,6 +140,8 @@ export function createMetrics({
     },
     permissionLookupFailed: () => lookupFailures.inc(),
     approvalOutcome: (bizType, outcome) => outcomes.inc({ biz_type: bizType, outcome }),
+    eventPublished: () => eventsPublished.inc(),
+    eventPublishFailed: () => eventsFailed.inc(),
   }
   return { registry, observer }
 }

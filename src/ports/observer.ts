@@ -17,6 +17,10 @@ export interface Observer {
   permissionLookupFailed(): void
   /** Where an approval ended after the applier ran: APPLIED, REJECTED, APPLY_FAILED, … */
   approvalOutcome(bizType: string, outcome: string): void
+  /** The relay had one event acknowledged by the broker. */
+  eventPublished(): void
+  /** The relay failed to publish one event (it stays PENDING and is retried). */
+  eventPublishFailed(): void
 }
 
 /** Reports every lookup that rejects (error or deadline), then rejects as before. */

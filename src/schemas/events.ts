@@ -398,3 +398,63 @@ export function parseEventPayload(type: string, payload: unknown) {
   const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.code}`)
   return { success: false as const, error: `${type} payload: ${problems.join('; ')}` }
 }
+
+/** An event as the outbox stores it (sql/outbox.ts reads it back in this shape). */
+export interface StoredEvent {
+  eventId: string
+  aggregateType: string
+  aggregateId: string
+  eventType: string
+  payload: unknown
+  /** RFC 3339, UTC. */
+  createTime: string
+}
+
+/** How the service names its events as CloudEvents (EVENTS_TYPE_PREFIX, EVENTS_SOURCE). */
+export interface CloudEventNaming {
+  typePrefix: string
+  source: string
+}
+
+/** The CloudEvents `type` of a catalog type: `<prefix>.<EventType>.v<version>`. */
+export const cloudEventType = (naming: Pick<CloudEventNaming, 'typePrefix'>, type: EventType) =>
+  `${naming.typePrefix}.${type}.v${EVENT_CATALOG[type].version}`
+
+/** A CloudEvent 1.0 in structured JSON mode, as the relay publishes it. */
+export const CloudEvent = z.strictObject({
+  specversion: z.literal('1.0'),
+  id: idString.describe('the event id (unique per source; the same on every re-publish)'),
+  source: z.string().min(1).describe('EVENTS_SOURCE'),
+  type: z.string().min(1).describe('<EVENTS_TYPE_PREFIX>.<event type>.v<version>'),
+  subject: idString.describe('the id of the aggregate the event is about'),
+  time: z.iso.datetime().describe('when the change committed its transaction (RFC 3339, UTC)'),
+  datacontenttype: z.literal('application/json'),
+  aggregatetype: z.enum(AGGREGATE_TYPES).describe('extension: the aggregate `subject` names'),
+  data: z.record(z.string(), z.unknown()).describe('the payload, as the catalog declares it'),
+})
+export type CloudEvent = z.output<typeof CloudEvent>
+
+/**
+ * The CloudEvent of a stored event. The payload is parsed by its catalog schema again, so a row
+ * changed by hand or written before the catalog is refused here rather than published.
+ */
+export function toCloudEvent(naming: CloudEventNaming, event: StoredEvent): CloudEvent {
+  const parsed = parseEventPayload(event.eventType, event.payload)
+  if (!parsed.success) throw new Error(`event ${event.eventId}: ${parsed.error}`)
+  const type = event.eventType as EventType
+  const aggregate = EVENT_CATALOG[type].aggregate
+  if (aggregate !== event.aggregateType) {
+    throw new Error(`event ${event.eventId}: ${type} is an event of ${aggregate}`)
+  }
+  return {
+    specversion: '1.0',
+    id: event.eventId,
+    source: naming.source,
+    type: cloudEventType(naming, type),
+    subject: event.aggregateId,
+    time: event.createTime,
+    datacontenttype: 'application/json',
+    aggregatetype: aggregate,
+    data: parsed.data,
+  }
+}
