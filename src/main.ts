@@ -10,6 +10,7 @@ import { createApp, domainDeps } from './app'
 import { startApprovalSweeper } from './domain/approval/reconcile'
 import { startNameKeyBackfill } from './domain/supplier/name-keys'
 import { startEventRelay } from './domain/events/relay'
+import { startQualificationReminders } from './domain/supplier/qualification-reminders'
 import { ConfigError, loadConfig, type Config } from './config'
 import { withDotEnv } from './dotenv'
 import { createCipher } from './crypto/sensitive'
@@ -98,6 +99,7 @@ let startupSql: postgres.Sql | undefined
 let stopSweeper: () => Promise<void> = async () => {}
 let stopBackfill: () => Promise<void> = async () => {}
 let stopRelay: () => Promise<void> = async () => {}
+let stopReminders: () => Promise<void> = async () => {}
 let serving: { url: string; embedded: boolean } | undefined
 
 /** Every start-up failure ends the same way: cleanup, one line on stderr, a non-zero exit. */
@@ -189,6 +191,7 @@ try {
   stopBackfill = startNameKeyBackfill(deps)
   // Off (nothing runs, events stay PENDING) unless EVENTS_NATS_URL is set.
   stopRelay = startEventRelay(deps)
+  stopReminders = startQualificationReminders(deps)
   handler = (req, env) => app.fetch(req, env)
   const { address, port } = server.address() as AddressInfo
   serving = {
@@ -213,6 +216,7 @@ const shutdown = (signal: string) => {
   server!.close(async () => {
     await stopSweeper()
     await stopBackfill()
+    await stopReminders()
     await stopRelay()
     await sql!.end({ timeout: 5 })
     await embedded?.stop()
