@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { afterAll, describe, expect, inject, it } from 'vitest'
 import { insertEvent } from '../sql/outbox'
 import { createEventRelay, RELAY_JOB, startEventRelay } from '../src/domain/events/relay'
@@ -209,6 +211,36 @@ describe('event relay', () => {
     expect(received.map((m) => m.msgId)).toEqual(pending)
     expect(await pendingIds()).toEqual([])
   })
+
+  it.skipIf(embedded)(
+    'kill -9 of a relay process after an ack: the next relay re-publishes, the stream keeps each event once',
+    async () => {
+      const { events, stream, subjectPrefix } = own()
+      for (let i = 0; i < 3; i++) await createDraft(h, draftBody())
+      const pending = await pendingIds()
+      await settled()
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'test/relay-child.ts', h.db.url, stream, subjectPrefix, '2'],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      )
+      let out = ''
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
+      await expect.poll(() => out, { timeout: 60_000, interval: 50 }).toContain('acked ')
+      const exited = once(child, 'exit')
+      child.kill('SIGKILL')
+      expect((await exited)[1]).toBe('SIGKILL')
+      // The first event was marked; the second was acknowledged but the process died first.
+      expect(out.trim()).toBe(`acked ${pending[1]}`)
+      expect(await pendingIds()).toEqual(pending.slice(1))
+      await expireLease()
+      const next = relayOf(events)
+      expect(await next.round()).toEqual({ ran: true, published: 2 })
+      await next.stop()
+      expect((await streamMessages(stream)).map((m) => m.msgId)).toEqual(pending)
+    },
+    90_000,
+  )
 
   it('broker outage: requests answer, events wait, the relay backs off and then publishes all', async () => {
     const proxy = await tcpProxy({ host: '127.0.0.1', port: 4222 })
