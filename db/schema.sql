@@ -611,6 +611,7 @@ CREATE TABLE public.domain_event (
     status text DEFAULT 'PENDING'::text NOT NULL,
     create_time timestamp with time zone DEFAULT now() NOT NULL,
     published_at timestamp with time zone,
+    tx_id xid8 DEFAULT pg_current_xact_id() NOT NULL,
     CONSTRAINT domain_event_aggregate_check CHECK ((aggregate_type = ANY (ARRAY['SUPPLIER'::text, 'ACCOUNT'::text, 'RELATION'::text, 'SUPPLIER_TYPE'::text]))),
     CONSTRAINT domain_event_status_check CHECK ((status = ANY (ARRAY['PENDING'::text, 'PUBLISHED'::text])))
 );
@@ -620,7 +621,14 @@ CREATE TABLE public.domain_event (
 -- Name: TABLE domain_event; Type: COMMENT; Schema: public; Owner: -
 --
 
-COMMENT ON TABLE public.domain_event IS 'outbox; the publisher port stays closed in this phase, so events stay PENDING';
+COMMENT ON TABLE public.domain_event IS 'outbox; PENDING until the relay (EVENTS_NATS_URL) has JetStream acknowledge it, then PUBLISHED';
+
+
+--
+-- Name: COLUMN domain_event.tx_id; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.domain_event.tx_id IS 'the writing transaction; the relay reads only events whose transaction is older than every running one';
 
 
 --
@@ -820,6 +828,26 @@ ALTER TABLE public.list_count ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     NO MAXVALUE
     CACHE 1
 );
+
+
+--
+-- Name: qualification_reminder; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.qualification_reminder (
+    qualification_id bigint NOT NULL,
+    expiry_date date NOT NULL,
+    kind text NOT NULL,
+    create_time timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT qualification_reminder_kind_check CHECK ((kind = ANY (ARRAY['EXPIRING'::text, 'EXPIRED'::text])))
+);
+
+
+--
+-- Name: TABLE qualification_reminder; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.qualification_reminder IS 'QualificationExpiring / QualificationExpired recorded, once per qualification, expiry date and kind';
 
 
 --
@@ -2517,6 +2545,14 @@ ALTER TABLE ONLY public.list_count
 
 
 --
+-- Name: qualification_reminder qualification_reminder_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.qualification_reminder
+    ADD CONSTRAINT qualification_reminder_pkey PRIMARY KEY (qualification_id, expiry_date, kind);
+
+
+--
 -- Name: qualification_rule qualification_rule_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2858,6 +2894,13 @@ CREATE UNIQUE INDEX dict_type_code_live ON public.dict_type USING btree (dict_ty
 --
 
 CREATE INDEX domain_event_pending ON public.domain_event USING btree (event_id) WHERE (status = 'PENDING'::text);
+
+
+--
+-- Name: domain_event_pending_time; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX domain_event_pending_time ON public.domain_event USING btree (create_time) WHERE (status = 'PENDING'::text);
 
 
 --
@@ -3389,6 +3432,14 @@ ALTER TABLE ONLY public.change_log
 
 
 --
+-- Name: qualification_reminder qualification_reminder_qualification_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.qualification_reminder
+    ADD CONSTRAINT qualification_reminder_qualification_id_fkey FOREIGN KEY (qualification_id) REFERENCES public.supplier_qualification(qualification_id);
+
+
+--
 -- Name: resource_season_link resource_season_link_season_fk; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -3496,4 +3547,5 @@ INSERT INTO public.schema_migrations (version) VALUES
     ('20261125100100'),
     ('20261125200000'),
     ('20261126000100'),
-    ('20261126120000');
+    ('20261126120000'),
+    ('20261127000100');

@@ -229,6 +229,33 @@ const primaryUrl = databaseUrl.superRefine((value, ctx) => {
   }
 })
 
+/** Dot-separated tokens of letters, digits, _ and - (a NATS subject prefix, a CloudEvents type prefix). */
+const subjectTokens = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'dot-separated tokens of letters, digits, _ and -')
+
+/** One or more nats:// (or tls://) server URLs, comma-separated, as the NATS clients take them. */
+const natsUrls = z.string().transform((value, ctx) => {
+  const list = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+  for (const url of list) {
+    let parsed: URL | undefined
+    try {
+      parsed = new URL(url)
+    } catch {
+      parsed = undefined
+    }
+    if (!parsed || !/^(nats|tls):$/.test(parsed.protocol) || !parsed.hostname) {
+      // The URL may carry a user and password: never echo it.
+      ctx.addIssue({ code: 'custom', message: 'expected nats://host:port[,nats://host:port…]' })
+      return z.NEVER
+    }
+  }
+  return list
+})
+
 /** REQUEST_TIMEOUT_MS when unset. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000
 
@@ -316,6 +343,27 @@ const EnvObject = z.object({
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   STUCK_APPROVAL_AGE_SECONDS: z.coerce.number().int().min(1).default(900),
+  EVENTS_NATS_URL: natsUrls.optional(),
+  EVENTS_NATS_STREAM: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only (a JetStream stream name)')
+    .default('SUPPLIER_EVENTS'),
+  EVENTS_NATS_SUBJECT_PREFIX: subjectTokens.default('supplier.events'),
+  EVENTS_NATS_DUPLICATE_WINDOW_SECONDS: z.coerce.number().int().min(60).max(86400).default(120),
+  EVENTS_TYPE_PREFIX: subjectTokens.default('com.example.supplier'),
+  EVENTS_SOURCE: z
+    .string()
+    .regex(/^\S{1,256}$/, 'a URI reference without spaces, e.g. /supplier-admin')
+    .default('/supplier-admin'),
+  EVENTS_RELAY_INTERVAL_MS: z.coerce.number().int().min(50).max(60000).default(1000),
+  EVENTS_RELAY_BATCH: z.coerce.number().int().min(1).max(1000).default(100),
+  EVENTS_RELAY_BACKOFF_MAX_MS: z.coerce.number().int().min(100).max(600000).default(30000),
+  QUALIFICATION_EXPIRY_SWEEP_INTERVAL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 86400)
+    .default(86400),
   // OpenTelemetry's own variables (https://opentelemetry.io/docs/specs/otel/configuration/sdk-environment-variables/).
   OTEL_SDK_DISABLED: bool,
   OTEL_TRACES_EXPORTER: traceExporters.optional(),
@@ -642,6 +690,21 @@ function toConfig(env: Env) {
       /** Approvals SUBMITTED or APPROVED for longer than this count as stuck. */
       stuckApprovalAgeSeconds: env.STUCK_APPROVAL_AGE_SECONDS,
     },
+    /** The domain events: how they are named as CloudEvents, and the relay to NATS JetStream. */
+    events: {
+      /** Unset: no relay; events stay PENDING in the outbox, as before it existed. */
+      natsServers: env.EVENTS_NATS_URL,
+      stream: env.EVENTS_NATS_STREAM,
+      subjectPrefix: env.EVENTS_NATS_SUBJECT_PREFIX,
+      duplicateWindowSeconds: env.EVENTS_NATS_DUPLICATE_WINDOW_SECONDS,
+      typePrefix: env.EVENTS_TYPE_PREFIX,
+      source: env.EVENTS_SOURCE,
+      relayIntervalMs: env.EVENTS_RELAY_INTERVAL_MS,
+      relayBatch: env.EVENTS_RELAY_BATCH,
+      backoffMaxMs: env.EVENTS_RELAY_BACKOFF_MAX_MS,
+    },
+    /** How often the qualification-expiry reminders are swept (0: at start-up only). */
+    qualificationExpirySweepSeconds: env.QUALIFICATION_EXPIRY_SWEEP_INTERVAL_SECONDS,
     /** OpenTelemetry traces (OTEL_*): off unless an exporter or an OTLP endpoint is set. */
     tracing: tracingConfig(env),
   }

@@ -9,6 +9,8 @@ import { connect } from '../sql/db'
 import { createApp, domainDeps } from './app'
 import { startApprovalSweeper } from './domain/approval/reconcile'
 import { startNameKeyBackfill } from './domain/supplier/name-keys'
+import { startEventRelay } from './domain/events/relay'
+import { startQualificationReminders } from './domain/supplier/qualification-reminders'
 import { ConfigError, loadConfig, type Config } from './config'
 import { withDotEnv } from './dotenv'
 import { createCipher } from './crypto/sensitive'
@@ -99,6 +101,8 @@ let reads: ReadRouter | undefined
 let startupSql: postgres.Sql | undefined
 let stopSweeper: () => Promise<void> = async () => {}
 let stopBackfill: () => Promise<void> = async () => {}
+let stopRelay: () => Promise<void> = async () => {}
+let stopReminders: () => Promise<void> = async () => {}
 let serving: { url: string; embedded: boolean } | undefined
 
 /** Every start-up failure ends the same way: cleanup, one line on stderr, a non-zero exit. */
@@ -206,6 +210,9 @@ try {
   stopSweeper = startApprovalSweeper(domainDeps(deps))
   // Suppliers written before the name keys existed are keyed while the service serves.
   stopBackfill = startNameKeyBackfill(deps)
+  // Off (nothing runs, events stay PENDING) unless EVENTS_NATS_URL is set.
+  stopRelay = startEventRelay(deps)
+  stopReminders = startQualificationReminders(deps)
   handler = (req, env) => app.fetch(req, env)
   const { address, port } = server.address() as AddressInfo
   serving = {
@@ -231,6 +238,8 @@ const shutdown = (signal: string) => {
     await stopSweeper()
     await stopBackfill()
     await reads?.stop()
+    await stopReminders()
+    await stopRelay()
     await sql!.end({ timeout: 5 })
     for (const standby of standbys) await standby.end({ timeout: 5 })
     await embedded?.stop()

@@ -5,6 +5,7 @@ import type { Logger } from 'pino'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import { countStuckApprovals, poolConnections } from '../sql/monitoring'
 import { countUnkeyedSuppliers } from '../sql/supplier'
+import { pendingEventStats } from '../sql/outbox'
 import type postgres from 'postgres'
 import type { Config } from './config'
 import { ERRORS } from './errors'
@@ -55,6 +56,16 @@ export function createMetrics({
     labelNames: ['biz_type', 'outcome'],
     registers: [registry],
   })
+  const eventsPublished = new Counter({
+    name: 'supplier_events_published_total',
+    help: 'Domain events the relay had acknowledged by JetStream (and marked PUBLISHED)',
+    registers: [registry],
+  })
+  const eventsFailed = new Counter({
+    name: 'supplier_events_publish_failures_total',
+    help: 'Publish attempts of the relay that failed (the event stays PENDING and is retried)',
+    registers: [registry],
+  })
   const scrapeErrors = new Counter({
     name: 'supplier_metrics_database_errors_total',
     help: 'Scrapes whose database gauges could not be read (they keep their last value)',
@@ -93,6 +104,22 @@ export function createMetrics({
         allKeyed = pending === 0
         this.set(pending)
       })
+    },
+  })
+  new Gauge({
+    name: 'supplier_events_pending',
+    help: 'Domain events still PENDING in the outbox (all of them while EVENTS_NATS_URL is unset)',
+    registers: [registry],
+    async collect() {
+      await fromDatabase(async () => this.set((await pendingEventStats(sql)).pending))
+    },
+  })
+  new Gauge({
+    name: 'supplier_events_oldest_pending_age_seconds',
+    help: 'Age of the oldest PENDING domain event (0 when none)',
+    registers: [registry],
+    async collect() {
+      await fromDatabase(async () => this.set((await pendingEventStats(sql)).oldestAgeSeconds))
     },
   })
   new Gauge({
@@ -145,6 +172,8 @@ export function createMetrics({
       standbyUp.set({ standby }, seconds === undefined ? 0 : 1)
       if (seconds !== undefined) lag.set({ standby }, seconds)
     },
+    eventPublished: () => eventsPublished.inc(),
+    eventPublishFailed: () => eventsFailed.inc(),
   }
   return { registry, observer }
 }

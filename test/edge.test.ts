@@ -202,6 +202,7 @@ describe('edge fetch against the test database', () => {
         'get /admin/supplier/items/{supplierId}/account-info',
         'get /admin/supplier/approval-records',
         'get /admin/supplier/items/{supplierId}/resource-info/page',
+        'get /asyncapi.json',
         'get /docs',
         'get /healthz',
         'get /openapi.json',

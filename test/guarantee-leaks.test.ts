@@ -4,15 +4,19 @@ import { localAutoProvider } from '../src/ports/approval-provider'
 import { ALL_PERMISSIONS, useHarness } from './harness'
 import { callerTrace, OWN_STATEMENT, startOtlpReceiver } from './otlp-receiver'
 import { insertResource } from './resource-data'
-import { ITEMS, LICENSE, newDraft, submitBodyFrom, versionOf } from './client'
+import { ITEMS, LICENSE, newDraft, registerActive, submitBodyFrom, versionOf } from './client'
 import { uniqueName } from './supplier-data'
 import { confirmingFinance } from './valid-requests'
 import { withCheckCharacter } from '../src/domain/supplier/uscc'
+import { createEventRelay } from '../src/domain/events/relay'
+import { CloudEvent } from '../src/schemas/events'
+import { deleteStream, ownStream, streamMessages } from './nats'
 
 /**
  * Leak scan: a scenario that carries distinctive sensitive values through every write and read,
  * its failure paths included, then a scan of every response, every log line, every change-log
- * row, every approval (its candidate snapshot), every event payload, every span exported to a
+ * row, every approval (its candidate snapshot), every event payload, every message the relay
+ * published to NATS JetStream (the file's own stream), every span exported to a
  * real OTLP receiver (tracing on) and every text, varchar and json(b) column of every table.
  * Zero plaintext hits. The routes are read from the app itself (`app.routes`): every route
  * under /admin and /internal must have answered success in the scenario, so a route added
@@ -47,6 +51,9 @@ const forms = (value: string) =>
     (v) => v.length >= 8,
   )
 
+const nats = ownStream()
+afterAll(() => deleteStream(nats.stream))
+
 describe('leak scan: no plaintext sensitive value anywhere', () => {
   let otlp: Awaited<ReturnType<typeof startOtlpReceiver>>
   beforeAll(async () => {
@@ -74,6 +81,7 @@ describe('leak scan: no plaintext sensitive value anywhere', () => {
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       INTERNAL_TOKEN,
       ...finance.env(),
+      ...nats.env(),
     }),
     approvalProvider: () => ({
       ...localAutoProvider,
@@ -295,12 +303,26 @@ describe('leak scan: no plaintext sensitive value anywhere', () => {
     ]) {
       success(await call('GET', path, { admin }), path)
     }
+    // A rebind to a second supplier, then the unbind.
+    const other = await registerActive(caller, admin)
+    const rebound = success(
+      await call('PUT', `/admin/supplier/resource-relations/SCENIC/${resourceId}`, {
+        admin,
+        body: {
+          supplierId: other.supplierId,
+          expectedCurrentSupplierId: supplierId,
+          expectedRelationUpdateTime: relation.updateTime,
+          changeReason: 'contract moved',
+        },
+      }),
+      'the rebind',
+    )
     success(
       await call('POST', `/admin/supplier/resource-relations/SCENIC/${resourceId}/unbind`, {
         admin,
         body: {
-          expectedCurrentSupplierId: supplierId,
-          expectedRelationUpdateTime: relation.updateTime,
+          expectedCurrentSupplierId: other.supplierId,
+          expectedRelationUpdateTime: rebound.updateTime,
           changeReason: 'contract ended',
         },
       }),
@@ -363,6 +385,54 @@ describe('leak scan: no plaintext sensitive value anywhere', () => {
     })
     expect(missed, 'routes the scenario did not go through').toEqual([])
 
+    // Every event of the scenario goes out through the relay, to the file's own stream.
+    await expect
+      .poll(
+        async () =>
+          (
+            await h.sql<{ n: number }[]>`
+              SELECT count(*)::int AS n FROM domain_event
+              WHERE status = 'PENDING' AND NOT tx_id < pg_snapshot_xmin(pg_current_snapshot())`
+          )[0].n,
+        { timeout: 60_000, interval: 100 },
+      )
+      .toBe(0)
+    inRequest = false
+    const relay = createEventRelay({ sql: h.sql, logger: h.deps.logger, config: h.config })
+    const stored = await h.sql<{ id: string; type: string; supplierId: string | null }[]>`
+      SELECT event_id::text AS id, event_type AS type, payload->>'supplierId' AS "supplierId"
+      FROM domain_event WHERE status = 'PENDING' ORDER BY event_id`
+    expect((await relay.round()).published).toBe(stored.length)
+    await relay.stop()
+    const published = await streamMessages(nats.stream)
+    // Each once, in commit (id) order, as CloudEvents.
+    expect(published.map((m) => m.msgId)).toEqual(stored.map((e) => e.id))
+    for (const m of published) CloudEvent.parse(m.body)
+    const types = published.map((m) => m.body.type as string)
+    for (const type of [
+      'SupplierRegistrationSubmitted',
+      'SupplierActivated',
+      'BankAccountChangeSubmitted',
+      'BankAccountChanged',
+      'SupplierStatusChanged',
+      'SupplierArchived',
+      'SupplierResourceRelationSet',
+    ]) {
+      expect(types).toContain(`com.example.supplier.${type}.v1`)
+    }
+    const rebind = published.find(
+      (m) => m.body.data.previousSupplierId === supplierId && m.body.data.supplierId !== supplierId,
+    )
+    expect(rebind?.body.type).toBe('com.example.supplier.SupplierResourceRelationSet.v1')
+    // Per supplier the stream order is the order of its events' ids, which its row lock makes
+    // the commit order.
+    const ofSupplier = published.filter((m) => m.body.data.supplierId === supplierId)
+    const ids = ofSupplier.map((m) => BigInt(m.body.id))
+    expect(ids).toEqual([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)))
+    expect(ofSupplier.length).toBeGreaterThan(8)
+    // The messages carry masks of the values the scan looks for: it would see the values.
+    expect(published.map((m) => m.text).join('\n')).toContain(SECRETS.changedAccountNo.slice(-4))
+
     // The scan.
     const hits: string[] = []
     const needles = Object.entries(SECRETS).flatMap(([name, value]) =>
@@ -374,6 +444,7 @@ describe('leak scan: no plaintext sensitive value anywhere', () => {
     }
     responses.forEach((text, i) => scanText(`response #${i}`, text))
     h.logs.forEach((line, i) => scanText(`log line #${i}`, line))
+    published.forEach((m, i) => scanText(`published message #${i} (${m.subject})`, m.text))
     await h.tracing!.flush()
     otlp.texts().forEach((text, i) => scanText(`exported span batch #${i}`, text))
     const columns = await h.sql<{ table: string; column: string }[]>`

@@ -15,6 +15,7 @@ import { startTracing, type Tracing } from '../src/tracing'
 import { sqlPermissionLookup, type PermissionLookup } from '../src/ports/permission'
 import type { ApprovalProvider } from '../src/ports/approval-provider'
 import { mismatch } from './contract'
+import { EVENT_CATALOG, parseEventPayload, type EventType } from '../src/schemas/events'
 import type { AppDeps as Deps } from '../src/http/types'
 
 export const ALL_PERMISSIONS = PERMISSION_CODES
@@ -22,7 +23,10 @@ export const ALL_PERMISSIONS = PERMISSION_CODES
 export interface TestDatabase {
   url: string
   sql: postgres.Sql
-  /** Verifies the audit trail (unless the file tampers with it on purpose), then drops it all. */
+  /**
+   * Verifies the audit trail (unless the file tampers with it on purpose) and that every stored
+   * event is of the catalog, then drops it all.
+   */
   close(): Promise<void>
 }
 
@@ -50,6 +54,31 @@ export async function expectWholeAuditTrail(
 }
 
 /**
+ * Fails unless every event stored in the database behind `sql` is a type of the catalog, of the
+ * aggregate the catalog gives it, with a payload its schema accepts: each test file's database is
+ * checked when it closes, so the whole suite's events are.
+ */
+export async function expectCatalogedEvents(sql: postgres.Sql) {
+  const rows = await sql<
+    { eventId: string; eventType: string; aggregateType: string; payload: unknown }[]
+  >`
+    SELECT event_id::text AS "eventId", event_type AS "eventType",
+      aggregate_type AS "aggregateType", payload
+    FROM domain_event ORDER BY event_id`
+  const problems: string[] = []
+  for (const row of rows) {
+    const parsed = parseEventPayload(row.eventType, row.payload)
+    if (!parsed.success) problems.push(`event ${row.eventId}: ${parsed.error}`)
+    else if (EVENT_CATALOG[row.eventType as EventType].aggregate !== row.aggregateType) {
+      problems.push(`event ${row.eventId}: ${row.eventType} stored on ${row.aggregateType}`)
+    }
+  }
+  if (problems.length) {
+    throw new Error(`stored events the event catalog refuses:\n${problems.join('\n')}`)
+  }
+}
+
+/**
  * A database of its own for one test file: a fresh PGlite, or a copy of the template. Closing it
  * verifies its audit trail first, so every file that writes through a test database has its
  * trail checked, whether or not it uses the harness. `cipher` is read at close time (the
@@ -63,6 +92,7 @@ export async function createTestDatabase(
   const verified = (sql: postgres.Sql, drop: () => Promise<void>) => async () => {
     try {
       if (trail.auditTrail !== 'tampered') await expectWholeAuditTrail(sql, trail.cipher?.())
+      await expectCatalogedEvents(sql)
     } finally {
       await drop()
     }

@@ -163,9 +163,10 @@ describe('the reference page', () => {
 })
 
 describe('compression', () => {
-  it('/openapi.json and the reference assets are gzipped when the client accepts it', async () => {
+  it('/openapi.json, /asyncapi.json and the reference assets are gzipped when the client accepts it', async () => {
     for (const path of [
       '/openapi.json',
+      '/asyncapi.json',
       '/docs/assets/swagger-ui-bundle.js',
       '/docs/assets/swagger-ui.css',
     ]) {

@@ -18,6 +18,7 @@ const NO_SOFT_DELETE = new Set([
   'submit_guard',
   'idempotency_record',
   'job_lease',
+  'qualification_reminder',
   // totals derived from the tables they count (rebuilt by list_count_rebuild())
   'list_count',
   'resource_settle_type',

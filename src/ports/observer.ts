@@ -21,6 +21,10 @@ export interface Observer {
   databaseRead?(target: 'standby' | 'primary', reason: string): void
   /** A standby's replay lag as last measured, in seconds; undefined while it does not answer. */
   standbyLag?(standby: string, seconds: number | undefined): void
+  /** The relay had one event acknowledged by the broker. */
+  eventPublished(): void
+  /** The relay failed to publish one event (it stays PENDING and is retried). */
+  eventPublishFailed(): void
 }
 
 /** Reports every lookup that rejects (error or deadline), then rejects as before. */

@@ -16,7 +16,8 @@ import { ERRORS } from '../errors'
 import { databaseReady } from '../domain/system'
 import { NoQuery, validate } from '../http/validate'
 import type { Config } from '../config'
-import { HealthVO, OpenApiDocument } from '../schemas/system'
+import { AsyncApiDocument, HealthVO, OpenApiDocument } from '../schemas/system'
+import { buildAsyncApi } from '../http/asyncapi'
 // Registers the examples the document shows on the schemas they illustrate.
 import '../http/examples'
 
@@ -47,6 +48,12 @@ export const systemRoutes = (
   let document: ReturnType<typeof buildOpenApi> | undefined
   // Built on first request: by then every route of `api` is registered.
   const openapi = () => (document ??= buildOpenApi(api as never, info))
+  let events: ReturnType<typeof buildAsyncApi> | undefined
+  const asyncapi = () =>
+    (events ??= buildAsyncApi(config.events, {
+      title: 'Supplier administration events',
+      version: '1.0.0',
+    }))
   const tags = ['system']
 
   // The document (about 200 KB) and the renderer's files (1.9 MB) are compressed for a client
@@ -54,6 +61,7 @@ export const systemRoutes = (
   // them, and compressing answers that mix secrets with reflected input invites BREACH.
   const compressed = compress()
   app.use('/openapi.json', compressed)
+  app.use('/asyncapi.json', compressed)
   app.use('/docs/assets/*', compressed)
   // The page runs in the browser of whoever opens it, next to their token: only its own script
   // (the inline one by nonce) and files, never framed. `style-src` allows the renderer's inline
@@ -129,6 +137,21 @@ export const systemRoutes = (
     }),
     validate('query', NoQuery, { status: 400 }),
     (c) => c.json(openapi()),
+  )
+  app.get(
+    '/asyncapi.json',
+    doc({
+      operationId: 'getAsyncApiDocument',
+      summary: 'The domain events the relay publishes (AsyncAPI 3.0)',
+      description:
+        'Generated from the event catalog: one channel (the NATS subject) and one message per event type, each a CloudEvent with its payload schema and an example; compressed (gzip or deflate) when `Accept-Encoding` allows it. See docs/events.md.',
+      tags,
+      public: true,
+      mediaType: 'application/json',
+      response: AsyncApiDocument,
+    }),
+    validate('query', NoQuery, { status: 400 }),
+    (c) => c.json(asyncapi()),
   )
   app.get(
     '/docs',

@@ -16,3 +16,25 @@ export const OpenApiDocument = z
       },
     ],
   })
+
+/** /asyncapi.json answers the document itself, not the envelope. */
+export const AsyncApiDocument = z
+  .looseObject({
+    asyncapi: z.string(),
+    info: z.looseObject({}),
+    channels: z.looseObject({}),
+    operations: z.looseObject({}),
+  })
+  .describe('AsyncAPI 3.0 document of the domain events')
+  .meta({
+    examples: [
+      {
+        asyncapi: '3.0.0',
+        info: { title: 'Supplier administration events', version: '1.0.0' },
+        channels: {
+          SupplierActivated: { address: 'supplier.events.SUPPLIER.SupplierActivated' },
+        },
+        operations: { sendSupplierActivated: { action: 'send' } },
+      },
+    ],
+  })

@@ -244,11 +244,13 @@ async function logOutcome(
   await insertEvent(tx, {
     aggregateType: 'ACCOUNT',
     aggregateId: snapshot.accountId,
-    eventType: {
-      REJECTED: 'BankAccountChangeRejected',
-      APPLY_FAILED: 'BankAccountChangeApplyFailed',
-      WITHDRAWN: 'BankAccountChangeWithdrawn',
-    }[status],
+    eventType: (
+      {
+        REJECTED: 'BankAccountChangeRejected',
+        APPLY_FAILED: 'BankAccountChangeApplyFailed',
+        WITHDRAWN: 'BankAccountChangeWithdrawn',
+      } as const
+    )[status],
     payload: {
       supplierId: snapshot.supplierId,
       accountId: snapshot.accountId,

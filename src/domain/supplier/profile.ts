@@ -178,7 +178,7 @@ async function commitProfileChange(
   changes: FieldChange[],
   what: {
     operationType: ChangeOperationType
-    eventType: string
+    eventType: 'SupplierProfileUpdated' | 'SupplierContactsReplaced'
     changeReason?: string
     noChange: string
   },

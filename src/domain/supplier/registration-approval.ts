@@ -6,7 +6,12 @@ import { lockSupplier, nextSupplierNo, type SupplierRow } from '../../../sql/sup
 import { liveAccounts } from '../../../sql/account'
 import { liveTypes } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
-import { approvalHandler, type ApplierCtx, type ApplierDeps } from '../approval/handler'
+import {
+  approvalHandler,
+  type ApplierCtx,
+  type ApplierDeps,
+  type NotApplied,
+} from '../approval/handler'
 import { moveStatus } from '../lifecycle/move'
 import { logChanges, statusChange, type FieldChange } from '../write/change-log'
 import { SUPPLIER_COMMANDS } from '../../schemas/lifecycle'
@@ -166,7 +171,11 @@ async function backToDraft(
   deps: ApplierDeps,
   ctx: ApplierCtx,
   approval: ApprovalRow,
-  what: { operationType: ChangeOperationType; status: string; reason: string; eventType: string },
+  what: (typeof BACK_TO_DRAFT)[keyof typeof BACK_TO_DRAFT] & {
+    operationType: ChangeOperationType
+    status: NotApplied['status']
+    reason: string
+  },
 ) {
   const supplier = await lockSupplier(tx, approval.supplierId)
   if (!supplier || supplier.status !== 'VETTING' || !(await isLatestApproval(tx, approval))) return

@@ -1,5 +1,6 @@
 import { ApprovalRow, findApproval, insertApproval, type NewApproval } from '../../../sql/approval'
 import { insertEvent, type DomainEvent } from '../../../sql/outbox'
+import type { OpeningEvent } from '../../schemas/events'
 import type { Sql } from '../../../sql/db'
 import type { ApprovalCommandResult } from '../../schemas/supplier'
 import { applyApprovalResult, commandResult } from '../approval/applier'
@@ -42,7 +43,7 @@ export interface ApprovalRecord<S> {
   /** The change-log rows; they carry the approval's id and status, and the reason if any. */
   log: { operationType: ChangeOperationType; changes: FieldChange[]; changeReason?: string }
   /** The pending event; its payload gains the approval's id and the operator. */
-  event: Omit<DomainEvent, 'payload'> & { payload: Record<string, unknown> }
+  event: OpeningEvent
 }
 
 /** Records the SUBMITTED approval, its change log and its event in the caller's transaction. */
@@ -68,10 +69,11 @@ export async function openApproval<S>(
     status: approval.status,
     ...(log.changeReason === undefined ? {} : { changeReason: log.changeReason }),
   })
+  // The spread loses the type-to-payload link tsc checked at the caller; insertEvent re-checks it.
   await insertEvent(tx, {
     ...event,
     payload: { ...event.payload, approvalLogId: approval.approvalLogId, operatorId: ctx.adminId },
-  })
+  } as DomainEvent)
   return approval
 }
 

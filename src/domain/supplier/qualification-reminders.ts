@@ -1,0 +1,115 @@
+import { insertEvent } from '../../../sql/outbox'
+import { releaseLease, takeLease } from '../../../sql/lease'
+import { claimDueReminders } from '../../../sql/qualification-reminder'
+import { today } from '../context'
+import type { Deps } from '../deps'
+
+/*
+ * Qualification-expiry reminders: QualificationExpiring when a qualification enters its rule's
+ * warning window, QualificationExpired when its expiry date has passed, each once per
+ * qualification, expiry date and kind (the unique key of qualification_reminder), whatever the
+ * number of sweeps, restarts or replicas; a new expiry date is a new key and re-arms both. They
+ * are ordinary domain events (the catalog, the relay). No change-log row: nothing of the supplier
+ * changed, the reminder is about time passing.
+ */
+
+/** The lease (sql/lease.ts) that lets one replica at a time sweep. */
+const SWEEP_JOB = 'qualification-expiry-sweep'
+const SWEEP_LEASE_SECONDS = 300
+/** Reminders claimed and recorded per transaction. */
+const BATCH = 500
+
+export type ReminderDeps = Pick<Deps, 'sql' | 'logger'> & {
+  config: Pick<Deps['config'], 'timezone' | 'qualificationExpirySweepSeconds'>
+}
+
+export interface ReminderOutcome {
+  /** False when another replica held the sweep lease. */
+  ran: boolean
+  expiring: number
+  expired: number
+}
+
+/**
+ * One sweep under the lease: claims the due reminders and records their events, a batch per
+ * transaction, so that a key and its event commit together or not at all. `on` is the day to
+ * sweep for (today in APP_TIMEZONE unless given).
+ */
+export async function sweepQualificationReminders(
+  deps: ReminderDeps,
+  on = today(deps.config.timezone),
+): Promise<ReminderOutcome> {
+  const outcome: ReminderOutcome = { ran: false, expiring: 0, expired: 0 }
+  const holder = crypto.randomUUID()
+  if (!(await takeLease(deps.sql, SWEEP_JOB, holder, SWEEP_LEASE_SECONDS))) return outcome
+  outcome.ran = true
+  try {
+    for (;;) {
+      const recorded = await recordDueReminders(deps, on, BATCH)
+      outcome.expiring += recorded.expiring
+      outcome.expired += recorded.expired
+      if (recorded.expiring + recorded.expired < BATCH) break
+    }
+  } finally {
+    await releaseLease(deps.sql, SWEEP_JOB, holder)
+  }
+  if (outcome.expiring || outcome.expired) deps.logger.info(outcome, 'qualification reminders')
+  return outcome
+}
+
+/**
+ * Claims up to `limit` due reminders and records their events in one transaction. Safe to run
+ * concurrently with itself (the unique key decides who records), which is what the lease spares.
+ */
+export async function recordDueReminders(deps: Pick<Deps, 'sql'>, on: string, limit: number) {
+  const counts = { expiring: 0, expired: 0 }
+  await deps.sql.begin(async (tx) => {
+    for (const r of await claimDueReminders(tx, on, limit)) {
+      const common = {
+        supplierId: r.supplierId,
+        qualificationId: r.qualificationId,
+        qualificationType: r.qualificationType,
+        expiryDate: r.expiryDate,
+      }
+      if (r.kind === 'EXPIRED') {
+        await insertEvent(tx, {
+          aggregateType: 'SUPPLIER',
+          aggregateId: r.supplierId,
+          eventType: 'QualificationExpired',
+          payload: common,
+        })
+        counts.expired++
+      } else {
+        await insertEvent(tx, {
+          aggregateType: 'SUPPLIER',
+          aggregateId: r.supplierId,
+          eventType: 'QualificationExpiring',
+          payload: { ...common, warningDays: r.warningDays ?? 0 },
+        })
+        counts.expiring++
+      }
+    }
+  })
+  return counts
+}
+
+/**
+ * Sweeps at start-up and then every QUALIFICATION_EXPIRY_SWEEP_INTERVAL_SECONDS (0: start-up
+ * only) until the returned stop function is called; a failed sweep is logged, the next one runs.
+ */
+export function startQualificationReminders(deps: ReminderDeps) {
+  let running: Promise<unknown> = Promise.resolve()
+  const round = () => {
+    running = sweepQualificationReminders(deps).catch((err) =>
+      deps.logger.warn({ err: (err as Error).message }, 'qualification reminder sweep failed'),
+    )
+  }
+  round()
+  const seconds = deps.config.qualificationExpirySweepSeconds
+  const timer = seconds > 0 ? setInterval(round, seconds * 1000) : undefined
+  timer?.unref()
+  return async () => {
+    clearInterval(timer)
+    await running
+  }
+}
