@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import { matchedRoutes } from 'hono/route'
@@ -9,21 +9,29 @@ import { declaredBodySize } from './body-shape'
 
 const NO_BODY = '(body): this operation takes no body'
 
+/** The limit of each request's body, for the reader to count it too (validate.ts). */
+const limits = new WeakMap<Context, number>()
+
+/**
+ * How many bytes the body of this request may have (undefined outside a body route): what the
+ * reader counts, since a chunked body, or a Request built in-process, announces no size.
+ */
+export const bodyLimitOf = (c: Context): number | undefined => limits.get(c)
+
 /**
  * The body limit of each route, enforced before the body is read: the size its body validator
  * declares, and no body at all on a route without one (a DELETE, the archive command): a body
  * sent there would be ignored, so it is refused (400, before authentication, nothing written).
  * A path no route serves keeps the configured limit, and its 404 or 405.
+ *
+ * A body route whose body announces no size (chunked) is not read here, which would hold the
+ * whole body in one piece before its shape could be counted: its limit is left to the reader,
+ * which counts the bytes as they arrive and refuses the first over it, after authentication.
  */
 export function limitBodies(configured: number): MiddlewareHandler {
-  const tooLarge = (limit: number) =>
-    bodyLimit({
-      maxSize: limit,
-      onError: (c) =>
-        failure(c, ERRORS.BAD_REQUEST, `request body exceeds ${limit} bytes`, null, 400),
-    })
-  const large = tooLarge(configured)
-  const bySize = new Map<number, MiddlewareHandler>()
+  const refuse = (c: Context, limit: number) =>
+    failure(c, ERRORS.BAD_REQUEST, `request body exceeds ${limit} bytes`, null, 400)
+  const large = bodyLimit({ maxSize: configured, onError: (c) => refuse(c, configured) })
   const refuseAny = bodyLimit({
     maxSize: 0,
     onError: () => {
@@ -44,9 +52,13 @@ export function limitBodies(configured: number): MiddlewareHandler {
     if (!route.length) return large(c, next)
     const size = route.map((r) => declaredBodySize(r.handler)).find((s) => s !== undefined)
     if (size === undefined) return refuseAny(c, next)
-    if (size === 'large' || size >= configured) return large(c, next)
-    let limit = bySize.get(size)
-    if (!limit) bySize.set(size, (limit = tooLarge(size)))
-    return limit(c, next)
+    const limit = size === 'large' ? configured : Math.min(size, configured)
+    limits.set(c, limit)
+    // As Hono's bodyLimit reads the headers: a length without a transfer coding is the size.
+    const length = c.req.header('content-length')
+    if (length !== undefined && !c.req.header('transfer-encoding')) {
+      if (Number.parseInt(length, 10) > limit) return refuse(c, limit)
+    }
+    return next()
   }
 }

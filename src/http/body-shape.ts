@@ -37,100 +37,168 @@ export const BODY_CAPS = {
   stringLength: 33_554_432,
 } as const
 
-/** Why `text` breaks a cap, as `(body): …`; undefined when it does not. */
+/** Why a body breaks a cap, as `(body): …`; undefined when it does not. */
 export type ShapeProblem = string | undefined
 
+/** The caps a scan checks, BODY_CAPS unless a test asks for others. */
+export type BodyCaps = { readonly [K in keyof typeof BODY_CAPS]: number }
+
+const QUOTE = 0x22
+const COMMA = 0x2c
 const OPEN_ARRAY = 0x5b
 const CLOSE_ARRAY = 0x5d
 const OPEN_OBJECT = 0x7b
 const CLOSE_OBJECT = 0x7d
 
-/**
- * Where the string that starts at `from` (after its opening quote) ends: its closing quote. A
- * string without a backslash is found by one search; one with escapes is walked character by
- * character from its first, which costs the same whatever the escapes (a search per escaped
- * quote took 1.6 s on 48 MiB of them), and no further than `longest` characters.
- */
-function stringEnd(text: string, from: number, longest: number): number {
-  const quote = text.indexOf('"', from)
-  if (quote < 0) return -1
-  // Searched within the string only: a search to the next backslash of the body, per string,
-  // cost the square of the body.
-  const backslash = text.slice(from, quote).indexOf('\\')
-  if (backslash < 0) return quote
-  const last = Math.min(text.length, from + longest + 1)
-  for (let i = from + backslash; i < last; i++) {
-    const c = text.charCodeAt(i)
-    if (c === 0x5c) i++
-    else if (c === 0x22) return i
-  }
-  // Past the longest string allowed: where it ends no longer matters.
-  return last < text.length ? last : -1
-}
-
-/** The next character that is not JSON whitespace, from `from`. */
-function nextSignificant(text: string, from: number): number {
-  for (let i = from; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return c
-  }
-  return -1
-}
+const isWhitespace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
 
 /**
- * The first cap of `caps` that JSON `text` breaks, read from the text itself in one pass that
- * stops there, before JSON.parse or any walk of a parsed value: depth at each opening bracket,
- * the items of an array and the fields of an object at each comma, the values of the body at
- * each comma too. Brackets and commas inside strings do not count. Malformed text is left for
- * the parser to refuse (the counts of malformed text mean nothing, and stop at nothing worse).
+ * The shape of a JSON text counted as it arrives, piece by piece, so that a body is judged
+ * while it is read and refused at its first count too many (a wide array at its 1,001st item)
+ * without the rest being read or decoded. Each piece is scanned in time linear in its length,
+ * whatever came before; nothing depends on where the text was cut: inside a string, between a
+ * backslash and the character it escapes, between an opening bracket and what follows it.
+ *
+ * What is counted: depth at each opening bracket, the items of an array and the fields of an
+ * object at each comma (one member as soon as a container holds anything), the values of the body
+ * at each of those, and the characters of each string as written (escapes counted as written).
+ * Brackets and commas inside strings are text. Malformed text is left to the parser, except a
+ * closing bracket with nothing open, which no JSON text holds (`malformed`: the parser's answer
+ * can be given at once).
  */
-export function bodyShapeProblem(
-  text: string,
-  caps: {
-    depth: number
-    arrayItems: number
-    objectKeys: number
-    values: number
-    stringLength: number
-  } = BODY_CAPS,
-): ShapeProblem {
-  const structural = /[[\]{}",]/g
-  // Per open container: whether it is an array, and how many members it has so far.
-  const isArray: boolean[] = []
-  const members: number[] = []
-  let depth = 0
-  let values = 1
-  for (let m = structural.exec(text); m; m = structural.exec(text)) {
-    const c = text.charCodeAt(m.index)
-    if (c === 0x22) {
-      const end = stringEnd(text, m.index + 1, caps.stringLength)
-      if (end < 0) return undefined
-      if (end - m.index - 1 > caps.stringLength) {
-        return `(body): a string longer than ${caps.stringLength} characters`
+export class ShapeScan {
+  /** Per open container (index = its depth): whether it is an array, its members so far. */
+  private readonly isArray: boolean[] = []
+  private readonly members: number[] = []
+  private depth = 0
+  private values = 1
+  private inString = false
+  /** Characters of the open string so far, as written. */
+  private stringLength = 0
+  /** The last piece ended inside a string, on the backslash of an escape. */
+  private escaping = false
+  /** A container just opened: whether it is empty depends on the next significant character. */
+  private opened = false
+  /** The first problem; once set (or once the text is known malformed), the rest is not read. */
+  private verdict: ShapeProblem | 'malformed'
+
+  constructor(private readonly caps: BodyCaps = BODY_CAPS) {}
+
+  /** The verdict so far: a problem, `malformed`, or undefined to read on. */
+  get problem(): ShapeProblem | 'malformed' {
+    return this.verdict
+  }
+
+  /** Scans the next piece of the text; the verdict so far, as `problem`. */
+  push(text: string): ShapeProblem | 'malformed' {
+    if (this.verdict) return this.verdict
+    const caps = this.caps
+    const n = text.length
+    // The next quote and backslash at or after a position, each searched again only once passed:
+    // searches over disjoint stretches, so a piece costs its length (a search per escape, or per
+    // string to the next backslash of the piece, cost the square of it).
+    let quote = -1
+    let backslash = -1
+    const structural = /[[\]{}",]/g
+    let i = 0
+    while (i < n) {
+      if (this.inString) {
+        if (this.escaping) {
+          this.escaping = false
+          i++
+          if (++this.stringLength > caps.stringLength) return this.tooLong()
+          continue
+        }
+        if (quote < i) quote = text.indexOf('"', i)
+        if (quote < 0) quote = n
+        if (backslash < i) backslash = text.indexOf('\\', i)
+        if (backslash < 0) backslash = n
+        if (backslash < quote) {
+          // The backslash and the character it escapes, here or at the start of the next piece.
+          this.stringLength += backslash - i + 1
+          i = backslash + 1
+          this.escaping = true
+        } else {
+          this.stringLength += quote - i
+          i = quote + 1
+          // A quote at the end of the piece would be `n`: the string is still open.
+          if (quote < n) this.inString = false
+        }
+        if (this.stringLength > caps.stringLength) return this.tooLong()
+        continue
       }
-      structural.lastIndex = end + 1
-    } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
-      if (++depth > caps.depth) return `(body): nested deeper than ${caps.depth} levels`
-      const array = c === OPEN_ARRAY
-      const next = nextSignificant(text, m.index + 1)
-      const empty = next === (array ? CLOSE_ARRAY : CLOSE_OBJECT)
-      isArray[depth] = array
-      members[depth] = empty ? 0 : 1
-      if (!empty && ++values > caps.values) return `(body): more than ${caps.values} values`
-    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
-      if (--depth < 0) return undefined
-    } else if (depth > 0) {
-      // A comma: one more member of the innermost open container.
-      const n = ++members[depth]
-      if (isArray[depth] ? n > caps.arrayItems : n > caps.objectKeys) {
-        return isArray[depth]
-          ? `(body): an array holds more than ${caps.arrayItems} items`
-          : `(body): an object holds more than ${caps.objectKeys} fields`
+      if (this.opened) {
+        while (i < n && isWhitespace(text.charCodeAt(i))) i++
+        if (i === n) break
+        const problem = this.firstMember(text.charCodeAt(i))
+        if (problem) return (this.verdict = problem)
       }
-      if (++values > caps.values) return `(body): more than ${caps.values} values`
+      structural.lastIndex = i
+      const m = structural.exec(text)
+      if (!m) break
+      i = m.index + 1
+      const c = text.charCodeAt(m.index)
+      if (c === QUOTE) {
+        this.inString = true
+        this.stringLength = 0
+      } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+        if (++this.depth > caps.depth) {
+          return (this.verdict = `(body): nested deeper than ${caps.depth} levels`)
+        }
+        this.isArray[this.depth] = c === OPEN_ARRAY
+        this.opened = true
+      } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
+        if (--this.depth < 0) return (this.verdict = 'malformed')
+      } else if (c === COMMA && this.depth > 0) {
+        const depth = this.depth
+        const array = this.isArray[depth]
+        const members = ++this.members[depth]
+        if (array ? members > caps.arrayItems : members > caps.objectKeys) {
+          return (this.verdict = array
+            ? `(body): an array holds more than ${caps.arrayItems} items`
+            : `(body): an object holds more than ${caps.objectKeys} fields`)
+        }
+        if (++this.values > caps.values) return (this.verdict = this.tooManyValues())
+      }
     }
+    return undefined
   }
-  return undefined
+
+  /** The verdict on the whole text, once it has all been pushed. */
+  end(): ShapeProblem | 'malformed' {
+    // A bracket that ends the text opens a container that is not empty, as far as counts go.
+    if (!this.verdict && this.opened) this.verdict = this.firstMember(-1)
+    return this.verdict
+  }
+
+  /**
+   * The first significant character after an opening bracket: its own closing bracket leaves
+   * the container empty; anything else is its first member, and one more value.
+   */
+  private firstMember(c: number): ShapeProblem {
+    this.opened = false
+    const empty = c === (this.isArray[this.depth] ? CLOSE_ARRAY : CLOSE_OBJECT)
+    this.members[this.depth] = empty ? 0 : 1
+    if (!empty && ++this.values > this.caps.values) return this.tooManyValues()
+    return undefined
+  }
+
+  private tooManyValues() {
+    return `(body): more than ${this.caps.values} values`
+  }
+
+  private tooLong() {
+    return (this.verdict = `(body): a string longer than ${this.caps.stringLength} characters`)
+  }
+}
+
+/**
+ * The first cap of `caps` that JSON `text` breaks (`malformed` for a closing bracket with
+ * nothing open), in one pass that stops there: ShapeScan on the whole text at once.
+ */
+export function bodyShapeProblem(text: string, caps: BodyCaps = BODY_CAPS) {
+  const scan = new ShapeScan(caps)
+  return scan.push(text) ?? scan.end()
 }
 
 /** The depth cap alone, as the OpenAPI document names it. */

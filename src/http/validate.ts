@@ -3,7 +3,9 @@ import type { Context, ValidationTargets } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { z } from 'zod'
 import { AppError, ERRORS } from '../errors'
-import { bodyShapeProblem, declareBody, type BodySize } from './body-shape'
+import { bodyLimitOf } from './body-limit'
+import { MALFORMED, readBodyText } from './body-read'
+import { declareBody, type BodySize } from './body-shape'
 import { describe, documentAs } from './openapi'
 import { listProblems, shownPath } from './refusal'
 
@@ -106,24 +108,19 @@ const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i
 const mediaTypeOf = (c: Context) => (c.req.header('content-type') ?? '').split(';')[0].trim()
 
 /**
- * The body as JSON, parsed once (Hono's validator would parse the text again), after its shape
- * is checked on the text: a body breaking a cap of BODY_CAPS is refused with HTTP 400 before
- * anything is built from it, like one over its size.
+ * The body as JSON, parsed once (Hono's validator would parse the text again), its shape counted
+ * as it is read (http/body-read.ts): a body breaking a cap of BODY_CAPS, or its route's limit, is
+ * refused with HTTP 400 at the piece that breaks it, before anything is built from it.
  */
 async function parsedBody(c: Context): Promise<unknown> {
-  const text = await c.req.text().catch(() => undefined)
-  if (text === undefined) throw new HTTPException(400, { message: MALFORMED })
-  const problem = bodyShapeProblem(text)
-  if (problem) throw new HTTPException(400, { message: problem })
+  const read = await readBodyText(c.req.raw.body, { limit: bodyLimitOf(c) })
+  if (read.refusal !== undefined) throw new HTTPException(400, { message: read.refusal })
   try {
-    return JSON.parse(text)
+    return JSON.parse(read.text)
   } catch {
     throw new HTTPException(400, { message: MALFORMED })
   }
 }
-
-/** Hono's validator's answer to a body that is not JSON, kept. */
-const MALFORMED = 'Malformed JSON in request body'
 
 /** The raw request part a validator is about to read (any but the body). */
 async function rawTarget(c: Context, target: keyof ValidationTargets): Promise<unknown> {
