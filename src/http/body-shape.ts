@@ -44,6 +44,7 @@ export type ShapeProblem = string | undefined
 export type BodyCaps = { readonly [K in keyof typeof BODY_CAPS]: number }
 
 const QUOTE = 0x22
+const BACKSLASH = 0x5c
 const COMMA = 0x2c
 const OPEN_ARRAY = 0x5b
 const CLOSE_ARRAY = 0x5d
@@ -95,36 +96,38 @@ export class ShapeScan {
     const caps = this.caps
     const n = text.length
     // The next quote and backslash at or after a position, each searched again only once passed:
-    // searches over disjoint stretches, so a piece costs its length (a search per escape, or per
-    // string to the next backslash of the piece, cost the square of it).
+    // searches over disjoint stretches, so a piece costs its length (a search per string to the
+    // next backslash of the piece cost the square of it).
     let quote = -1
     let backslash = -1
     const structural = /[[\]{}",]/g
     let i = 0
     while (i < n) {
       if (this.inString) {
-        if (this.escaping) {
-          this.escaping = false
-          i++
-          if (++this.stringLength > caps.stringLength) return this.tooLong()
-          continue
-        }
-        if (quote < i) quote = text.indexOf('"', i)
+        // The character after a backslash that ended the last piece is escaped: not the end.
+        const from = this.escaping ? i + 1 : i
+        this.escaping = false
+        if (quote < from) quote = text.indexOf('"', from)
         if (quote < 0) quote = n
-        if (backslash < i) backslash = text.indexOf('\\', i)
+        if (backslash < from) backslash = text.indexOf('\\', from)
         if (backslash < 0) backslash = n
+        let end = quote
         if (backslash < quote) {
-          // The backslash and the character it escapes, here or at the start of the next piece.
-          this.stringLength += backslash - i + 1
-          i = backslash + 1
-          this.escaping = true
-        } else {
-          this.stringLength += quote - i
-          i = quote + 1
-          // A quote at the end of the piece would be `n`: the string is still open.
-          if (quote < n) this.inString = false
+          // Walked from the first backslash to the closing quote, which costs the same whatever
+          // the escapes (a search per escape took 1.6 s on 48 MiB of escaped quotes).
+          for (end = backslash; end < n; end++) {
+            const c = text.charCodeAt(end)
+            if (c === BACKSLASH) end++
+            else if (c === QUOTE) break
+          }
+          // The piece ended on a backslash: the next one starts with what it escapes.
+          if (end > n) this.escaping = true
+          end = Math.min(end, n)
         }
+        this.stringLength += end - i
         if (this.stringLength > caps.stringLength) return this.tooLong()
+        i = end + 1
+        if (end < n) this.inString = false
         continue
       }
       if (this.opened) {
