@@ -4,7 +4,7 @@ import { HTTPException } from 'hono/http-exception'
 import { z } from 'zod'
 import { AppError, ERRORS } from '../errors'
 import { bodyLimitOf } from './body-limit'
-import { MALFORMED, readBodyText } from './body-read'
+import { breathe, LARGE_TEXT, MALFORMED, readBodyText } from './body-read'
 import { declareBody, type BodySize } from './body-shape'
 import { describe, documentAs } from './openapi'
 import { listProblems, shownPath } from './refusal'
@@ -110,13 +110,16 @@ const mediaTypeOf = (c: Context) => (c.req.header('content-type') ?? '').split('
 /**
  * The body as JSON, parsed once (Hono's validator would parse the text again), its shape counted
  * as it is read (http/body-read.ts): a body breaking a cap of BODY_CAPS, or its route's limit, is
- * refused with HTTP 400 at the piece that breaks it, before anything is built from it.
+ * refused with HTTP 400 at the piece that breaks it, before anything is built from it. `large`:
+ * its next steps are to run as tasks of their own (LARGE_TEXT).
  */
-async function parsedBody(c: Context): Promise<unknown> {
+async function parsedBody(c: Context): Promise<{ parsed: unknown; large: boolean }> {
   const read = await readBodyText(c.req.raw.body, { limit: bodyLimitOf(c) })
   if (read.refusal !== undefined) throw new HTTPException(400, { message: read.refusal })
+  const large = read.text.length > LARGE_TEXT
+  if (large) await breathe()
   try {
-    return JSON.parse(read.text)
+    return { parsed: JSON.parse(read.text), large }
   } catch {
     throw new HTTPException(400, { message: MALFORMED })
   }
@@ -170,9 +173,11 @@ export const validate = <T extends z.ZodType, Target extends keyof ValidationTar
       throw new HTTPException(415, { message: ERRORS.UNSUPPORTED_MEDIA_TYPE.message })
     }
     if (target === 'json') {
-      const parsed = await parsedBody(c)
+      const { parsed, large } = await parsedBody(c)
+      if (large) await breathe()
       const problem = findUnstorableText(parsed)
       if (problem) throw refuse(problem)
+      if (large) await breathe()
       const result = await schema.safeParseAsync(parsed)
       if (!result.success) throw refuse(describeIssues(result.error))
       c.req.addValidatedData('json', result.data as object)
