@@ -75,6 +75,8 @@ const send = async (route: BodyRoute, body: Uint8Array<ArrayBuffer>) => {
   return { ms: performance.now() - started, answer }
 }
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]
+
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`
 
 try {
@@ -98,7 +100,7 @@ try {
     new TextEncoder().encode(SHAPES[shape](draft.limit)),
   )
   let peak = rest
-  let slowest = 0
+  const probes: number[] = []
   let failed = 0
   let done = false
   const probing = (async () => {
@@ -109,7 +111,7 @@ try {
         () => false,
       )
       if (!ok) failed++
-      slowest = Math.max(slowest, performance.now() - started)
+      probes.push(performance.now() - started)
       peak = Math.max(peak, await rssOf(child.pid!))
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
@@ -125,7 +127,8 @@ try {
   await probing
   console.log(
     `four ${mib(draft.limit)} bodies at once: all answered in ${Math.round(all)} ms (codes ${answers.map((a) => a.answer.code).join(', ')}); ` +
-      `slowest /healthz ${Math.round(slowest)} ms (${failed} failed); peak resident ${mib(peak)} (${mib(peak - rest)} above rest)`,
+      `slowest /healthz ${Math.round(Math.max(...probes))} ms of ${probes.length} probes (median ${Math.round(median(probes))} ms, ${failed} failed); ` +
+      `peak resident ${mib(peak)} (${mib(peak - rest)} above rest)`,
   )
 } finally {
   child.kill('SIGTERM')

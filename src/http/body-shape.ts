@@ -1,8 +1,8 @@
 /**
- * The shape a request body may have, checked on its text before anything is built from it. Each
- * cap is a multiple of the largest legal body of this API, so no legal body comes near one, and
- * a body made only to cost (millions of items, keys or brackets) is refused in one pass that
- * stops at the first count too many: JSON.parse of a 48 MiB array of 16.7 million `{}` took
+ * The shape a request body may have, checked on its text as it arrives, before anything is built
+ * from it. Each cap is a multiple of the largest legal body of this API, so no legal body comes
+ * near one, and a body made only to cost (millions of items, keys or brackets) is refused at the
+ * first count too many, the rest unread: JSON.parse of a 48 MiB array of 16.7 million `{}` took
  * 42 s and 3.4 GB before the schema refused its length (issue 25 §1).
  */
 export const BODY_CAPS = {
