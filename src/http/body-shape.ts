@@ -85,12 +85,7 @@ export class ShapeScan {
 
   constructor(private readonly caps: BodyCaps = BODY_CAPS) {}
 
-  /** The verdict so far: a problem, `malformed`, or undefined to read on. */
-  get problem(): ShapeProblem | 'malformed' {
-    return this.verdict
-  }
-
-  /** Scans the next piece of the text; the verdict so far, as `problem`. */
+  /** Scans the next piece of the text: the verdict so far, undefined to read on. */
   push(text: string): ShapeProblem | 'malformed' {
     if (this.verdict) return this.verdict
     const caps = this.caps
