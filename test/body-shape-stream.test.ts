@@ -236,6 +236,15 @@ describe('the streaming scan agrees with the whole-text scan', () => {
     }
   })
 
+  it('a body of several MiB in pieces cut inside characters is read as one decode reads it', async () => {
+    const text = JSON.stringify({ approveNote: '供a😀\\"'.repeat(300_000), remark: 'é'.repeat(10) })
+    const bytes = encoder.encode(text)
+    const cuts = Array.from({ length: Math.ceil(bytes.length / 65_537) }, (_, i) => i * 65_537)
+    const read = await readBodyText(streamOf(piecesOf(bytes, cuts)))
+    expect(read.refusal).toBeUndefined()
+    expect(read.text === text).toBe(true)
+  })
+
   it('counts a character beyond the Basic Multilingual Plane as two, as the whole text did', () => {
     const caps = { ...BODY_CAPS, stringLength: 4 }
     expect(bodyShapeProblem('"😀😀"', caps)).toBeUndefined()
