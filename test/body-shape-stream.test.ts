@@ -221,7 +221,7 @@ describe('the streaming scan agrees with the whole-text scan', () => {
       .map((v) =>
         encoder.encode(
           JSON.stringify(v).replace(
-            /[^\x00-\x7f]/g,
+            /[^\x20-\x7f]/g,
             (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
           ),
         ),
@@ -241,8 +241,8 @@ describe('the streaming scan agrees with the whole-text scan', () => {
     const bytes = encoder.encode(text)
     const cuts = Array.from({ length: Math.ceil(bytes.length / 65_537) }, (_, i) => i * 65_537)
     const read = await readBodyText(streamOf(piecesOf(bytes, cuts)))
-    expect(read.refusal).toBeUndefined()
-    expect(read.text === text).toBe(true)
+    // Compared as a boolean: a failure would print 4 MB of text twice.
+    expect(read.refusal === undefined && read.text === text).toBe(true)
   })
 
   it('counts a character beyond the Basic Multilingual Plane as two, as the whole text did', () => {

@@ -99,6 +99,18 @@ try {
   const heavy = ['long string', 'escaped quotes', 'many keys', 'wide array'].map((shape) =>
     new TextEncoder().encode(SHAPES[shape](draft.limit)),
   )
+  // The same probe with nothing in flight: what the machine alone costs a probe, to set the
+  // slowest one below against (on a loaded machine it is most of it).
+  const idle: number[] = []
+  for (let i = 0; i < 20; i++) {
+    const started = performance.now()
+    await fetch(`${base}/healthz`).then((res) => res.arrayBuffer())
+    idle.push(performance.now() - started)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  console.log(
+    `/healthz with nothing in flight: slowest ${Math.round(Math.max(...idle))} ms of ${idle.length} probes (median ${Math.round(median(idle))} ms)`,
+  )
   let peak = rest
   const probes: number[] = []
   let failed = 0
