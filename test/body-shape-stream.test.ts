@@ -1,7 +1,12 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { MALFORMED, readBodyText } from '../src/http/body-read'
-import { BODY_CAPS, bodyShapeProblem, type BodyCaps } from '../src/http/body-shape'
+import {
+  BODY_CAPS,
+  bodyShapeProblem,
+  MALFORMED,
+  readBodyText,
+  type BodyCaps,
+} from '../src/http/body-shape'
 
 /**
  * The body-shape scan as it runs now, on a body as it arrives (issue 25 §1: a 48 MiB body was

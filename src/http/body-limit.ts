@@ -5,18 +5,9 @@ import { matchedRoutes } from 'hono/route'
 import { AppError, ERRORS } from '../errors'
 import { failure } from './envelope'
 import { READ_METHODS } from './auth'
-import { declaredBodySize } from './body-shape'
+import { declaredBodySize, limitBody, readBodyAhead } from './body-shape'
 
 const NO_BODY = '(body): this operation takes no body'
-
-/** The limit of each request's body, for the reader to count it too (validate.ts). */
-const limits = new WeakMap<Context, number>()
-
-/**
- * How many bytes the body of this request may have (undefined outside a body route): what the
- * reader counts, since a chunked body, or a Request built in-process, announces no size.
- */
-export const bodyLimitOf = (c: Context): number | undefined => limits.get(c)
 
 /**
  * The body limit of each route, enforced before the body is read: the size its body validator
@@ -24,9 +15,11 @@ export const bodyLimitOf = (c: Context): number | undefined => limits.get(c)
  * sent there would be ignored, so it is refused (400, before authentication, nothing written).
  * A path no route serves keeps the configured limit, and its 404 or 405.
  *
- * A body route whose body announces no size (chunked) is not read here, which would hold the
- * whole body in one piece before its shape could be counted: its limit is left to the reader,
- * which counts the bytes as they arrive and refuses the first over it, after authentication.
+ * A body that announces no size (chunked, or a Request built in-process) is read here, before
+ * authentication, so that one over its limit is refused as early as one that announces it; it is
+ * read as it arrives, its shape counted on the way (not held whole in one buffer before anything
+ * could count it, as Hono's bodyLimit did), and kept for its route's validator, which answers a
+ * refusal of its shape as it does any body's.
  */
 export function limitBodies(configured: number): MiddlewareHandler {
   const refuse = (c: Context, limit: number) =>
@@ -53,12 +46,13 @@ export function limitBodies(configured: number): MiddlewareHandler {
     const size = route.map((r) => declaredBodySize(r.handler)).find((s) => s !== undefined)
     if (size === undefined) return refuseAny(c, next)
     const limit = size === 'large' ? configured : Math.min(size, configured)
-    limits.set(c, limit)
     // As Hono's bodyLimit reads the headers: a length without a transfer coding is the size.
     const length = c.req.header('content-length')
     if (length !== undefined && !c.req.header('transfer-encoding')) {
-      if (Number.parseInt(length, 10) > limit) return refuse(c, limit)
+      limitBody(c, limit)
+      return Number.parseInt(length, 10) > limit ? refuse(c, limit) : next()
     }
-    return next()
+    const read = await readBodyAhead(c, limit)
+    return read.overLimit ? refuse(c, limit) : next()
   }
 }

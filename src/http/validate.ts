@@ -3,9 +3,14 @@ import type { Context, ValidationTargets } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { z } from 'zod'
 import { AppError, ERRORS } from '../errors'
-import { bodyLimitOf } from './body-limit'
-import { breathe, LARGE_TEXT, MALFORMED, readBodyText } from './body-read'
-import { declareBody, type BodySize } from './body-shape'
+import {
+  bodyTextOf,
+  breathe,
+  declareBody,
+  LARGE_TEXT,
+  MALFORMED,
+  type BodySize,
+} from './body-shape'
 import { describe, documentAs } from './openapi'
 import { listProblems, shownPath } from './refusal'
 
@@ -109,12 +114,12 @@ const mediaTypeOf = (c: Context) => (c.req.header('content-type') ?? '').split('
 
 /**
  * The body as JSON, parsed once (Hono's validator would parse the text again), its shape counted
- * as it is read (http/body-read.ts): a body breaking a cap of BODY_CAPS, or its route's limit, is
+ * as it is read (bodyTextOf, http/body-shape.ts): a body breaking a cap of BODY_CAPS, or its route's limit, is
  * refused with HTTP 400 at the piece that breaks it, before anything is built from it. `large`:
  * its next steps are to run as tasks of their own (LARGE_TEXT).
  */
 async function parsedBody(c: Context): Promise<{ parsed: unknown; large: boolean }> {
-  const read = await readBodyText(c.req.raw.body, { limit: bodyLimitOf(c) })
+  const read = await bodyTextOf(c)
   if (read.refusal !== undefined) throw new HTTPException(400, { message: read.refusal })
   const large = read.text.length > LARGE_TEXT
   if (large) await breathe()
