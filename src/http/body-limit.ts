@@ -1,11 +1,11 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import { matchedRoutes } from 'hono/route'
 import { AppError, ERRORS } from '../errors'
 import { failure } from './envelope'
 import { READ_METHODS } from './auth'
-import { declaredBodySize } from './body-shape'
+import { declaredBodySize, limitBody, readBodyAhead } from './body-shape'
 
 const NO_BODY = '(body): this operation takes no body'
 
@@ -14,16 +14,17 @@ const NO_BODY = '(body): this operation takes no body'
  * declares, and no body at all on a route without one (a DELETE, the archive command): a body
  * sent there would be ignored, so it is refused (400, before authentication, nothing written).
  * A path no route serves keeps the configured limit, and its 404 or 405.
+ *
+ * A body that announces no size (chunked, or a Request built in-process) is read here, before
+ * authentication, so that one over its limit is refused as early as one that announces it; it is
+ * read as it arrives, its shape counted on the way (not held whole in one buffer before anything
+ * could count it, as Hono's bodyLimit did), and kept for its route's validator, which answers a
+ * refusal of its shape as it does any body's.
  */
 export function limitBodies(configured: number): MiddlewareHandler {
-  const tooLarge = (limit: number) =>
-    bodyLimit({
-      maxSize: limit,
-      onError: (c) =>
-        failure(c, ERRORS.BAD_REQUEST, `request body exceeds ${limit} bytes`, null, 400),
-    })
-  const large = tooLarge(configured)
-  const bySize = new Map<number, MiddlewareHandler>()
+  const refuse = (c: Context, limit: number) =>
+    failure(c, ERRORS.BAD_REQUEST, `request body exceeds ${limit} bytes`, null, 400)
+  const large = bodyLimit({ maxSize: configured, onError: (c) => refuse(c, configured) })
   const refuseAny = bodyLimit({
     maxSize: 0,
     onError: () => {
@@ -44,9 +45,14 @@ export function limitBodies(configured: number): MiddlewareHandler {
     if (!route.length) return large(c, next)
     const size = route.map((r) => declaredBodySize(r.handler)).find((s) => s !== undefined)
     if (size === undefined) return refuseAny(c, next)
-    if (size === 'large' || size >= configured) return large(c, next)
-    let limit = bySize.get(size)
-    if (!limit) bySize.set(size, (limit = tooLarge(size)))
-    return limit(c, next)
+    const limit = size === 'large' ? configured : Math.min(size, configured)
+    // As Hono's bodyLimit reads the headers: a length without a transfer coding is the size.
+    const length = c.req.header('content-length')
+    if (length !== undefined && !c.req.header('transfer-encoding')) {
+      limitBody(c, limit)
+      return Number.parseInt(length, 10) > limit ? refuse(c, limit) : next()
+    }
+    const read = await readBodyAhead(c, limit)
+    return read.overLimit ? refuse(c, limit) : next()
   }
 }

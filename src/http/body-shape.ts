@@ -1,8 +1,8 @@
 /**
- * The shape a request body may have, checked on its text before anything is built from it. Each
- * cap is a multiple of the largest legal body of this API, so no legal body comes near one, and
- * a body made only to cost (millions of items, keys or brackets) is refused in one pass that
- * stops at the first count too many: JSON.parse of a 48 MiB array of 16.7 million `{}` took
+ * The shape a request body may have, checked on its text as it arrives, before anything is built
+ * from it. Each cap is a multiple of the largest legal body of this API, so no legal body comes
+ * near one, and a body made only to cost (millions of items, keys or brackets) is refused at the
+ * first count too many, the rest unread: JSON.parse of a 48 MiB array of 16.7 million `{}` took
  * 42 s and 3.4 GB before the schema refused its length (issue 25 §1).
  */
 export const BODY_CAPS = {
@@ -37,100 +37,300 @@ export const BODY_CAPS = {
   stringLength: 33_554_432,
 } as const
 
-/** Why `text` breaks a cap, as `(body): …`; undefined when it does not. */
+/** Why a body breaks a cap, as `(body): …`; undefined when it does not. */
 export type ShapeProblem = string | undefined
 
+/** The caps a scan checks, BODY_CAPS unless a test asks for others. */
+export type BodyCaps = { readonly [K in keyof typeof BODY_CAPS]: number }
+
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+const COMMA = 0x2c
 const OPEN_ARRAY = 0x5b
 const CLOSE_ARRAY = 0x5d
 const OPEN_OBJECT = 0x7b
 const CLOSE_OBJECT = 0x7d
 
-/**
- * Where the string that starts at `from` (after its opening quote) ends: its closing quote. A
- * string without a backslash is found by one search; one with escapes is walked character by
- * character from its first, which costs the same whatever the escapes (a search per escaped
- * quote took 1.6 s on 48 MiB of them), and no further than `longest` characters.
- */
-function stringEnd(text: string, from: number, longest: number): number {
-  const quote = text.indexOf('"', from)
-  if (quote < 0) return -1
-  // Searched within the string only: a search to the next backslash of the body, per string,
-  // cost the square of the body.
-  const backslash = text.slice(from, quote).indexOf('\\')
-  if (backslash < 0) return quote
-  const last = Math.min(text.length, from + longest + 1)
-  for (let i = from + backslash; i < last; i++) {
-    const c = text.charCodeAt(i)
-    if (c === 0x5c) i++
-    else if (c === 0x22) return i
-  }
-  // Past the longest string allowed: where it ends no longer matters.
-  return last < text.length ? last : -1
-}
-
-/** The next character that is not JSON whitespace, from `from`. */
-function nextSignificant(text: string, from: number): number {
-  for (let i = from; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return c
-  }
-  return -1
-}
+const isWhitespace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
 
 /**
- * The first cap of `caps` that JSON `text` breaks, read from the text itself in one pass that
- * stops there, before JSON.parse or any walk of a parsed value: depth at each opening bracket,
- * the items of an array and the fields of an object at each comma, the values of the body at
- * each comma too. Brackets and commas inside strings do not count. Malformed text is left for
- * the parser to refuse (the counts of malformed text mean nothing, and stop at nothing worse).
+ * The shape of a JSON text counted as it arrives, piece by piece, so that a body is judged
+ * while it is read and refused at its first count too many (a wide array at its 1,001st item)
+ * without the rest being read or decoded. Each piece is scanned in time linear in its length,
+ * whatever came before; nothing depends on where the text was cut: inside a string, between a
+ * backslash and the character it escapes, between an opening bracket and what follows it.
+ *
+ * What is counted: depth at each opening bracket, the items of an array and the fields of an
+ * object at each comma (one member as soon as a container holds anything), the values of the body
+ * at each of those, and the characters of each string as written (escapes counted as written).
+ * Brackets and commas inside strings are text. Malformed text is left to the parser, except a
+ * closing bracket with nothing open, which no JSON text holds (`malformed`: the parser's answer
+ * can be given at once).
  */
-export function bodyShapeProblem(
-  text: string,
-  caps: {
-    depth: number
-    arrayItems: number
-    objectKeys: number
-    values: number
-    stringLength: number
-  } = BODY_CAPS,
-): ShapeProblem {
-  const structural = /[[\]{}",]/g
-  // Per open container: whether it is an array, and how many members it has so far.
-  const isArray: boolean[] = []
-  const members: number[] = []
-  let depth = 0
-  let values = 1
-  for (let m = structural.exec(text); m; m = structural.exec(text)) {
-    const c = text.charCodeAt(m.index)
-    if (c === 0x22) {
-      const end = stringEnd(text, m.index + 1, caps.stringLength)
-      if (end < 0) return undefined
-      if (end - m.index - 1 > caps.stringLength) {
-        return `(body): a string longer than ${caps.stringLength} characters`
+export class ShapeScan {
+  /** Per open container (index = its depth): whether it is an array, its members so far. */
+  private readonly isArray: boolean[] = []
+  private readonly members: number[] = []
+  private depth = 0
+  private values = 1
+  private inString = false
+  /** Characters of the open string so far, as written. */
+  private stringLength = 0
+  /** The last piece ended inside a string, on the backslash of an escape. */
+  private escaping = false
+  /** A container just opened: whether it is empty depends on the next significant character. */
+  private opened = false
+  /** The first problem; once set (or once the text is known malformed), the rest is not read. */
+  private verdict: ShapeProblem | 'malformed'
+
+  constructor(private readonly caps: BodyCaps = BODY_CAPS) {}
+
+  /** Scans the next piece of the text: the verdict so far, undefined to read on. */
+  push(text: string): ShapeProblem | 'malformed' {
+    if (this.verdict) return this.verdict
+    const caps = this.caps
+    const n = text.length
+    // The next quote and backslash at or after a position, each searched again only once passed:
+    // searches over disjoint stretches, so a piece costs its length (a search per string to the
+    // next backslash of the piece cost the square of it).
+    let quote = -1
+    let backslash = -1
+    const structural = /[[\]{}",]/g
+    let i = 0
+    while (i < n) {
+      if (this.inString) {
+        // The character after a backslash that ended the last piece is escaped: not the end.
+        const from = this.escaping ? i + 1 : i
+        this.escaping = false
+        if (quote < from) quote = text.indexOf('"', from)
+        if (quote < 0) quote = n
+        if (backslash < from) backslash = text.indexOf('\\', from)
+        if (backslash < 0) backslash = n
+        let end = quote
+        if (backslash < quote) {
+          // Walked from the first backslash to the closing quote, which costs the same whatever
+          // the escapes (a search per escape took 1.6 s on 48 MiB of escaped quotes).
+          for (end = backslash; end < n; end++) {
+            const c = text.charCodeAt(end)
+            if (c === BACKSLASH) end++
+            else if (c === QUOTE) break
+          }
+          // The piece ended on a backslash: the next one starts with what it escapes.
+          if (end > n) this.escaping = true
+          end = Math.min(end, n)
+        }
+        this.stringLength += end - i
+        if (this.stringLength > caps.stringLength) return this.tooLong()
+        i = end + 1
+        if (end < n) this.inString = false
+        continue
       }
-      structural.lastIndex = end + 1
-    } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
-      if (++depth > caps.depth) return `(body): nested deeper than ${caps.depth} levels`
-      const array = c === OPEN_ARRAY
-      const next = nextSignificant(text, m.index + 1)
-      const empty = next === (array ? CLOSE_ARRAY : CLOSE_OBJECT)
-      isArray[depth] = array
-      members[depth] = empty ? 0 : 1
-      if (!empty && ++values > caps.values) return `(body): more than ${caps.values} values`
-    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
-      if (--depth < 0) return undefined
-    } else if (depth > 0) {
-      // A comma: one more member of the innermost open container.
-      const n = ++members[depth]
-      if (isArray[depth] ? n > caps.arrayItems : n > caps.objectKeys) {
-        return isArray[depth]
-          ? `(body): an array holds more than ${caps.arrayItems} items`
-          : `(body): an object holds more than ${caps.objectKeys} fields`
+      if (this.opened) {
+        while (i < n && isWhitespace(text.charCodeAt(i))) i++
+        if (i === n) break
+        const problem = this.firstMember(text.charCodeAt(i))
+        if (problem) return (this.verdict = problem)
       }
-      if (++values > caps.values) return `(body): more than ${caps.values} values`
+      structural.lastIndex = i
+      const m = structural.exec(text)
+      if (!m) break
+      i = m.index + 1
+      const c = text.charCodeAt(m.index)
+      if (c === QUOTE) {
+        this.inString = true
+        this.stringLength = 0
+      } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+        if (++this.depth > caps.depth) {
+          return (this.verdict = `(body): nested deeper than ${caps.depth} levels`)
+        }
+        this.isArray[this.depth] = c === OPEN_ARRAY
+        this.opened = true
+      } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
+        if (--this.depth < 0) return (this.verdict = 'malformed')
+      } else if (c === COMMA && this.depth > 0) {
+        const depth = this.depth
+        const array = this.isArray[depth]
+        const members = ++this.members[depth]
+        if (array ? members > caps.arrayItems : members > caps.objectKeys) {
+          return (this.verdict = array
+            ? `(body): an array holds more than ${caps.arrayItems} items`
+            : `(body): an object holds more than ${caps.objectKeys} fields`)
+        }
+        if (++this.values > caps.values) return (this.verdict = this.tooManyValues())
+      }
+    }
+    return undefined
+  }
+
+  /** The verdict on the whole text, once it has all been pushed. */
+  end(): ShapeProblem | 'malformed' {
+    // A bracket that ends the text opens a container that is not empty, as far as counts go.
+    if (!this.verdict && this.opened) this.verdict = this.firstMember(-1)
+    return this.verdict
+  }
+
+  /**
+   * The first significant character after an opening bracket: its own closing bracket leaves
+   * the container empty; anything else is its first member, and one more value.
+   */
+  private firstMember(c: number): ShapeProblem {
+    this.opened = false
+    const empty = c === (this.isArray[this.depth] ? CLOSE_ARRAY : CLOSE_OBJECT)
+    this.members[this.depth] = empty ? 0 : 1
+    if (!empty && ++this.values > this.caps.values) return this.tooManyValues()
+    return undefined
+  }
+
+  private tooManyValues() {
+    return `(body): more than ${this.caps.values} values`
+  }
+
+  private tooLong() {
+    return (this.verdict = `(body): a string longer than ${this.caps.stringLength} characters`)
+  }
+}
+
+/**
+ * The first cap of `caps` that JSON `text` breaks (`malformed` for a closing bracket with
+ * nothing open), in one pass that stops there: ShapeScan on the whole text at once.
+ */
+export function bodyShapeProblem(text: string, caps: BodyCaps = BODY_CAPS) {
+  const scan = new ShapeScan(caps)
+  return scan.push(text) ?? scan.end()
+}
+
+// ---- Reading a body. ----
+
+/** The parser's answer to a body that is not JSON (Hono's validator's, kept). */
+export const MALFORMED = 'Malformed JSON in request body'
+
+/**
+ * Bytes decoded and scanned at a time. A socket delivers about this much per read; a body that
+ * arrives in one piece (a test's Request, a runtime that buffers) is cut to it, so that a
+ * refusal still stops after the slice that earns it.
+ */
+const SLICE = 64 * 1024
+
+/**
+ * Text from which on a body's remaining steps (joining its pieces, JSON.parse, the walk for
+ * unstorable text, the schema) each run as a task of their own, not one after another in one
+ * block: for a legal body of tens of MiB, each is tens of ms.
+ */
+export const LARGE_TEXT = 1024 * 1024
+
+/** Lets the event loop serve what waits (a liveness probe) before the next step. */
+export const breathe = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
+
+/**
+ * Decoded pieces are kept joined in strings of about this length: a string this long is
+ * allocated outside the young generation, which a small one kept for the whole body would
+ * survive, copied at each scavenge (pauses of 10 to 20 ms with two 48 MiB bodies in flight).
+ */
+const KEPT = 1024 * 1024
+
+/**
+ * A body's text, whole, or why it was refused (as HTTP 400) before all of it was read;
+ * `overLimit` when that is its route's limit.
+ */
+export type BodyText =
+  | { text: string; refusal?: undefined; overLimit?: undefined }
+  | { refusal: string; overLimit?: boolean }
+
+/**
+ * The text of a JSON body, read as it arrives: each piece is decoded on its own (a multi-byte
+ * character cut between two pieces is joined by the decoder) and counted by ShapeScan before the
+ * next is read, so that no step blocks the event loop for more than a slice's work (decoding a
+ * 48 MiB body in one piece took 50 to 70 ms), and a body that breaks a cap is refused at the
+ * piece that breaks it, the rest neither decoded nor kept. `limit` bounds a body whose size no
+ * header announced (chunked), counted as it arrives.
+ */
+export async function readBodyText(
+  body: ReadableStream<Uint8Array> | null,
+  { limit = Infinity, caps = BODY_CAPS }: { limit?: number; caps?: BodyCaps } = {},
+): Promise<BodyText> {
+  const scan = new ShapeScan(caps)
+  // The byte order mark is dropped here, not by the decoder: Node 26's decoder, fed a stream
+  // whose first piece ends inside the first character, drops the next U+FEFF as well, and the
+  // text would no longer be the one a single decode gives.
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true })
+  let first = true
+  const decode = (bytes?: Uint8Array) => {
+    let piece = decoder.decode(bytes, { stream: bytes !== undefined })
+    if (first && piece.length > 0) {
+      first = false
+      if (piece.charCodeAt(0) === 0xfeff) piece = piece.slice(1)
+    }
+    return piece
+  }
+  /** The text so far: joined strings of about KEPT characters, and the pieces since. */
+  const kept: string[] = []
+  const recent: string[] = []
+  let recentLength = 0
+  const keep = (piece: string) => {
+    recent.push(piece)
+    recentLength += piece.length
+    if (recentLength < KEPT) return
+    kept.push(recent.join(''))
+    recent.length = 0
+    recentLength = 0
+  }
+  let size = 0
+  if (body) {
+    const reader = body.getReader()
+    for (;;) {
+      let read: ReadableStreamReadResult<Uint8Array>
+      try {
+        read = await reader.read()
+      } catch {
+        // The client went away mid-body: as Hono's validator answered a body it could not read.
+        return { refusal: MALFORMED }
+      }
+      if (read.done) break
+      const bytes = read.value
+      size += bytes.length
+      // Not read further: a client sending more than its route takes may send without end.
+      if (size > limit) return { refusal: `request body exceeds ${limit} bytes`, overLimit: true }
+      for (let at = 0; at < bytes.length; at += SLICE) {
+        const piece = decode(bytes.subarray(at, at + SLICE))
+        keep(piece)
+        const problem = scan.push(piece)
+        if (problem) {
+          discardRest(reader, limit - size)
+          return { refusal: problem === 'malformed' ? MALFORMED : problem }
+        }
+      }
     }
   }
-  return undefined
+  const last = decode()
+  keep(last)
+  const problem = scan.push(last) ?? scan.end()
+  if (problem) return { refusal: problem === 'malformed' ? MALFORMED : problem }
+  if (size > LARGE_TEXT) await breathe()
+  return { text: kept.join('') + recent.join('') }
+}
+
+/**
+ * Reads the rest of a refused body and drops it, up to `most` bytes more (what its route takes,
+ * the announced length having been checked), so that the answer is not followed by a reset: a
+ * client still sending would otherwise meet a socket closed with its bytes unread (and lose the
+ * answer with it), and a keep-alive connection could not carry the next request. Cancelling the
+ * stream instead destroys the socket (Node) before the answer is written.
+ */
+function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, most: number) {
+  void (async () => {
+    let left = most
+    for (;;) {
+      const read = await reader.read()
+      if (read.done) return
+      left -= read.value.length
+      if (left < 0) {
+        reader.releaseLock()
+        return
+      }
+    }
+  })().catch(() => {
+    // The client closed the connection: nothing left to drop.
+  })
 }
 
 /** The depth cap alone, as the OpenAPI document names it. */
@@ -159,3 +359,27 @@ export function declareBody<M extends object>(validator: M, size: BodySize): M {
 
 /** The size a handler (a route's body validator) declares, if it is one. */
 export const declaredBodySize = (handler: object): BodySize | undefined => declared.get(handler)
+
+/** The limit of each request's body (limitBodies), and its text when read ahead of its validator. */
+const limits = new WeakMap<object, number>()
+const readAhead = new WeakMap<object, BodyText>()
+
+/** Records how many bytes this request's body may have (http/body-limit.ts). */
+export function limitBody(c: { req: { raw: Request } }, limit: number) {
+  limits.set(c, limit)
+}
+
+/**
+ * Reads this request's body now, up to `limit` (a body that announces no size, whose limit only
+ * reading it can check), and keeps what was read for its validator.
+ */
+export async function readBodyAhead(c: { req: { raw: Request } }, limit: number) {
+  limits.set(c, limit)
+  const text = await readBodyText(c.req.raw.body, { limit })
+  readAhead.set(c, text)
+  return text
+}
+
+/** The body of this request, read once: as limitBody read it ahead, or now, as it arrives. */
+export const bodyTextOf = (c: { req: { raw: Request } }): BodyText | Promise<BodyText> =>
+  readAhead.get(c) ?? readBodyText(c.req.raw.body, { limit: limits.get(c) })

@@ -3,7 +3,14 @@ import type { Context, ValidationTargets } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { z } from 'zod'
 import { AppError, ERRORS } from '../errors'
-import { bodyShapeProblem, declareBody, type BodySize } from './body-shape'
+import {
+  bodyTextOf,
+  breathe,
+  declareBody,
+  LARGE_TEXT,
+  MALFORMED,
+  type BodySize,
+} from './body-shape'
 import { describe, documentAs } from './openapi'
 import { listProblems, shownPath } from './refusal'
 
@@ -106,24 +113,22 @@ const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i
 const mediaTypeOf = (c: Context) => (c.req.header('content-type') ?? '').split(';')[0].trim()
 
 /**
- * The body as JSON, parsed once (Hono's validator would parse the text again), after its shape
- * is checked on the text: a body breaking a cap of BODY_CAPS is refused with HTTP 400 before
- * anything is built from it, like one over its size.
+ * The body as JSON, parsed once (Hono's validator would parse the text again), its shape counted
+ * as it is read (bodyTextOf, http/body-shape.ts): a body breaking a cap of BODY_CAPS, or its route's limit, is
+ * refused with HTTP 400 at the piece that breaks it, before anything is built from it. `large`:
+ * its next steps are to run as tasks of their own (LARGE_TEXT).
  */
-async function parsedBody(c: Context): Promise<unknown> {
-  const text = await c.req.text().catch(() => undefined)
-  if (text === undefined) throw new HTTPException(400, { message: MALFORMED })
-  const problem = bodyShapeProblem(text)
-  if (problem) throw new HTTPException(400, { message: problem })
+async function parsedBody(c: Context): Promise<{ parsed: unknown; large: boolean }> {
+  const read = await bodyTextOf(c)
+  if (read.refusal !== undefined) throw new HTTPException(400, { message: read.refusal })
+  const large = read.text.length > LARGE_TEXT
+  if (large) await breathe()
   try {
-    return JSON.parse(text)
+    return { parsed: JSON.parse(read.text), large }
   } catch {
     throw new HTTPException(400, { message: MALFORMED })
   }
 }
-
-/** Hono's validator's answer to a body that is not JSON, kept. */
-const MALFORMED = 'Malformed JSON in request body'
 
 /** The raw request part a validator is about to read (any but the body). */
 async function rawTarget(c: Context, target: keyof ValidationTargets): Promise<unknown> {
@@ -173,9 +178,11 @@ export const validate = <T extends z.ZodType, Target extends keyof ValidationTar
       throw new HTTPException(415, { message: ERRORS.UNSUPPORTED_MEDIA_TYPE.message })
     }
     if (target === 'json') {
-      const parsed = await parsedBody(c)
+      const { parsed, large } = await parsedBody(c)
+      if (large) await breathe()
       const problem = findUnstorableText(parsed)
       if (problem) throw refuse(problem)
+      if (large) await breathe()
       const result = await schema.safeParseAsync(parsed)
       if (!result.success) throw refuse(describeIssues(result.error))
       c.req.addValidatedData('json', result.data as object)
