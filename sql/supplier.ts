@@ -236,9 +236,11 @@ export type NameKeyCandidate = z.output<typeof NameKeyCandidate>
  * Live suppliers that share at least one company-name key with `keys`: a probe of the GIN index
  * supplier_name_key_keys, which reads the entries of these keys only (each key holds a trade
  * name, so suppliers that share just a region, an industry or a legal form are never read). The
- * keys are read first (MATERIALIZED): the planner must not walk supplier's ids backwards looking
- * for the few that match. Suppliers not keyed yet (no row, before the backfill reaches them) are
- * not seen.
+ * ids are read first, into an array, and each is looked up by supplier's primary key: the GIN
+ * estimate for `&&` over some twenty keys is thousands of rows, and joined on that estimate the
+ * planner merged the hits with all of supplier's ids (0.13 s a probe at 1,000,000 suppliers,
+ * where the keys found 26). Suppliers not keyed yet (no row, before the backfill reaches them)
+ * are not seen.
  */
 export function suppliersSharingNameKeys(
   sql: Sql,
@@ -248,13 +250,12 @@ export function suppliersSharingNameKeys(
 ) {
   return many(
     sql`
-      WITH hit AS MATERIALIZED (
-        SELECT k.supplier_id FROM supplier_name_key k WHERE k.keys && ${keys}::text[]
-      )
       SELECT s.supplier_id::text AS "supplierId", s.supplier_no AS "supplierNo",
              s.full_name AS "fullName", s.short_name AS "shortName", s.status
-      FROM hit JOIN supplier s ON s.supplier_id = hit.supplier_id
-      WHERE s.deleted_at IS NULL AND s.supplier_id IS DISTINCT FROM ${exceptSupplierId}::bigint
+      FROM supplier s
+      WHERE s.supplier_id = ANY (ARRAY(
+              SELECT k.supplier_id FROM supplier_name_key k WHERE k.keys && ${keys}::text[]))
+        AND s.deleted_at IS NULL AND s.supplier_id IS DISTINCT FROM ${exceptSupplierId}::bigint
       ORDER BY s.supplier_id DESC
       LIMIT ${limit}
     `,
