@@ -1121,7 +1121,7 @@ function renderRegistration(
   const small1 = at(small, one)
   const met = (ok: boolean) => (ok ? '**met**' : '**not met**')
   if (big1 && big16 && small1) {
-    const ratio = big16.statement.p50 / (at(small, one)?.statement.p50 ?? NaN)
+    const ratio = big16.statement.p50 / (at(small, most)?.statement.p50 ?? NaN)
     lines.push(
       '| target (issue 26) | figure | |',
       '|---|---|---|',
