@@ -8,7 +8,7 @@ import { connectJetStream, type EventBroker } from '../src/ports/event-broker'
 import { CloudEvent } from '../src/schemas/events'
 import { createDraft, update } from './client'
 import { useHarness } from './harness'
-import { deleteStream, NATS_URL, ownStream, streamMessages } from './nats'
+import { deleteStream, eventsPublishable, NATS_URL, ownStream, streamMessages } from './nats'
 import { draftBody } from './supplier-data'
 import { tcpProxy } from './tcp-proxy'
 
@@ -52,22 +52,7 @@ const pendingIds = async () =>
       SELECT event_id::text AS id FROM domain_event WHERE status = 'PENDING' ORDER BY event_id`
   ).map((r) => r.id)
 
-/**
- * Waits until every PENDING event is publishable: the snapshot's xmin is cluster-wide, so on a
- * shared PostgreSQL a transaction of another database (another test file) can hold it back.
- */
-const settled = () =>
-  expect
-    .poll(
-      async () =>
-        (
-          await h.sql<{ n: number }[]>`
-            SELECT count(*)::int AS n FROM domain_event
-            WHERE status = 'PENDING' AND NOT tx_id < pg_snapshot_xmin(pg_current_snapshot())`
-        )[0].n,
-      { timeout: 60_000, interval: 100 },
-    )
-    .toBe(0)
+const settled = () => eventsPublishable(h.sql)
 
 /** Lets another relay take over at once, as if the holder's lease had run out. */
 const expireLease = () => h.sql`UPDATE job_lease SET expires_at = now() WHERE job = ${RELAY_JOB}`

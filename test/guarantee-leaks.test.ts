@@ -10,7 +10,7 @@ import { confirmingFinance } from './valid-requests'
 import { withCheckCharacter } from '../src/domain/supplier/uscc'
 import { createEventRelay } from '../src/domain/events/relay'
 import { CloudEvent } from '../src/schemas/events'
-import { deleteStream, ownStream, streamMessages } from './nats'
+import { deleteStream, eventsPublishable, ownStream, streamMessages } from './nats'
 
 /**
  * Leak scan: a scenario that carries distinctive sensitive values through every write and read,
@@ -386,17 +386,7 @@ describe('leak scan: no plaintext sensitive value anywhere', () => {
     expect(missed, 'routes the scenario did not go through').toEqual([])
 
     // Every event of the scenario goes out through the relay, to the file's own stream.
-    await expect
-      .poll(
-        async () =>
-          (
-            await h.sql<{ n: number }[]>`
-              SELECT count(*)::int AS n FROM domain_event
-              WHERE status = 'PENDING' AND NOT tx_id < pg_snapshot_xmin(pg_current_snapshot())`
-          )[0].n,
-        { timeout: 60_000, interval: 100 },
-      )
-      .toBe(0)
+    await eventsPublishable(h.sql)
     inRequest = false
     const relay = createEventRelay({ sql: h.sql, logger: h.deps.logger, config: h.config })
     const stored = await h.sql<{ id: string; type: string; supplierId: string | null }[]>`

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { jetstreamManager } from '@nats-io/jetstream'
 import { connect } from '@nats-io/transport-node'
+import { expect } from 'vitest'
+import type { Sql } from '../sql/db'
 
 /** The machine's NATS server with JetStream (.ci/run starts it when it is down). */
 export const NATS_URL = 'nats://127.0.0.1:4222'
@@ -63,3 +65,20 @@ export async function deleteStream(stream: string) {
     await nc.close()
   }
 }
+
+/**
+ * Waits until every PENDING event is publishable: the snapshot's xmin is cluster-wide, so on a
+ * shared PostgreSQL a transaction of another database (another test file) can hold it back.
+ */
+export const eventsPublishable = (sql: Sql) =>
+  expect
+    .poll(
+      async () =>
+        (
+          await sql<{ n: number }[]>`
+            SELECT count(*)::int AS n FROM domain_event
+            WHERE status = 'PENDING' AND NOT tx_id < pg_snapshot_xmin(pg_current_snapshot())`
+        )[0].n,
+      { timeout: 60_000, interval: 100 },
+    )
+    .toBe(0)

@@ -8,7 +8,7 @@ import { createCipher } from '../../src/crypto/sensitive'
 import { createLogger } from '../../src/logger'
 import { embeddedFleetResources } from '../../src/ports/fleet'
 import { sqlPermissionLookup } from '../../src/ports/permission'
-import { withCheckCharacter } from '../../src/domain/supplier/uscc'
+import { registrationForm } from './registration-form'
 
 /*
  * What one registration costs, by side: `node --import tsx scripts/bench/registration-cost.ts
@@ -79,24 +79,11 @@ const TRADE = [...'和兴隆泰昌盛华源瑞祥福康宁安达通远航明德�
 const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]
 const run = String(Date.now() % 1e6).padStart(6, '0')
 
-const form = (n: number) => ({
-  fullName: `${pick(REGIONS)}${pick(TRADE)}${pick(TRADE)}${pick(TRADE)}${pick(INDUSTRIES)}${pick(FORMS)}`,
-  taxNo: withCheckCharacter(`91${run}${String(n).padStart(9, '0')}`),
-  types: [{ typeCode: 'OTHER' }],
-  mainCooperation: '导游与门票',
-  licenseImageUrl: 'https://storage.example.com/supplier/license.png',
-  initialAccounts: [
-    {
-      accountType: 'CORPORATE',
-      bankName: '工商银行杭州分行',
-      accountNo: `6222${run}${n}`,
-      settleMode: 'MONTHLY',
-      accountPeriod: 30,
-      invoiceType: 'SPECIAL',
-      taxRate: 6,
-    },
-  ],
-})
+const form = (n: number) =>
+  registrationForm(
+    `${pick(REGIONS)}${pick(TRADE)}${pick(TRADE)}${pick(TRADE)}${pick(INDUSTRIES)}${pick(FORMS)}`,
+    `${run}${String(n).padStart(9, '0')}`,
+  )
 
 const post = async (path: string, body: unknown) => {
   const res = await app.request(path, { method: 'POST', headers, body: JSON.stringify(body) })

@@ -21,7 +21,7 @@ import { createLogger } from '../../src/logger'
 import { migrate } from '../../src/db/migrate'
 import { httpFleetResources, type FleetResources } from '../../src/ports/fleet'
 import { sqlPermissionLookup } from '../../src/ports/permission'
-import { withCheckCharacter } from '../../src/domain/supplier/uscc'
+import { registrationForm as formOf } from './registration-form'
 import { latencyChart } from './chart'
 import {
   percentile,
@@ -436,24 +436,7 @@ const registrationForm = (key: string) => {
     Array.from({ length: 9 }, (_, i) => 'abcdefghijklmnopqrstuvwxyz'[(n * 7 + i * 11) % 26]).join(
       '',
     )
-  return {
-    fullName: `${word(Number(key))}${key} ${word(Number(key) + 3)} 旅游服务有限公司`,
-    taxNo: withCheckCharacter(`91${key.padStart(15, '0')}`),
-    types: [{ typeCode: 'OTHER' }],
-    mainCooperation: '导游与门票',
-    licenseImageUrl: 'https://storage.example.com/supplier/license.png',
-    initialAccounts: [
-      {
-        accountType: 'CORPORATE',
-        bankName: '工商银行杭州分行',
-        accountNo: `6222${key}`,
-        settleMode: 'MONTHLY',
-        accountPeriod: 30,
-        invoiceType: 'SPECIAL',
-        taxRate: 6,
-      },
-    ],
-  }
+  return formOf(`${word(Number(key))}${key} ${word(Number(key) + 3)} 旅游服务有限公司`, key)
 }
 
 /**
