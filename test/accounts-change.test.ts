@@ -122,7 +122,14 @@ describe('SUP-ADM-036 change: happy path', () => {
     expect(events[3].payload).toMatchObject({
       accountId: t.accountId,
       accountNoMask: maskAccountNo(next),
-      fields: ['bankName', 'accountNo', 'proofFileUrls', 'settleMode', 'accountPeriod'],
+      // What changed, old and new, exactly as the change log masks it.
+      changes: rows.slice(1).map((r) => ({
+        targetType: 'ACCOUNT',
+        targetId: t.accountId,
+        field: r.field_name,
+        old: r.old_value_masked,
+        new: r.new_value_masked,
+      })),
     })
     for (const text of [JSON.stringify(res.body), JSON.stringify(events), JSON.stringify(rows)]) {
       expect(text).not.toContain(next)

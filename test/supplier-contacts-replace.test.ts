@@ -7,6 +7,7 @@ import {
   itLeaksNothing,
   recordingClient,
   uniquePhone,
+  asEventChanges,
 } from './supplier-update-data'
 import { unchanged } from './unchanged'
 
@@ -89,6 +90,7 @@ describe('contacts replace (PUT /items/{id}/contacts)', () => {
       expect(await changeLogs(h, s.id, 'DRAFT_UPDATE')).toHaveLength(0)
       const evs = await events(h, s.id)
       expect(evs.at(-1)!.event_type).toBe('SupplierContactsReplaced')
+      expect(JSON.parse(evs.at(-1)!.payload).changes).toEqual(asEventChanges(logs))
       const all = JSON.stringify([logs, evs])
       for (const p of [...phones, newPhone, addedPhone]) expect(all).not.toContain(p)
 

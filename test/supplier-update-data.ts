@@ -157,6 +157,18 @@ export async function events(h: Harness, supplierId: string) {
   `) as unknown as { event_type: string; payload: string }[]
 }
 
+/** Change-log rows as an event's `changes` carries them: the same values, masked the same way. */
+export const asEventChanges = (
+  logs: Omit<ChangeRow, 'operation_type' | 'change_reason' | 'operator_id'>[],
+) =>
+  logs.map((l) => ({
+    targetType: l.target_type,
+    targetId: l.target_id,
+    field: l.field_name,
+    old: l.old_value_masked,
+    new: l.new_value_masked,
+  }))
+
 export async function contactRows(h: Harness, supplierId: string) {
   return (await h.sql`
     SELECT contact_id::text AS id, contact_name AS name, deleted_at IS NOT NULL AS deleted

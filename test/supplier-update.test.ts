@@ -11,6 +11,7 @@ import {
   taxNo,
   uniquePhone,
   withoutVersion,
+  asEventChanges,
 } from './supplier-update-data'
 import { unchanged } from './unchanged'
 
@@ -149,6 +150,8 @@ describe('SUP-ADM-004 update (PUT /items/{id})', () => {
       expect(evs).toHaveLength(evBefore + 1)
       expect(evs.at(-1)!.event_type).toBe('SupplierProfileUpdated')
       for (const v of [newPhone, newTax]) expect(evs.at(-1)!.payload).not.toContain(v)
+      // The event tells what changed, in the change log's own masked values.
+      expect(JSON.parse(evs.at(-1)!.payload).changes).toEqual(asEventChanges(logs))
     })
 
     it('logs PROFILE_UPDATE for an ACTIVE supplier', async () => {

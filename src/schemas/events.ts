@@ -1,5 +1,10 @@
 import { z } from 'zod'
-import { RESOURCE_MODULES, RISK_FLAG_CODES, SUPPLIER_STATUSES } from '../vocabulary'
+import {
+  CHANGE_TARGET_TYPES,
+  RESOURCE_MODULES,
+  RISK_FLAG_CODES,
+  SUPPLIER_STATUSES,
+} from '../vocabulary'
 import { idString } from './id'
 
 /*
@@ -8,8 +13,8 @@ import { idString } from './id'
  * declared here, so an unknown type or a wrong payload fails tsc, and it parses the payload before
  * storing it, so nothing undeclared (a plaintext sensitive value above all) reaches the outbox.
  * The relay publishes these payloads as the `data` of CloudEvents, and /asyncapi.json is generated
- * from this catalog. A payload carries ids, statuses, codes, field names and masks only: never a
- * tax number, phone, account number or approval opinion.
+ * from this catalog. A payload carries ids, statuses, codes, and changed values only as the change
+ * log masks them (`changes`): never a tax number, phone, account number or approval opinion.
  */
 
 export const AGGREGATE_TYPES = ['SUPPLIER', 'ACCOUNT', 'RELATION', 'SUPPLIER_TYPE'] as const
@@ -22,7 +27,23 @@ const approvalLogId = id.describe('the approval that carries the change')
 const operatorId = id.describe('the administrator who made the change')
 const fields = z
   .array(z.string().min(1))
-  .describe('names of the changed fields (their values are in the change log, masked)')
+  .describe('names of the fields proposed (their values are in the approval, sealed)')
+const maskedValue = z
+  .string()
+  .nullable()
+  .describe('the value as the change log keeps it: masked when sensitive, cut at 200 characters')
+const changes = z
+  .array(
+    z.strictObject({
+      targetType: z.enum(CHANGE_TARGET_TYPES).describe('what the field belongs to'),
+      targetId: id.nullable().describe('the supplier, contact, account, … the field belongs to'),
+      field: z.string().min(1),
+      old: maskedValue,
+      new: maskedValue,
+    }),
+  )
+  .min(1)
+  .describe('the changed fields with their old and new values, masked exactly as in the change log')
 const riskFlags = z.array(z.enum(RISK_FLAG_CODES)).describe('the account risk flags raised')
 const accountNoMask = z.string().describe('the account number, masked (never plaintext)')
 const supplierStatus = z.enum(SUPPLIER_STATUSES)
@@ -68,15 +89,46 @@ export const EVENT_CATALOG = {
   ),
   SupplierProfileUpdated: event(
     'SUPPLIER',
-    'Profile fields of a supplier changed (the names of the fields; values in the change log).',
-    { supplierId, fields, operatorId },
-    { supplierId: S, fields: ['shortName', 'contacts'], operatorId: OP },
+    'Profile fields of a supplier changed (or of its contacts, qualifications, business types).',
+    { supplierId, changes, operatorId },
+    {
+      supplierId: S,
+      changes: [
+        {
+          targetType: 'SUPPLIER',
+          targetId: S,
+          field: 'shortName',
+          old: 'Lakeside',
+          new: 'Lakeview',
+        },
+        {
+          targetType: 'SUPPLIER',
+          targetId: S,
+          field: 'taxNo',
+          old: null,
+          new: '91************712Q',
+        },
+      ],
+      operatorId: OP,
+    },
   ),
   SupplierContactsReplaced: event(
     'SUPPLIER',
     "A supplier's contacts were replaced.",
-    { supplierId, fields, operatorId },
-    { supplierId: S, fields: ['contactPhone'], operatorId: OP },
+    { supplierId, changes, operatorId },
+    {
+      supplierId: S,
+      changes: [
+        {
+          targetType: 'CONTACT',
+          targetId: '9007199254741411',
+          field: 'contactPhone',
+          old: '138****5678',
+          new: '139****4321',
+        },
+      ],
+      operatorId: OP,
+    },
   ),
   SupplierDraftDeleted: event(
     'SUPPLIER',
@@ -229,7 +281,7 @@ export const EVENT_CATALOG = {
     {
       supplierId: S,
       accountId: A,
-      accountNoMask: '6222 **** **** 0123',
+      accountNoMask: '**** **** 0123',
       riskFlags: [],
       approvalLogId: P,
       operatorId: OP,
@@ -249,7 +301,7 @@ export const EVENT_CATALOG = {
       supplierId: S,
       accountId: A,
       approvalLogId: P,
-      accountNoMask: '6222 **** **** 0123',
+      accountNoMask: '**** **** 0123',
       riskFlags: [],
     },
   ),
@@ -287,13 +339,21 @@ export const EVENT_CATALOG = {
   BankAccountChanged: event(
     'ACCOUNT',
     'A change of a bank account was approved and applied.',
-    { supplierId, accountId, approvalLogId, fields, accountNoMask, riskFlags },
+    { supplierId, accountId, approvalLogId, changes, accountNoMask, riskFlags },
     {
       supplierId: S,
       accountId: A,
       approvalLogId: P,
-      fields: ['accountNo'],
-      accountNoMask: '6222 **** **** 0456',
+      changes: [
+        {
+          targetType: 'ACCOUNT',
+          targetId: A,
+          field: 'accountNo',
+          old: '**** **** 0123',
+          new: '**** **** 0456',
+        },
+      ],
+      accountNoMask: '**** **** 0456',
       riskFlags: [],
     },
   ),

@@ -6,7 +6,13 @@ import { lockSupplier } from '../../../sql/supplier'
 import { fail } from '../../errors'
 import { approvalHandler, type ApplierCtx, type NotApplied } from '../approval/handler'
 import { checkCandidate, flagCodes } from './rules'
-import { logChanges, statusChange, type FieldChange, maskForLog } from '../write/change-log'
+import {
+  eventChanges,
+  logChanges,
+  maskForLog,
+  statusChange,
+  type FieldChange,
+} from '../write/change-log'
 import type { AuditDeps } from '../audit/trail'
 import { assertAllowed } from '../lifecycle/policy'
 import { SUPPLIER_COMMANDS } from '../../schemas/lifecycle'
@@ -205,7 +211,7 @@ export const accountChangeApproval = approvalHandler<AccountChangeSnapshot>({
         supplierId: supplier.supplierId,
         accountId: account.accountId,
         approvalLogId: approval.approvalLogId,
-        fields: snapshot.fields,
+        changes: eventChanges(supplier.supplierId, changes),
         accountNoMask: snapshot.accountNoMask ?? account.accountNoMask,
         riskFlags: flagCodes(flags),
       },

@@ -30,7 +30,7 @@ import type { ChangeOperationType, SupplierStatus } from '../../vocabulary'
 import { assertAllowed } from '../lifecycle/policy'
 import { checkIdentity } from './near-duplicate'
 import { diffSubject, type Identity, type SubjectInput } from './form'
-import { logChanges, type FieldChange } from '../write/change-log'
+import { eventChanges, logChanges, type FieldChange } from '../write/change-log'
 import { runWrite } from '../write/pipeline'
 import { relockSupplier, supplierForWrite } from '../write/target'
 import type { AuditDeps } from '../audit/trail'
@@ -200,7 +200,7 @@ async function commitProfileChange(
     eventType: what.eventType,
     payload: {
       supplierId,
-      fields: [...new Set(changes.map((c) => c.fieldName))],
+      changes: eventChanges(supplierId, changes),
       operatorId: ctx.adminId,
     },
   })

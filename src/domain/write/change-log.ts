@@ -48,6 +48,19 @@ export function logChanges(
   )
 }
 
+/**
+ * The `changes` of an event: the same rows, with the same masked values, the change log gets, so
+ * a consumer sees what changed without the event ever holding more than the log does.
+ */
+export const eventChanges = (supplierId: string, changes: FieldChange[]) =>
+  changes.map((c) => ({
+    targetType: c.targetType,
+    targetId: c.targetId ?? (c.targetType === 'SUPPLIER' ? supplierId : null),
+    field: c.fieldName,
+    old: c.oldValueMasked,
+    new: c.newValueMasked,
+  }))
+
 /** The change-log row of a status move (of a supplier, or of an account). */
 export const statusChange = (
   targetType: 'SUPPLIER' | 'ACCOUNT',
