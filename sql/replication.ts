@@ -24,6 +24,15 @@ export async function primaryWalPosition(sql: Sql): Promise<bigint> {
   return lsnValue(row.lsn)
 }
 
+/**
+ * The primary's flushed WAL position: every COMMIT acknowledged so far (synchronous_commit on, the
+ * default) is at or before it, and nothing past it can have reached a standby yet.
+ */
+export async function primaryFlushPosition(sql: Sql): Promise<bigint> {
+  const row = await one(sql`SELECT pg_current_wal_flush_lsn()::text AS lsn`, z.object({ lsn: Lsn }))
+  return lsnValue(row.lsn)
+}
+
 const Replay = z.object({ standby: z.boolean(), replayed: Lsn.nullable() })
 
 /**

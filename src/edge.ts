@@ -16,9 +16,11 @@ import type { Logger } from 'pino'
 import postgres from 'postgres'
 import { loadConfig, type Config } from './config'
 import { createCipher, SENSITIVE_LOG_KEYS, type SensitiveCipher } from './crypto/sensitive'
+import { requestReadRouting } from './domain/read-routing'
 import { assertCatalog, ERRORS } from './errors'
 import { buildApp } from './http/frame'
 import type { AppDeps as Deps } from './http/types'
+import type { Observer } from './ports/observer'
 import { permissionLookupFor } from './ports/permission'
 import { dictRoutes } from './routes/dict'
 import { resourceInfoRoutes } from './routes/resources'
@@ -30,6 +32,10 @@ export interface EdgeEnv {
   DATABASE_URL?: string
   /** Cloudflare Hyperdrive binding; preferred over DATABASE_URL when present. */
   HYPERDRIVE?: { connectionString: string }
+  /** One or more standbys the read routes may read (docs/replicas.md, "On the edge"). */
+  DATABASE_READ_URL?: string
+  /** A Hyperdrive binding in front of a standby; preferred over DATABASE_READ_URL when present. */
+  HYPERDRIVE_READ?: { connectionString: string }
   [name: string]: unknown
 }
 
@@ -122,6 +128,9 @@ const setups = new WeakMap<object, Promise<Setup>>()
 const databaseUrlOf = (env: EdgeEnv) =>
   env.HYPERDRIVE?.connectionString ||
   (typeof env.DATABASE_URL === 'string' ? env.DATABASE_URL : undefined)
+const databaseReadUrlOf = (env: EdgeEnv) =>
+  env.HYPERDRIVE_READ?.connectionString ||
+  (typeof env.DATABASE_READ_URL === 'string' ? env.DATABASE_READ_URL : undefined)
 
 function setupFor(env: EdgeEnv): Promise<Setup> {
   let setup = setups.get(env)
@@ -133,7 +142,10 @@ function setupFor(env: EdgeEnv): Promise<Setup> {
       )
       // Never the public development secrets, whatever NODE_ENV says: Deno.serve binds every
       // interface, and a Worker is public, so there is no private edge to take them on.
-      const config = loadConfig({ ...vars, DATABASE_URL: databaseUrlOf(env) }, { entry: 'edge' })
+      const config = loadConfig(
+        { ...vars, DATABASE_URL: databaseUrlOf(env), DATABASE_READ_URL: databaseReadUrlOf(env) },
+        { entry: 'edge' },
+      )
       if (!config.databaseUrl) {
         throw new Error('DATABASE_URL or a HYPERDRIVE binding is required on the edge')
       }
@@ -147,6 +159,15 @@ function setupFor(env: EdgeEnv): Promise<Setup> {
     setups.set(env, setup)
   }
   return setup
+}
+
+/** Requests take the standbys of DATABASE_READ_URL in turn (per isolate). */
+let nextStandby = 0
+const standbyFor = (config: Config) => {
+  const urls = config.readReplicas?.urls
+  if (!urls?.length) return undefined
+  const url = urls[nextStandby++ % urls.length]
+  return { name: new URL(url).host, url }
 }
 
 assertCatalog()
@@ -179,20 +200,44 @@ export default {
     // type fetch round trip, closed after the response without delaying it. Hyperdrive pools.
     // No TimeZone start-up parameter: poolers may drop it, so the queries served here name
     // APP_TIMEZONE themselves (formatDateTime in sql/db.ts).
-    const sql = postgres(databaseUrlOf(env)!, {
-      max: 1,
-      fetch_types: false,
-      connect_timeout: 10,
-      onnotice: () => {},
-      connection: { application_name: 'supplier-admin-edge' },
-    })
+    const client = (url: string) =>
+      postgres(url, {
+        max: 1,
+        fetch_types: false,
+        connect_timeout: 10,
+        onnotice: () => {},
+        connection: { application_name: 'supplier-admin-edge' },
+      })
+    const sql = client(databaseUrlOf(env)!)
+    let standby: postgres.Sql | undefined
+    const reads = standbyFor(setup.config)
+    const { logger } = setup
     try {
       // The same decision as the Node service: the platform permission service when configured.
       const permissions = permissionLookupFor(setup.config, sql)
-      const app = createEdgeApp({ ...setup, sql, permissions })
+      const app = createEdgeApp({
+        ...setup,
+        sql,
+        permissions,
+        ...(reads && {
+          reads: requestReadRouting({
+            primary: sql,
+            standby: { name: reads.name, connect: () => (standby = client(reads.url)) },
+          }),
+          // No metrics on the edge: where each read went is a debug line.
+          observer: {
+            databaseRead: (target, reason) => logger.debug({ target, reason }, 'database read'),
+            request: () => {},
+            permissionLookupFailed: () => {},
+            approvalOutcome: () => {},
+            eventPublished: () => {},
+            eventPublishFailed: () => {},
+          } satisfies Observer,
+        }),
+      })
       return await app.fetch(request)
     } finally {
-      ctx.waitUntil(sql.end({ timeout: 5 }))
+      ctx.waitUntil(Promise.all([sql.end({ timeout: 5 }), standby?.end({ timeout: 5 })]))
     }
   },
 }

@@ -1,7 +1,10 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { sign } from 'hono/jwt'
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import type postgres from 'postgres'
 import { grant } from '../sql/admin'
+import edge from '../src/edge'
 import { ALL_PERMISSIONS } from './harness'
+import { REAL_SECRETS } from './secrets'
 import { postgresBinaries, startReplicaSet, type ReplicaSet } from './replicas'
 import { devHeaders, request, startService, type Service } from './service'
 import { draftBody } from './supplier-data'
@@ -85,6 +88,60 @@ describe('reads from a streaming standby', () => {
     return { id: res.body.data.supplierId as string, fullName: body.fullName as string }
   }
 
+  /** Stops the standby's replay; it takes effect at the next WAL record, so emit one until it has. */
+  const pauseReplay = async () => {
+    await standbyAdmin`SELECT pg_wal_replay_pause()`
+    const primary = set.primary.admin('test')
+    for (let i = 0; ; i++) {
+      const [{ state }] = await standbyAdmin<{ state: string }[]>`
+        SELECT pg_get_wal_replay_pause_state() AS state`
+      if (state === 'paused') break
+      expect(i, 'replay did not pause').toBeLessThan(100)
+      await primary`SELECT pg_logical_emit_message(false, 'test', 'pause')`
+      await sleep(50)
+    }
+  }
+
+  /**
+   * One request to the edge build (src/edge.ts) on the same clusters, in this process; answers
+   * its code and where its reads went (the edge's debug lines: it has no metrics).
+   */
+  const edgeGet = async (admin: string, path: string) => {
+    const lines: string[] = []
+    const spy = vi.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line))
+    const closing: Promise<unknown>[] = []
+    try {
+      const now = Math.floor(Date.now() / 1000)
+      const token = await sign(
+        { sub: admin, iat: now, exp: now + 600 },
+        REAL_SECRETS.AUTH_JWT_SECRET,
+        'HS256',
+      )
+      const res = await edge.fetch(
+        new Request(`http://edge.test${path}`, {
+          headers: { authorization: `Bearer ${token}`, 'x-admin-id': admin },
+        }),
+        {
+          ...REAL_SECRETS,
+          DATABASE_URL: set.primary.url('test'),
+          DATABASE_READ_URL: set.standbys[0].url('test'),
+          LOG_LEVEL: 'debug',
+        },
+        { waitUntil: (p) => void closing.push(p) },
+      )
+      const body = (await res.json()) as { code: number }
+      await Promise.all(closing)
+      const reads = lines
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { msg?: string; target?: string; reason?: string })
+        .filter((l) => l.msg === 'database read')
+        .map((l) => `${l.target}:${l.reason}`)
+      return { code: body.code, reads }
+    } finally {
+      spy.mockRestore()
+    }
+  }
+
   it('read-only routes read the standby; the writer reads its write; lag past the bound goes to the primary', async (ctx) => {
     if (embedded) ctx.skip(ON_EMBEDDED)
     const standby = set.standbys[0]
@@ -113,17 +170,7 @@ describe('reads from a streaming standby', () => {
     expect((await standbyReads()) - counted).toBe(routes.length)
 
     // The standby stops replaying: a write now is on the primary only.
-    await standbyAdmin`SELECT pg_wal_replay_pause()`
-    // The pause takes effect at the next WAL record replayed: emit one until it has.
-    const primary = set.primary.admin('test')
-    for (let i = 0; ; i++) {
-      const [{ state }] = await standbyAdmin<{ state: string }[]>`
-        SELECT pg_get_wal_replay_pause_state() AS state`
-      if (state === 'paused') break
-      expect(i, 'replay did not pause').toBeLessThan(100)
-      await primary`SELECT pg_logical_emit_message(false, 'test', 'pause')`
-      await sleep(50)
-    }
+    await pauseReplay()
     const written = await create(loose, writer)
     // The writer reads what they wrote: the standby has not replayed it, so the primary serves.
     expect((await get(loose, writer, `/admin/supplier/items/${written.id}`)).body.code).toBe(200)
@@ -176,6 +223,48 @@ describe('reads from a streaming standby', () => {
     expect(lag).toBeLessThanOrEqual(1)
   }, 120_000)
 
+  it('the edge build reads the standby once it has replayed every acknowledged commit, else the primary', async (ctx) => {
+    if (embedded) ctx.skip(ON_EMBEDDED)
+    const standby = set.standbys[0]
+    const first = await create(loose, writer)
+    await set.caughtUp(standby)
+    const detail = (id: string) => `/admin/supplier/items/${id}`
+    expect(await edgeGet(reader, detail(first.id))).toEqual({
+      code: 200,
+      reads: ['standby:caught-up'],
+    })
+    expect(await edgeGet(reader, `/admin/supplier/items?pageSize=5`)).toMatchObject({
+      code: 200,
+      reads: ['standby:caught-up'],
+    })
+    // A request that reads nothing asks no server about replication.
+    expect(await edgeGet(reader, '/healthz')).toMatchObject({ reads: [] })
+
+    // Replay paused, then a write through the Node service: the standby has not got it, so every
+    // administrator's edge read goes to the primary and finds it (the edge never read it stale).
+    await pauseReplay()
+    try {
+      const second = await create(loose, writer)
+      for (const admin of [writer, reader]) {
+        expect(await edgeGet(admin, detail(second.id))).toEqual({
+          code: 200,
+          reads: ['primary:lagging'],
+        })
+      }
+      // The standby itself does not have it: the primary answered above.
+      const onStandby = await standbyAdmin`
+        SELECT 1 FROM supplier WHERE supplier_id = ${second.id} AND deleted_at IS NULL`
+      expect(onStandby).toHaveLength(0)
+    } finally {
+      await standbyAdmin`SELECT pg_wal_replay_resume()`
+    }
+    await set.caughtUp(standby)
+    expect(await edgeGet(reader, detail(first.id))).toEqual({
+      code: 200,
+      reads: ['standby:caught-up'],
+    })
+  }, 60_000)
+
   it('a standby going down: the primary serves every read, none fails', async (ctx) => {
     if (embedded) ctx.skip(ON_EMBEDDED)
     const supplier = await create(loose, writer)
@@ -191,6 +280,11 @@ describe('reads from a streaming standby', () => {
       answers.every((code) => code === 200),
       JSON.stringify(answers),
     ).toBe(true)
+    // The edge build too.
+    expect(await edgeGet(reader, `/admin/supplier/items/${supplier.id}`)).toEqual({
+      code: 200,
+      reads: ['primary:down'],
+    })
     const page = await metrics(loose)
     const fallbacks =
       series(page, 'supplier_db_reads_total', { target: 'primary', reason: 'standby-failed' }) +

@@ -34,16 +34,23 @@ export interface Deps {
 /** Why a read went where it went (the reads metric's `reason`). */
 export type ReadReason = 'caught-up' | 'lagging' | 'down' | 'read-your-writes' | 'standby-failed'
 
+/** A standby to read from, or why the primary serves the read. */
+export type ReadTarget =
+  { name: string; sql: postgres.Sql } | { name?: undefined; reason: ReadReason }
+
 /**
- * Where the read-only routes read. A standby serves a read only while its replay lag is within
- * DATABASE_READ_MAX_LAG_MS and, for an administrator who has just written, once it has replayed
- * that write; otherwise the primary does. Built by the Node entry (src/db/replicas.ts).
+ * Where the read-only routes read. On Node (`startReadRouting`, src/db/replicas.ts) a standby
+ * serves a read only while its replay lag is within DATABASE_READ_MAX_LAG_MS and, for an
+ * administrator who has just written, once it has replayed that write. On the edge
+ * (`requestReadRouting`, src/domain/read-routing.ts) only once it has replayed every commit
+ * acknowledged before the read. Otherwise the primary does.
  */
 export interface ReadRouting {
-  /** The standby a read of `adminId` may use now, or why the primary must serve it. */
-  pick(
-    adminId: string | undefined,
-  ): { name: string; sql: postgres.Sql } | { name?: undefined; reason: ReadReason }
+  /**
+   * The standby a read of `adminId` may use now, or why the primary must serve it. The Node
+   * router knows at once (it polls); the edge's asks the servers on the request's first read.
+   */
+  pick(adminId: string | undefined): ReadTarget | Promise<ReadTarget>
   /** A read on standby `name` failed for want of the server: out of rotation until it answers. */
   failed(name: string): void
   /** A write of `adminId` has committed: its reads wait for a standby to replay this far. */
