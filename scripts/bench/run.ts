@@ -62,6 +62,14 @@ const { values: opts } = parseArgs({
      * the name-key backfill where a data set has unkeyed suppliers); its own section of --out.
      */
     'only-registration': { type: 'boolean', default: false },
+    /**
+     * Only issue 29's figures, on clusters of the run's own (a primary and a streaming standby,
+     * test/replicas.ts) seeded with --small suppliers: reads with and without the standby,
+     * registration with asynchronous and synchronous replication, and `--failover-runs` runs of
+     * test/failover.test.ts. Markdown tables to stdout, figures to docs/bench/replicas.json.
+     */
+    'only-replicas': { type: 'boolean', default: false },
+    'failover-runs': { type: 'string', default: '5' },
     out: { type: 'string', default: 'docs/benchmarks.md' },
   },
 })
@@ -93,6 +101,28 @@ function databaseUrl(name: string) {
   return u.toString()
 }
 
+/** bench:seed of `suppliers` suppliers into the database of `url`, made afresh. */
+function seedInto(url: string, suppliers: number) {
+  const seed = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'scripts/bench/seed.ts',
+      '--suppliers',
+      String(suppliers),
+      '--reset',
+      '--force',
+      '--out',
+      join(WORK, `seed-${suppliers}.json`),
+      '--fleet-out',
+      join(WORK, `fleet-vehicles-${suppliers}.json`),
+    ],
+    { env: { ...process.env, NODE_ENV: 'development', DATABASE_URL: url }, stdio: 'inherit' },
+  )
+  if (seed.status !== 0) throw new Error(`bench:seed failed for ${url}`)
+}
+
 /** The database of `suppliers` seeded suppliers: made by bench:seed unless already there. */
 async function seeded(suppliers: number): Promise<string> {
   const name = `supplier_bench_${suppliers}`
@@ -112,24 +142,7 @@ async function seeded(suppliers: number): Promise<string> {
   }
   if (have < suppliers * 0.9) {
     log(`seeding ${name} with ${suppliers} suppliers (npm run bench:seed)`)
-    const seed = spawnSync(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'scripts/bench/seed.ts',
-        '--suppliers',
-        String(suppliers),
-        '--reset',
-        '--force',
-        '--out',
-        join(WORK, `seed-${suppliers}.json`),
-        '--fleet-out',
-        join(WORK, `fleet-vehicles-${suppliers}.json`),
-      ],
-      { env: { ...process.env, NODE_ENV: 'development', DATABASE_URL: url }, stdio: 'inherit' },
-    )
-    if (seed.status !== 0) throw new Error(`bench:seed failed for ${name}`)
+    seedInto(url, suppliers)
   }
   // A data set seeded before the latest migrations gets them (new indexes) before it is measured.
   await migrate(url)
@@ -1153,6 +1166,134 @@ if (opts['only-registration']) {
     await registrationRun(full, Number(opts.full)),
   ]
   await writeRegistrationSection(runs, date)
+  process.exit(0)
+}
+
+/** The standby-served reads a service has counted (its /metrics). */
+async function standbyReads(port: number) {
+  const page = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
+  return page
+    .split('\n')
+    .filter((l) => l.startsWith('supplier_db_reads_total{') && l.includes('target="standby"'))
+    .reduce((sum, l) => sum + Number(l.split(/\s+/).at(-1)), 0)
+}
+
+async function replicasRun() {
+  const { startReplicaSet } = await import('../../test/replicas')
+  const suppliers = Number(opts.small)
+  const set = await startReplicaSet({ database: 'bench' })
+  const reads: Record<string, unknown>[] = []
+  const writes: Record<string, unknown>[] = []
+  try {
+    const primary = set.primary.url('bench')
+    const standby = set.standbys[0].url('bench')
+    log(`replicas: seeding the primary with ${suppliers} suppliers`)
+    seedInto(primary, suppliers)
+    await migrate(primary)
+    const db = connect({ url: primary, max: 1, timezone: 'UTC' })
+    await db`VACUUM ANALYZE`
+    await db.end()
+    await set.caughtUp(set.standbys[0])
+    const ids = await pick(primary)
+    const fleet = await startFleet(primary, 'fleet-replicas.log')
+    try {
+      const routes = {
+        detail: `/admin/supplier/items/${ids.ordinary}`,
+        list: '/admin/supplier/items?page=1&pageSize=20',
+      }
+      for (const [target, env] of [
+        ['primary', {}],
+        ['standby', { DATABASE_READ_URL: standby }],
+      ] as const) {
+        const service = await startService(
+          primary,
+          fleet.port,
+          `service-replicas-${target}.log`,
+          env,
+        )
+        try {
+          for (const clients of CLIENTS) {
+            for (const [route, path] of Object.entries(routes)) {
+              log(`replicas: ${route} read, ${target}, ${clients} clients`)
+              const url = `http://127.0.0.1:${service.port}${path}`
+              await wrk(url, { connections: clients, seconds: 3 })
+              const before = await standbyReads(service.port)
+              const f = await wrk(url, { connections: clients })
+              const onStandby = (await standbyReads(service.port)) - before
+              reads.push({ route, target, clients, ...f, standbyShare: onStandby / f.requests! })
+            }
+          }
+        } finally {
+          await stop(service)
+        }
+      }
+      for (const mode of ['asynchronous', 'synchronous'] as const) {
+        await set.synchronous(mode === 'synchronous' ? 'standby1' : '', 'on')
+        const service = await startService(primary, fleet.port, `service-replicas-${mode}.log`)
+        try {
+          for (const clients of CLIENTS) {
+            log(`replicas: registration, ${mode} commit, ${clients} clients`)
+            const target = `http://127.0.0.1:${service.port}/`
+            const script = 'scripts/bench/wrk/registration.lua'
+            await wrk(target, { script, threads: clients, connections: clients, seconds: 3 })
+            const f = await wrk(target, { script, threads: clients, connections: clients })
+            writes.push({ mode, clients, ...f })
+          }
+        } finally {
+          await stop(service)
+        }
+      }
+    } finally {
+      await stop(fleet)
+    }
+  } finally {
+    await set.stop()
+  }
+  const failovers: string[] = []
+  for (let run = 1; run <= Number(opts['failover-runs']); run++) {
+    log(`replicas: failover run ${run}`)
+    const test = spawnSync('npx', ['vitest', 'run', 'test/failover.test.ts'], {
+      env: { ...process.env, DATABASE_URL: databaseUrl('test') },
+      encoding: 'utf8',
+    })
+    const lines = test.stdout.split('\n').filter((l) => l.startsWith('failover: '))
+    if (test.status !== 0 || lines.length !== 2)
+      throw new Error(`failover run ${run}:\n${test.stdout}`)
+    failovers.push(...lines.map((l) => `run ${run}: ${l}`))
+  }
+  return { suppliers, reads, writes, failovers }
+}
+
+if (opts['only-replicas']) {
+  const date = new Date()
+  const r = await replicasRun()
+  const f1 = (n: unknown) => (n as number).toFixed(1)
+  writeFileSync(
+    'docs/bench/replicas.json',
+    JSON.stringify({ date, machine: `${cpus().length} × ${cpus()[0].model}`, ...r }, null, 2) +
+      '\n',
+  )
+  console.log(
+    [
+      `Replicas run of ${date.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${r.suppliers.toLocaleString('en')} suppliers, ${SECONDS} s per figure.`,
+      '',
+      '| read | served by | clients | req/s | p50 ms | p99 ms | errors | read on the standby |',
+      '|---|---|---|---|---|---|---|---|',
+      ...r.reads.map(
+        (x) =>
+          `| ${x.route} | ${x.target} | ${x.clients} | ${f1(x.requestsPerSecond)} | ${f1(x.p50)} | ${f1(x.p99)} | ${x.failures} | ${Math.round((x.standbyShare as number) * 100)} % |`,
+      ),
+      '',
+      '| commit | clients | registrations/s | p50 ms | p99 ms | errors |',
+      '|---|---|---|---|---|---|',
+      ...r.writes.map(
+        (x) =>
+          `| ${x.mode} | ${x.clients} | ${f1((x.registered as number) / SECONDS)} | ${f1(x.p50)} | ${f1(x.p99)} | ${x.failures} |`,
+      ),
+      '',
+      ...r.failovers,
+    ].join('\n'),
+  )
   process.exit(0)
 }
 
