@@ -87,11 +87,20 @@ export function runApprovalCommand<Seen>(
   ctx: WriteContext,
   command: { precheck(sql: Sql): Promise<Seen>; run(tx: Sql, seen: Seen): Promise<ApprovalRow> },
 ): Promise<ApprovalCommandResult> {
+  // The approval as its transaction wrote it: after commit it is what the provider is given, as
+  // the committed row holds it (its seal, written after, is no part of it), without reading it back.
+  let opened: ApprovalRow | undefined
   return runWrite(deps, ctx, {
     precheck: (sql) => command.precheck(sql),
-    run: async (tx, seen) => commandResult(await command.run(tx, seen)),
+    run: async (tx, seen) => {
+      opened = await command.run(tx, seen)
+      return commandResult(opened)
+    },
     afterCommit: async (submitted) => {
-      const approval = await findApproval(deps.sql, submitted.approvalLogId)
+      const approval =
+        opened?.approvalLogId === submitted.approvalLogId
+          ? opened
+          : await findApproval(deps.sql, submitted.approvalLogId)
       return approval ? commandResult(await decideApproval(deps, ctx, approval)) : submitted
     },
     replay: (kept) => currentCommandResult(deps, kept),
