@@ -1,6 +1,7 @@
 import type postgres from 'postgres'
 import { z } from 'zod'
 import { many, maybeOne, none, one, type Query, type Sql } from './db'
+import { insertEventsStep, type DomainEvent } from './outbox'
 
 /*
  * The audit trail's statements (docs/audit-trail.md). A sealed row's hash covers its columns
@@ -161,14 +162,19 @@ export interface SealedChangeLogRow {
   audit_hash: string
 }
 
-/** Inserts sealed change-log rows of one chain and moves its head past them, in one statement. */
+/**
+ * Inserts sealed change-log rows of one chain and moves its head past them, in one statement,
+ * with the pending events of the same write (`insertEventsStep`) if any.
+ */
 export function insertSealedChangeLogs(
   sql: Sql,
   rows: SealedChangeLogRow[],
   head: { chain: string; seq: string; hash: string },
+  events: readonly DomainEvent[] = [],
 ) {
+  const raised = events.length === 0 ? sql`` : sql`, raised AS (${insertEventsStep(sql, events)})`
   return none(sql`
-    WITH logged AS (INSERT INTO change_log ${sql(rows)})
+    WITH logged AS (INSERT INTO change_log ${sql(rows)}) ${raised}
     UPDATE audit_chain_head SET seq = ${head.seq}, hash = ${head.hash} WHERE chain = ${head.chain}
   `)
 }

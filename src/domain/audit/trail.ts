@@ -16,7 +16,8 @@ import {
   type ApprovalToSeal,
   type SealedChangeLogRow,
 } from '../../../sql/audit-trail'
-import type { Sql } from '../../../sql/db'
+import { none, type Sql } from '../../../sql/db'
+import { insertEventsStep, type DomainEvent } from '../../../sql/outbox'
 import type { AuditKey, SealInput } from '../../crypto/audit'
 import type { ChangeOperationType, ChangeTargetType } from '../../vocabulary'
 
@@ -75,10 +76,19 @@ export interface ChangeLogEntry {
 
 /**
  * Writes the change-log rows of one chain, sealed: one statement locks the head (and takes the
- * rows' ids and the transaction's time), one inserts the rows and moves the head.
+ * rows' ids and the transaction's time), one inserts the rows, moves the head and records the
+ * write's pending `events` (the outbox) if any.
  */
-export async function appendChangeLogs(tx: Sql, deps: AuditDeps, entries: ChangeLogEntry[]) {
-  if (entries.length === 0) return 0
+export async function appendChangeLogs(
+  tx: Sql,
+  deps: AuditDeps,
+  entries: ChangeLogEntry[],
+  events: readonly DomainEvent[] = [],
+) {
+  if (entries.length === 0) {
+    if (events.length > 0) await none(insertEventsStep(tx, events))
+    return 0
+  }
   const chain = chainOf(entries[0].supplierId)
   if (entries.some((e) => chainOf(e.supplierId) !== chain)) {
     throw new Error('one appendChangeLogs call writes the rows of one chain')
@@ -118,7 +128,7 @@ export async function appendChangeLogs(tx: Sql, deps: AuditDeps, entries: Change
     })
     prev = hash
   }
-  await insertSealedChangeLogs(tx, rows, { chain, seq: seq.toString(), hash: prev })
+  await insertSealedChangeLogs(tx, rows, { chain, seq: seq.toString(), hash: prev }, events)
   return rows.length
 }
 

@@ -90,13 +90,14 @@ export function createDraft(deps: DomainDeps, ctx: WriteContext, req: SupplierDr
           true,
         )),
       )
-      await logChanges(tx, deps, ctx, id, 'DRAFT_CREATE', changes)
-      await insertEvent(tx, {
-        aggregateType: 'SUPPLIER',
-        aggregateId: id,
-        eventType: 'SupplierDraftCreated',
-        payload: { supplierId: id, operatorId: ctx.adminId },
-      })
+      await logChanges(tx, deps, ctx, id, 'DRAFT_CREATE', changes, {}, [
+        {
+          aggregateType: 'SUPPLIER',
+          aggregateId: id,
+          eventType: 'SupplierDraftCreated',
+          payload: { supplierId: id, operatorId: ctx.adminId },
+        },
+      ])
       return writeResult(tx, id)
     },
   })

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { insertEvent } from '../../../sql/outbox'
+import { insertEvent, type DomainEvent } from '../../../sql/outbox'
 import { isLatestApproval, type ApprovalRow } from '../../../sql/approval'
 import type { Sql } from '../../../sql/db'
 import { lockSupplier, nextSupplierNo, type SupplierRow } from '../../../sql/supplier'
@@ -81,32 +81,37 @@ export const registrationApproval = approvalHandler<RegistrationSnapshot>({
         ),
       ),
     ]
-    await logChanges(tx, deps, ctx, supplier.supplierId, 'REGISTRATION_APPLY', changes, {
-      approvalLogId: approval.approvalLogId,
-      status: 'APPLIED',
-    })
-    await insertEvent(tx, {
-      aggregateType: 'SUPPLIER',
-      aggregateId: supplier.supplierId,
-      eventType: 'SupplierActivated',
-      payload: {
-        supplierId: supplier.supplierId,
-        supplierNo,
-        approvalLogId: approval.approvalLogId,
-      },
-    })
-    for (const a of accounts) {
-      await insertEvent(tx, {
-        aggregateType: 'ACCOUNT',
-        aggregateId: a.accountId,
-        eventType: 'BankAccountActivated',
-        payload: {
-          supplierId: supplier.supplierId,
-          accountId: a.accountId,
-          approvalLogId: approval.approvalLogId,
+    await logChanges(
+      tx,
+      deps,
+      ctx,
+      supplier.supplierId,
+      'REGISTRATION_APPLY',
+      changes,
+      { approvalLogId: approval.approvalLogId, status: 'APPLIED' },
+      [
+        {
+          aggregateType: 'SUPPLIER',
+          aggregateId: supplier.supplierId,
+          eventType: 'SupplierActivated',
+          payload: {
+            supplierId: supplier.supplierId,
+            supplierNo,
+            approvalLogId: approval.approvalLogId,
+          },
         },
-      })
-    }
+        ...accounts.map((a): DomainEvent => ({
+          aggregateType: 'ACCOUNT',
+          aggregateId: a.accountId,
+          eventType: 'BankAccountActivated',
+          payload: {
+            supplierId: supplier.supplierId,
+            accountId: a.accountId,
+            approvalLogId: approval.approvalLogId,
+          },
+        })),
+      ],
+    )
   },
 
   async notApplied(tx, deps, ctx, approval, _snapshot, { status, reason }) {

@@ -1,5 +1,5 @@
 import { ApprovalRow, findApproval, insertApproval, type NewApproval } from '../../../sql/approval'
-import { insertEvent, type DomainEvent } from '../../../sql/outbox'
+import type { DomainEvent } from '../../../sql/outbox'
 import type { OpeningEvent } from '../../schemas/events'
 import type { Sql } from '../../../sql/db'
 import type { ApprovalCommandResult } from '../../schemas/supplier'
@@ -64,16 +64,30 @@ export async function openApproval<S>(
   })
   await sealApproval(tx, deps, written)
   const approval = ApprovalRow.parse(written)
-  await logChanges(tx, deps, ctx, spec.supplierId, log.operationType, log.changes, {
-    approvalLogId: approval.approvalLogId,
-    status: approval.status,
-    ...(log.changeReason === undefined ? {} : { changeReason: log.changeReason }),
-  })
-  // The spread loses the type-to-payload link tsc checked at the caller; insertEvent re-checks it.
-  await insertEvent(tx, {
-    ...event,
-    payload: { ...event.payload, approvalLogId: approval.approvalLogId, operatorId: ctx.adminId },
-  } as DomainEvent)
+  await logChanges(
+    tx,
+    deps,
+    ctx,
+    spec.supplierId,
+    log.operationType,
+    log.changes,
+    {
+      approvalLogId: approval.approvalLogId,
+      status: approval.status,
+      ...(log.changeReason === undefined ? {} : { changeReason: log.changeReason }),
+    },
+    // The spread loses the type-to-payload link tsc checked at the caller; the outbox re-checks it.
+    [
+      {
+        ...event,
+        payload: {
+          ...event.payload,
+          approvalLogId: approval.approvalLogId,
+          operatorId: ctx.adminId,
+        },
+      } as DomainEvent,
+    ],
+  )
   return approval
 }
 

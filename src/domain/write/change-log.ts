@@ -1,4 +1,5 @@
 import type { Sql } from '../../../sql/db'
+import type { DomainEvent } from '../../../sql/outbox'
 import { appendChangeLogs, type AuditDeps } from '../audit/trail'
 import type { WriteContext } from '../context'
 import type { ChangeOperationType, ChangeTargetType } from '../../vocabulary'
@@ -19,7 +20,10 @@ export interface FieldChange {
   newValueMasked: string | null
 }
 
-/** Writes the change-log rows of one command; nothing sensitive reaches here unmasked. */
+/**
+ * Writes the change-log rows of one command, with its pending events in the same statement;
+ * nothing sensitive reaches here unmasked.
+ */
 export function logChanges(
   tx: Sql,
   deps: AuditDeps,
@@ -32,6 +36,7 @@ export function logChanges(
     approvalLogId?: string | null
     status?: string | null
   } = {},
+  events: readonly DomainEvent[] = [],
 ) {
   return appendChangeLogs(
     tx,
@@ -45,6 +50,7 @@ export function logChanges(
       requestId: ctx.requestId,
       ...extra,
     })),
+    events,
   )
 }
 
