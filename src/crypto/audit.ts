@@ -1,8 +1,9 @@
 /**
  * The audit trail's keyed hashes (docs/audit-trail.md): HMAC-SHA256 under AUDIT_HMAC_KEY over
  * one canonical encoding of a sealed row, computed here and only here, for the writer and the
- * verifier alike. Web Crypto only, like `sensitive.ts`.
+ * verifier alike. HMAC by `./hmac` (node:crypto on Node, Web Crypto elsewhere).
  */
+import { hmacSha256, type Hmac, type HmacEngine } from './hmac'
 
 /** What one hash covers: the row's stored values and its place in its chain. */
 export interface SealInput {
@@ -69,12 +70,12 @@ export class AuditKeyError extends Error {
 
 const MIN_KEY_BYTES = 32
 
-/** The audit trail's HMAC key, imported once (non-extractable). */
+/** The audit trail's HMAC key, imported once (non-extractable under WebCrypto). */
 export class AuditKey {
-  private constructor(private readonly key: CryptoKey) {}
+  private constructor(private readonly key: Hmac) {}
 
   /** @throws AuditKeyError when the key is not base64 of at least 32 bytes. */
-  static async create(base64: string): Promise<AuditKey> {
+  static async create(base64: string, engine: HmacEngine = 'auto'): Promise<AuditKey> {
     let binary: string
     try {
       binary = atob(base64)
@@ -86,21 +87,11 @@ export class AuditKey {
     }
     const raw = new Uint8Array(binary.length)
     for (let i = 0; i < binary.length; i++) raw[i] = binary.charCodeAt(i)
-    const key = await globalThis.crypto.subtle.importKey(
-      'raw',
-      raw,
-      { name: 'HMAC', hash: 'SHA-256' },
-      false,
-      ['sign'],
-    )
-    return new AuditKey(key)
+    return new AuditKey(await hmacSha256(raw, engine))
   }
 
   /** The row's hash: 64 lowercase hex characters. */
-  async seal(input: SealInput): Promise<string> {
-    const mac = await globalThis.crypto.subtle.sign('HMAC', this.key, canonicalSeal(input))
-    let hex = ''
-    for (const b of new Uint8Array(mac)) hex += b.toString(16).padStart(2, '0')
-    return hex
+  seal(input: SealInput): Promise<string> {
+    return this.key.hex(canonicalSeal(input))
   }
 }
