@@ -25,7 +25,6 @@ import {
   APPROVAL_APPLICABLE,
   approvalSources,
   approvalTarget,
-  DECISION_EVENT,
 } from '../../vocabulary'
 
 export type CoreDeps = ApplierDeps & { approvalHandlers: ApprovalHandlers }
@@ -88,7 +87,7 @@ async function applyResult(
   // decision that did commit is never recorded twice.
   try {
     return await transaction(deps, ctx, async (tx) => {
-      const approval = await decided(tx, deps, await locked(tx, result.approvalLogId), result)
+      const approval = await decided(tx, deps, result)
       if (approval.status === approvalTarget('DECIDE_REJECTED')) {
         const { handler, snapshot } = handle(deps, approval)
         await handler.notApplied(tx, deps, ctx, approval, snapshot, notAppliedReason('REJECTED'))
@@ -114,7 +113,7 @@ async function applyResult(
       'approval not applied',
     )
     return await transaction(deps, ctx, async (tx) => {
-      const approval = await decided(tx, deps, await locked(tx, result.approvalLogId), result)
+      const approval = await decided(tx, deps, result)
       await sealApproval(
         tx,
         deps,
@@ -127,22 +126,17 @@ async function applyResult(
 }
 
 /**
- * Records the provider's decision on the locked approval if it is still undecided, sealed, and
- * returns the approval as it now stands; a decided approval is returned as it is.
+ * The approval, locked for this transaction, with the provider's decision recorded (sealed) if
+ * it was still undecided. The decision's UPDATE, conditional on the status, is also the lock
+ * when it matches; otherwise (decided already) the row is locked and read as it is.
  */
-async function decided(
-  tx: Sql,
-  deps: CoreDeps,
-  approval: ApprovalRow,
-  result: ApprovalResult,
-): Promise<ApprovalRow> {
-  if (!approvalSources(DECISION_EVENT[result.decision]).includes(approval.status)) return approval
+async function decided(tx: Sql, deps: CoreDeps, result: ApprovalResult): Promise<ApprovalRow> {
   const recorded = await sealApproval(
     tx,
     deps,
-    await recordDecision(tx, approval.approvalLogId, result.decision),
+    await recordDecision(tx, result.approvalLogId, result.decision),
   )
-  return recorded ? ApprovalRow.parse(recorded) : approval
+  return recorded ? ApprovalRow.parse(recorded) : locked(tx, result.approvalLogId)
 }
 
 /**
@@ -154,7 +148,7 @@ async function decided(
 async function keepDecision(deps: CoreDeps, ctx: ApplierCtx, result: ApprovalResult) {
   try {
     await transaction(deps, ctx, async (tx) => {
-      await decided(tx, deps, await locked(tx, result.approvalLogId), result)
+      await decided(tx, deps, result)
     })
   } catch (err) {
     deps.logger.warn(
