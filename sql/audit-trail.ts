@@ -254,6 +254,33 @@ export function sealApprovalRow(
   `)
 }
 
+/**
+ * `sealApprovalRow` for a write that goes on to log changes to the same chain in its transaction:
+ * the head, locked since the approval's write, answers what `lockChainHead` would (its place, the
+ * transaction's time, `newIds` change-log ids), so the change log needs no statement to lock it.
+ */
+export function sealApprovalRowTakingIds(
+  sql: Sql,
+  s: { id: string; chain: string; seq: string; prev: string; hash: string; vacated: string | null },
+  newIds: number,
+) {
+  return one(
+    sql`
+      WITH sealed AS (
+        UPDATE approval_log
+        SET audit_chain = ${s.chain}, audit_seq = ${s.seq}, audit_prev = ${s.prev},
+            audit_hash = ${s.hash}, audit_vacated = ${s.vacated}
+        WHERE approval_log_id = ${s.id}
+      )
+      UPDATE audit_chain_head AS h SET seq = ${s.seq}, hash = ${s.hash} WHERE chain = ${s.chain}
+      RETURNING h.seq::text AS seq, h.hash,
+        to_char(now() AT TIME ZONE 'UTC', ${UTC_MICROSECONDS}) AS now,
+        ARRAY(SELECT nextval('change_log_change_log_id_seq')::text FROM generate_series(1, ${newIds}::int)) AS ids
+    `,
+    ChainHead,
+  )
+}
+
 // ---------------------------------------------------------------------------------------------
 // Rows not sealed yet: those written before the audit trail, sealed once by the service.
 // ---------------------------------------------------------------------------------------------

@@ -3,12 +3,11 @@
  * equality lookups and display masks (normalization lives in `src/identity.ts`).
  *
  * Web Crypto (no `node:*` import, no Buffer) so the same module runs on Node, Cloudflare Workers
- * and Deno; the HMACs go through `./hmac`, which takes node:crypto's where the runtime has it.
+ * and Deno; the HMACs go through `hmacSha256` (`./audit`), which takes node:crypto's where the runtime has it.
  */
 
 import { normalizeAccountNo } from '../identity'
-import { AuditKey } from './audit'
-import { hmacSha256, type Hmac, type HmacEngine } from './hmac'
+import { AuditKey, hmacSha256, type Hmac, type HmacEngine } from './audit'
 
 export interface CryptoConfig {
   /** keyId -> base64 of 32 raw bytes (AES-256). Retired keys stay listed so old rows decrypt. */

@@ -21,11 +21,7 @@ import {
   type ApprovalHandler,
   type ApprovalHandlers,
 } from './handler'
-import {
-  APPROVAL_APPLICABLE,
-  approvalSources,
-  approvalTarget,
-} from '../../vocabulary'
+import { APPROVAL_APPLICABLE, approvalSources, approvalTarget } from '../../vocabulary'
 
 export type CoreDeps = ApplierDeps & { approvalHandlers: ApprovalHandlers }
 

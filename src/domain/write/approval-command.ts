@@ -6,8 +6,8 @@ import type { ApprovalCommandResult } from '../../schemas/supplier'
 import { applyApprovalResult, commandResult } from '../approval/applier'
 import type { ApplierCtx, ApprovalHandler } from '../approval/handler'
 import type { DomainDeps, WriteContext } from '../context'
-import { sealApproval, type AuditDeps } from '../audit/trail'
-import { logChanges, type FieldChange } from './change-log'
+import { sealApprovalAndLog, type AuditDeps } from '../audit/trail'
+import { changeLogEntries, type FieldChange } from './change-log'
 import { runWrite } from './pipeline'
 import type { ChangeOperationType } from '../../vocabulary'
 
@@ -62,20 +62,17 @@ export async function openApproval<S>(
     applicantAdminId: ctx.adminId,
     submitNoteEnc: spec.submitNoteEnc ?? null,
   })
-  await sealApproval(tx, deps, written)
   const approval = ApprovalRow.parse(written)
-  await logChanges(
+  // The approval's seal and its change log share the chain head its INSERT locked.
+  await sealApprovalAndLog(
     tx,
     deps,
-    ctx,
-    spec.supplierId,
-    log.operationType,
-    log.changes,
-    {
+    written,
+    changeLogEntries(ctx, spec.supplierId, log.operationType, log.changes, {
       approvalLogId: approval.approvalLogId,
       status: approval.status,
       ...(log.changeReason === undefined ? {} : { changeReason: log.changeReason }),
-    },
+    }),
     // The spread loses the type-to-payload link tsc checked at the caller; the outbox re-checks it.
     [
       {
