@@ -243,7 +243,7 @@ export function liveAccounts(sql: Sql, supplierId: string, status?: AccountStatu
 const InsertedAccount = z.object({
   accountId: z.string(),
   accountNoMask: z.string(),
-  status: z.string(),
+  status: z.enum(ACCOUNT_STATUSES),
 })
 
 /** A new account in `status`; `riskFlags` are the codes its values raise (none at registration). */

@@ -1,6 +1,7 @@
 import type postgres from 'postgres'
 import { z } from 'zod'
 import { many, maybeOne, none, one, type Query, type Sql } from './db'
+import { insertEventsStep, type DomainEvent } from './outbox'
 
 /*
  * The audit trail's statements (docs/audit-trail.md). A sealed row's hash covers its columns
@@ -161,14 +162,19 @@ export interface SealedChangeLogRow {
   audit_hash: string
 }
 
-/** Inserts sealed change-log rows of one chain and moves its head past them, in one statement. */
+/**
+ * Inserts sealed change-log rows of one chain and moves its head past them, in one statement,
+ * with the pending events of the same write (`insertEventsStep`) if any.
+ */
 export function insertSealedChangeLogs(
   sql: Sql,
   rows: SealedChangeLogRow[],
   head: { chain: string; seq: string; hash: string },
+  events: readonly DomainEvent[] = [],
 ) {
+  const raised = events.length === 0 ? sql`` : sql`, raised AS (${insertEventsStep(sql, events)})`
   return none(sql`
-    WITH logged AS (INSERT INTO change_log ${sql(rows)})
+    WITH logged AS (INSERT INTO change_log ${sql(rows)}) ${raised}
     UPDATE audit_chain_head SET seq = ${head.seq}, hash = ${head.hash} WHERE chain = ${head.chain}
   `)
 }
@@ -246,6 +252,33 @@ export function sealApprovalRow(
     )
     UPDATE audit_chain_head SET seq = ${s.seq}, hash = ${s.hash} WHERE chain = ${s.chain}
   `)
+}
+
+/**
+ * `sealApprovalRow` for a write that goes on to log changes to the same chain in its transaction:
+ * the head, locked since the approval's write, answers what `lockChainHead` would (its place, the
+ * transaction's time, `newIds` change-log ids), so the change log needs no statement to lock it.
+ */
+export function sealApprovalRowTakingIds(
+  sql: Sql,
+  s: { id: string; chain: string; seq: string; prev: string; hash: string; vacated: string | null },
+  newIds: number,
+) {
+  return one(
+    sql`
+      WITH sealed AS (
+        UPDATE approval_log
+        SET audit_chain = ${s.chain}, audit_seq = ${s.seq}, audit_prev = ${s.prev},
+            audit_hash = ${s.hash}, audit_vacated = ${s.vacated}
+        WHERE approval_log_id = ${s.id}
+      )
+      UPDATE audit_chain_head AS h SET seq = ${s.seq}, hash = ${s.hash} WHERE chain = ${s.chain}
+      RETURNING h.seq::text AS seq, h.hash,
+        to_char(now() AT TIME ZONE 'UTC', ${UTC_MICROSECONDS}) AS now,
+        ARRAY(SELECT nextval('change_log_change_log_id_seq')::text FROM generate_series(1, ${newIds}::int)) AS ids
+    `,
+    ChainHead,
+  )
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -16,12 +16,33 @@ export type { DomainEvent }
  * undeclared key, and the write fails instead of announcing something malformed.
  */
 export async function insertEvent(sql: Sql, event: DomainEvent) {
-  const parsed = parseEventPayload(event.eventType, event.payload)
-  if (!parsed.success) throw new Error(`domain event refused: ${parsed.error}`)
-  return none(sql`
+  return none(insertEventsStep(sql, [event]))
+}
+
+/**
+ * The INSERT of pending events, to run alone or as a step of another statement (the change log's,
+ * `insertSealedChangeLogs`): one statement however many, recorded in the order given. Each
+ * payload is parsed by its catalog schema first, as `insertEvent` says.
+ */
+export function insertEventsStep(sql: Sql, events: readonly DomainEvent[]) {
+  const rows = events.map((event) => {
+    const parsed = parseEventPayload(event.eventType, event.payload)
+    if (!parsed.success) throw new Error(`domain event refused: ${parsed.error}`)
+    return { t: event.aggregateType, id: event.aggregateId, e: event.eventType, p: parsed.data }
+  })
+  if (rows.length === 1) {
+    const [r] = rows
+    return sql`
+      INSERT INTO domain_event (aggregate_type, aggregate_id, event_type, payload)
+      VALUES (${r.t}, ${r.id}, ${r.e}, ${sql.json(r.p as never)})
+    `
+  }
+  return sql`
     INSERT INTO domain_event (aggregate_type, aggregate_id, event_type, payload)
-    VALUES (${event.aggregateType}, ${event.aggregateId}, ${event.eventType}, ${sql.json(parsed.data as never)})
-  `)
+    SELECT e.v->>'t', (e.v->>'id')::bigint, e.v->>'e', e.v->'p'
+    FROM jsonb_array_elements(${sql.json(rows as never)}) WITH ORDINALITY AS e(v, n)
+    ORDER BY e.n
+  `
 }
 
 const StoredEventRow = z.object({

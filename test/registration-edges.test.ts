@@ -67,6 +67,37 @@ describe('the approval applier', () => {
     expect((await supplier(data.supplierId)).status).toBe('ACTIVE')
   })
 
+  it('leaves an approval undecided when not even its decision can be written, and the retry decides and applies it', async () => {
+    const admin = await h.admin()
+    const { body, data } = await newDraft(h, admin)
+    // The decision is written with the application; when that transaction fails, alone. Here
+    // both fail (as they would with the database gone): nothing of either may be left behind.
+    await h.sql.unsafe(`
+      CREATE FUNCTION boom() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk on fire'; END $$;
+      CREATE TRIGGER boom BEFORE UPDATE ON approval_log FOR EACH ROW
+        WHEN (NEW.status = 'APPROVED' AND NEW.supplier_id = ${data.supplierId}) EXECUTE FUNCTION boom();
+    `)
+    let res
+    try {
+      res = await submit(
+        h,
+        data.supplierId,
+        { ...body, expectedUpdateTime: data.updateTime },
+        { admin },
+      )
+    } finally {
+      await h.sql.unsafe('DROP TRIGGER boom ON approval_log; DROP FUNCTION boom();')
+    }
+    expect(res.body).toMatchObject({ code: 200, data: { approvalStatus: 'SUBMITTED' } })
+    const approvalLogId = res.body.data.approvalLogId
+    expect(await approval(approvalLogId)).toMatchObject({ status: 'SUBMITTED', failureCode: null })
+    expect(await supplier(data.supplierId)).toMatchObject({ status: 'VETTING', supplierNo: null })
+
+    const retried = await retry(h, approvalLogId)
+    expect(retried.body).toMatchObject({ code: 200, data: { approvalStatus: 'APPLIED' } })
+    expect((await supplier(data.supplierId)).status).toBe('ACTIVE')
+  })
+
   it('never lets an older approval decide a newer submission of the same supplier', async () => {
     const admin = await h.admin()
     const holder = await newDraft(h, admin)

@@ -91,6 +91,30 @@ describe('SUP-ADM-003 create draft', () => {
       expect(Math.abs(asUtc(now.t) - asUtc(created.version))).toBeLessThan(120_000)
     })
 
+    it('answers with the draft as a read finds it: version, status and every initial account', async () => {
+      const admin = await h.admin()
+      const body = draftBody({
+        initialAccounts: [account(), account(), account()],
+      })
+      const created = await createDraft(h, body, admin)
+      const read = (await detail(h, created.supplierId, { admin })).body.data
+      // The answer is built from what the inserts returned, not read back: it must be what a
+      // read finds, the version a later write must send included.
+      expect(created.data).toMatchObject({
+        supplierId: created.supplierId,
+        supplierNo: null,
+        status: 'DRAFT',
+        onboardingStage: 'PROFILE_DRAFT',
+        updateTime: read.updateTime,
+      })
+      const accounts = await h.sql`
+        SELECT account_id::text AS "accountId", account_no_mask AS "accountNoMask", status
+        FROM supplier_bank_account WHERE supplier_id = ${created.supplierId} AND deleted_at IS NULL
+        ORDER BY account_id`
+      expect(created.data.initialAccounts).toEqual(accounts.map((a) => ({ ...a })))
+      expect(created.data.initialAccounts).toHaveLength(3)
+    })
+
     it('writes one DRAFT_CREATE change-log row per set field, masked, and one pending event', async () => {
       const admin = await h.admin()
       const fullName = uniqueName('Changelog')

@@ -194,6 +194,14 @@ describe('SUP-ADM-007 submit registration through LOCAL_AUTO (default provider)'
       expect(activated.map((e) => e.aggregateId).sort()).toEqual(
         accounts.map((a) => a.accountId).sort(),
       )
+      // The events of one write are recorded in one statement, in the order the write gives them.
+      expect(types).toEqual([
+        'SupplierDraftCreated',
+        'SupplierRegistrationSubmitted',
+        'SupplierActivated',
+        'BankAccountActivated',
+        'BankAccountActivated',
+      ])
       expect(types).not.toContain('SupplierRegistrationRejected')
     })
 

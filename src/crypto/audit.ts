@@ -1,9 +1,9 @@
 /**
  * The audit trail's keyed hashes (docs/audit-trail.md): HMAC-SHA256 under AUDIT_HMAC_KEY over
  * one canonical encoding of a sealed row, computed here and only here, for the writer and the
- * verifier alike. Web Crypto only, like `sensitive.ts`.
+ * verifier alike. The HMAC (`hmacSha256`, also the blind indexes' of `./sensitive`) is
+ * node:crypto's on Node, Web Crypto's elsewhere.
  */
-
 /** What one hash covers: the row's stored values and its place in its chain. */
 export interface SealInput {
   /** `change_log` or `approval_log`: a row cannot pass for a row of the other table. */
@@ -69,12 +69,12 @@ export class AuditKeyError extends Error {
 
 const MIN_KEY_BYTES = 32
 
-/** The audit trail's HMAC key, imported once (non-extractable). */
+/** The audit trail's HMAC key, imported once (non-extractable under WebCrypto). */
 export class AuditKey {
-  private constructor(private readonly key: CryptoKey) {}
+  private constructor(private readonly key: Hmac) {}
 
   /** @throws AuditKeyError when the key is not base64 of at least 32 bytes. */
-  static async create(base64: string): Promise<AuditKey> {
+  static async create(base64: string, engine: HmacEngine = 'auto'): Promise<AuditKey> {
     let binary: string
     try {
       binary = atob(base64)
@@ -86,21 +86,62 @@ export class AuditKey {
     }
     const raw = new Uint8Array(binary.length)
     for (let i = 0; i < binary.length; i++) raw[i] = binary.charCodeAt(i)
-    const key = await globalThis.crypto.subtle.importKey(
-      'raw',
-      raw,
-      { name: 'HMAC', hash: 'SHA-256' },
-      false,
-      ['sign'],
-    )
-    return new AuditKey(key)
+    return new AuditKey(await hmacSha256(raw, engine))
   }
 
   /** The row's hash: 64 lowercase hex characters. */
-  async seal(input: SealInput): Promise<string> {
-    const mac = await globalThis.crypto.subtle.sign('HMAC', this.key, canonicalSeal(input))
-    let hex = ''
-    for (const b of new Uint8Array(mac)) hex += b.toString(16).padStart(2, '0')
-    return hex
+  seal(input: SealInput): Promise<string> {
+    return this.key.hex(canonicalSeal(input))
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * HMAC-SHA256 under one key, hex out: the blind indexes (`./sensitive`) and the audit trail's
+ * seals (above). On Node, node:crypto's createHmac: synchronous, where WebCrypto's sign()
+ * queues a job and resolves a promise for every hash (a registration makes about a dozen: about
+ * 2 ms of CPU). Elsewhere (the edge build on Workers or Deno) WebCrypto, which gives the same
+ * bytes. Node's module is reached through `process.getBuiltinModule`, not imported, so the
+ * edge bundle holds no node:* import (test/edge.test.ts checks it).
+ */
+export interface Hmac {
+  /** 64 lowercase hex characters. */
+  hex(data: Uint8Array<ArrayBuffer>): Promise<string>
+}
+
+/** Which implementation: the runtime's fastest (`auto`), or WebCrypto whatever the runtime. */
+export type HmacEngine = 'auto' | 'web'
+
+type NodeCrypto = typeof import('node:crypto')
+
+const nodeCrypto = (): NodeCrypto | undefined =>
+  (
+    globalThis as {
+      process?: { getBuiltinModule?: (id: 'node:crypto') => NodeCrypto | undefined }
+    }
+  ).process?.getBuiltinModule?.('node:crypto')
+
+/** Imports `raw` once as an HMAC-SHA256 key (non-extractable under WebCrypto). */
+export async function hmacSha256(
+  raw: Uint8Array<ArrayBuffer>,
+  engine: HmacEngine = 'auto',
+): Promise<Hmac> {
+  const node = engine === 'auto' ? nodeCrypto() : undefined
+  if (node) {
+    const key = node.createSecretKey(raw)
+    return {
+      hex: (data) => Promise.resolve(node.createHmac('sha256', key).update(data).digest('hex')),
+    }
+  }
+  const subtle = globalThis.crypto.subtle
+  const key = await subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  return {
+    async hex(data) {
+      const mac = await subtle.sign('HMAC', key, data)
+      let hex = ''
+      for (const b of new Uint8Array(mac)) hex += b.toString(16).padStart(2, '0')
+      return hex
+    },
   }
 }

@@ -2,12 +2,12 @@
  * Field-level protection for sensitive supplier data: encryption at rest, blind indexes for
  * equality lookups and display masks (normalization lives in `src/identity.ts`).
  *
- * Web Crypto only (no `node:*`, no Buffer) so the same module runs on Node, Cloudflare Workers
- * and Deno.
+ * Web Crypto (no `node:*` import, no Buffer) so the same module runs on Node, Cloudflare Workers
+ * and Deno; the HMACs go through `hmacSha256` (`./audit`), which takes node:crypto's where the runtime has it.
  */
 
 import { normalizeAccountNo } from '../identity'
-import { AuditKey } from './audit'
+import { AuditKey, hmacSha256, type Hmac, type HmacEngine } from './audit'
 
 export interface CryptoConfig {
   /** keyId -> base64 of 32 raw bytes (AES-256). Retired keys stay listed so old rows decrypt. */
@@ -93,7 +93,7 @@ export class SensitiveCipher {
     /** Key id new ciphertexts are written with. */
     readonly activeKeyId: string,
     private readonly activeKey: CryptoKey,
-    private readonly hmacKey: CryptoKey,
+    private readonly hmacKey: Hmac,
     /** The audit trail's key: every place that holds the service's keys holds this one too. */
     readonly audit: AuditKey,
   ) {}
@@ -103,7 +103,7 @@ export class SensitiveCipher {
    * @throws SensitiveCryptoError when a key is not the right size, a key id is unusable, or the
    * active key id is not among the keys.
    */
-  static async create(config: CryptoConfig): Promise<SensitiveCipher> {
+  static async create(config: CryptoConfig, engine: HmacEngine = 'auto'): Promise<SensitiveCipher> {
     if (!config.keys.has(config.activeKeyId)) {
       throw new SensitiveCryptoError(
         `active key id ${describeKeyId(config.activeKeyId)} is not among the configured keys`,
@@ -125,12 +125,10 @@ export class SensitiveCipher {
     if (hmacRaw.length < MIN_HMAC_KEY_BYTES) {
       throw new SensitiveCryptoError(`blind index key must be at least ${MIN_HMAC_KEY_BYTES} bytes`)
     }
-    const hmacKey = await s.importKey('raw', hmacRaw, { name: 'HMAC', hash: 'SHA-256' }, false, [
-      'sign',
-    ])
+    const hmacKey = await hmacSha256(hmacRaw, engine)
     const activeKey = aesKeys.get(config.activeKeyId)
     if (!activeKey) throw new SensitiveCryptoError('active key could not be imported')
-    const audit = await AuditKey.create(config.auditKey).catch((err: Error) => {
+    const audit = await AuditKey.create(config.auditKey, engine).catch((err: Error) => {
       throw new SensitiveCryptoError(err.message)
     })
     return new SensitiveCipher(aesKeys, config.activeKeyId, activeKey, hmacKey, audit)
@@ -215,20 +213,19 @@ export class SensitiveCipher {
     if (!purpose || purpose.includes('\u0000')) {
       throw new SensitiveCryptoError('blind index purpose must be non-empty and contain no NUL')
     }
-    const mac = await subtle().sign(
-      'HMAC',
-      this.hmacKey,
-      utf8(`${purpose}\u0000${normalizedValue}`),
-    )
-    let hex = ''
-    for (const b of new Uint8Array(mac)) hex += b.toString(16).padStart(2, '0')
-    return hex
+    return this.hmacKey.hex(utf8(`${purpose}\u0000${normalizedValue}`))
   }
 }
 
-/** Imports the configured keys once; see {@link SensitiveCipher.create}. */
-export function createCipher(config: CryptoConfig): Promise<SensitiveCipher> {
-  return SensitiveCipher.create(config)
+/**
+ * Imports the configured keys once; see {@link SensitiveCipher.create}. `engine: 'web'` keeps the
+ * HMACs on Web Crypto on Node too (a test compares the two).
+ */
+export function createCipher(
+  config: CryptoConfig,
+  engine: HmacEngine = 'auto',
+): Promise<SensitiveCipher> {
+  return SensitiveCipher.create(config, engine)
 }
 
 // ---------------------------------------------------------------------------------------------

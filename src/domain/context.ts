@@ -21,21 +21,36 @@ export interface WriteContext {
   heldCodes?: readonly string[]
 }
 
+/** Building an Intl formatter or collator costs far more than using one: one per time zone. */
+const dayFormats = new Map<string, Intl.DateTimeFormat>()
+
 /** Today's date (yyyy-MM-dd) in the service time zone. */
-export const today = (timezone: string, now = new Date()) =>
-  new Intl.DateTimeFormat('en-CA', {
-    timeZone: timezone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(now)
+export function today(timezone: string, now = new Date()) {
+  let format = dayFormats.get(timezone)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone: timezone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    })
+    dayFormats.set(timezone, format)
+  }
+  return format.format(now)
+}
+
+/**
+ * The order `a.localeCompare(b)` gives (the default locale's collator), built once: the order of
+ * keys in a canonical body, and so its fingerprint (kept with an Idempotency-Key), stays as it was.
+ */
+const keyOrder = new Intl.Collator()
 
 /** JSON with object keys sorted, so equal bodies serialize equally. */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v) =>
     v && typeof v === 'object' && !Array.isArray(v)
       ? Object.fromEntries(
-          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)),
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => keyOrder.compare(a, b)),
         )
       : v,
   )

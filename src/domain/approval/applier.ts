@@ -1,11 +1,11 @@
 import {
+  ApprovalRow,
   findApproval,
   lockApproval,
   markApplied,
   markApplyFailed,
   markWithdrawn,
   recordDecision,
-  type ApprovalRow,
 } from '../../../sql/approval'
 import type { Sql } from '../../../sql/db'
 import { AppError, ERRORS, fail } from '../../errors'
@@ -21,12 +21,7 @@ import {
   type ApprovalHandler,
   type ApprovalHandlers,
 } from './handler'
-import {
-  APPROVAL_APPLICABLE,
-  approvalSources,
-  approvalTarget,
-  DECISION_EVENT,
-} from '../../vocabulary'
+import { APPROVAL_APPLICABLE, approvalSources, approvalTarget } from '../../vocabulary'
 
 export type CoreDeps = ApplierDeps & { approvalHandlers: ApprovalHandlers }
 
@@ -81,28 +76,23 @@ async function applyResult(
       `approval snapshot schemaVersion ${result.schemaVersion} is not supported`,
     )
   }
-  // The decision is evidence of its own: recorded first, in its own transaction, so a failure
-  // while applying never loses it (the approval then stays APPROVED, and retryable).
-  await transaction(deps, ctx, async (tx) => {
-    const approval = await locked(tx, result.approvalLogId)
-    if (approvalSources(DECISION_EVENT[result.decision]).includes(approval.status)) {
-      await sealApproval(
-        tx,
-        deps,
-        await recordDecision(tx, approval.approvalLogId, result.decision),
-      )
-    }
-  })
+  // The decision and its application share one transaction: one lock, one commit. Should that
+  // transaction not commit, the decision is then recorded in a transaction of its own before the
+  // failure is handled, so a failure while applying never loses it (the approval then stays
+  // APPROVED, and retryable). Both writes are conditional on the approval's status, so a
+  // decision that did commit is never recorded twice.
   try {
     return await transaction(deps, ctx, async (tx) => {
-      const approval = await locked(tx, result.approvalLogId)
+      const approval = await decided(tx, deps, result)
       if (approval.status === approvalTarget('DECIDE_REJECTED')) {
         const { handler, snapshot } = handle(deps, approval)
         await handler.notApplied(tx, deps, ctx, approval, snapshot, notAppliedReason('REJECTED'))
       } else if (APPROVAL_APPLICABLE.includes(approval.status)) {
         const { handler, snapshot } = handle(deps, approval)
         await handler.apply(tx, deps, ctx, approval, snapshot)
-        await sealApproval(tx, deps, await markApplied(tx, approval.approvalLogId))
+        // The row as the update returned it is the approval as this transaction leaves it.
+        const applied = await sealApproval(tx, deps, await markApplied(tx, approval.approvalLogId))
+        if (applied) return ApprovalRow.parse(applied)
       }
       return current(tx, approval.approvalLogId)
     })
@@ -110,13 +100,16 @@ async function applyResult(
     const err = mapConstraintViolation(thrown)
     // Only a business re-check failure marks the approval; an apply that may have committed
     // (outcome unknown) or could not run is left as it is, for a retry or the sweep.
-    if (!(err instanceof AppError) || err.entry === ERRORS.WRITE_OUTCOME_UNKNOWN) throw err
+    if (!(err instanceof AppError) || err.entry === ERRORS.WRITE_OUTCOME_UNKNOWN) {
+      await keepDecision(deps, ctx, result)
+      throw err
+    }
     deps.logger.warn(
       { approvalLogId: result.approvalLogId, code: err.code, reason: err.message },
       'approval not applied',
     )
     return await transaction(deps, ctx, async (tx) => {
-      const approval = await locked(tx, result.approvalLogId)
+      const approval = await decided(tx, deps, result)
       await sealApproval(
         tx,
         deps,
@@ -125,6 +118,39 @@ async function applyResult(
       await failed(tx, deps, ctx, approval, err)
       return current(tx, approval.approvalLogId)
     })
+  }
+}
+
+/**
+ * The approval, locked for this transaction, with the provider's decision recorded (sealed) if
+ * it was still undecided. The decision's UPDATE, conditional on the status, is also the lock
+ * when it matches; otherwise (decided already) the row is locked and read as it is.
+ */
+async function decided(tx: Sql, deps: CoreDeps, result: ApprovalResult): Promise<ApprovalRow> {
+  const recorded = await sealApproval(
+    tx,
+    deps,
+    await recordDecision(tx, result.approvalLogId, result.decision),
+  )
+  return recorded ? ApprovalRow.parse(recorded) : locked(tx, result.approvalLogId)
+}
+
+/**
+ * The transaction that would have recorded the decision with its application did not commit:
+ * the decision, evidence of its own, is recorded alone. If even that cannot be written (the
+ * database is gone), the approval stays undecided and reconciliation puts it to the provider
+ * again; the applier's own failure is what the caller hears either way.
+ */
+async function keepDecision(deps: CoreDeps, ctx: ApplierCtx, result: ApprovalResult) {
+  try {
+    await transaction(deps, ctx, async (tx) => {
+      await decided(tx, deps, result)
+    })
+  } catch (err) {
+    deps.logger.warn(
+      { approvalLogId: result.approvalLogId, err: (err as Error).message },
+      'approval decision not recorded: left to reconciliation',
+    )
   }
 }
 

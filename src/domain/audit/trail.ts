@@ -7,6 +7,7 @@ import {
   markLegacyRowsSealed,
   QUALIFICATION_RULES_CHAIN,
   sealApprovalRow,
+  sealApprovalRowTakingIds,
   sealRows,
   supplierChain,
   readUnsealedRows,
@@ -15,8 +16,10 @@ import {
   type UnsealedRow,
   type ApprovalToSeal,
   type SealedChangeLogRow,
+  type ChainHead,
 } from '../../../sql/audit-trail'
-import type { Sql } from '../../../sql/db'
+import { none, type Sql } from '../../../sql/db'
+import { insertEventsStep, type DomainEvent } from '../../../sql/outbox'
 import type { AuditKey, SealInput } from '../../crypto/audit'
 import type { ChangeOperationType, ChangeTargetType } from '../../vocabulary'
 
@@ -75,15 +78,36 @@ export interface ChangeLogEntry {
 
 /**
  * Writes the change-log rows of one chain, sealed: one statement locks the head (and takes the
- * rows' ids and the transaction's time), one inserts the rows and moves the head.
+ * rows' ids and the transaction's time), one inserts the rows, moves the head and records the
+ * write's pending `events` (the outbox) if any.
  */
-export async function appendChangeLogs(tx: Sql, deps: AuditDeps, entries: ChangeLogEntry[]) {
-  if (entries.length === 0) return 0
+export async function appendChangeLogs(
+  tx: Sql,
+  deps: AuditDeps,
+  entries: ChangeLogEntry[],
+  events: readonly DomainEvent[] = [],
+) {
+  if (entries.length === 0) {
+    if (events.length > 0) await none(insertEventsStep(tx, events))
+    return 0
+  }
   const chain = chainOf(entries[0].supplierId)
   if (entries.some((e) => chainOf(e.supplierId) !== chain)) {
     throw new Error('one appendChangeLogs call writes the rows of one chain')
   }
   const head = await lockChainHead(tx, chain, entries.length)
+  return writeChangeLogs(tx, deps, chain, head, entries, events)
+}
+
+/** The rows of `appendChangeLogs`, sealed after `head`, which this transaction holds locked. */
+async function writeChangeLogs(
+  tx: Sql,
+  deps: AuditDeps,
+  chain: string,
+  head: ChainHead,
+  entries: ChangeLogEntry[],
+  events: readonly DomainEvent[],
+) {
   let seq = BigInt(head.seq)
   let prev = head.hash
   const rows: SealedChangeLogRow[] = []
@@ -118,7 +142,7 @@ export async function appendChangeLogs(tx: Sql, deps: AuditDeps, entries: Change
     })
     prev = hash
   }
-  await insertSealedChangeLogs(tx, rows, { chain, seq: seq.toString(), hash: prev })
+  await insertSealedChangeLogs(tx, rows, { chain, seq: seq.toString(), hash: prev }, events)
   return rows.length
 }
 
@@ -145,6 +169,32 @@ export async function sealApproval<T extends ApprovalToSeal>(
   written: T | null,
 ): Promise<T | null> {
   if (!written) return null
+  await sealApprovalRow(tx, await approvalSeal(deps, written))
+  return written
+}
+
+/**
+ * `sealApproval`, then change-log rows (and pending events) of the same chain, as
+ * `appendChangeLogs` writes them: the seal's statement answers the head the rows need, so they
+ * take no head lock of their own.
+ */
+export async function sealApprovalAndLog(
+  tx: Sql,
+  deps: AuditDeps,
+  written: ApprovalToSeal,
+  entries: ChangeLogEntry[],
+  events: readonly DomainEvent[] = [],
+) {
+  if (entries.length === 0 || entries.some((e) => chainOf(e.supplierId) !== written.sealChain)) {
+    await sealApproval(tx, deps, written)
+    return appendChangeLogs(tx, deps, entries, events)
+  }
+  const head = await sealApprovalRowTakingIds(tx, await approvalSeal(deps, written), entries.length)
+  return writeChangeLogs(tx, deps, written.sealChain, head, entries, events)
+}
+
+/** Where an approval row just written goes in its chain, and its hash (its old seal checked). */
+async function approvalSeal(deps: AuditDeps, written: ApprovalToSeal) {
   const old = written.sealOld
   if (old && written.sealOldSeq !== null && written.sealOldHash !== null) {
     const place = { chain: old.chain ?? '', seq: written.sealOldSeq, prev: old.prev ?? '' }
@@ -166,8 +216,7 @@ export async function sealApproval<T extends ApprovalToSeal>(
   const hash = await deps.cipher.audit.seal(
     sealInput('approval_log', place, written.sealFields, vacated),
   )
-  await sealApprovalRow(tx, { id: written.sealId, ...place, hash, vacated })
-  return written
+  return { id: written.sealId, ...place, hash, vacated }
 }
 
 /**

@@ -1,8 +1,8 @@
-import { accountNumbersHeldElsewhere, liveAccounts } from '../../../sql/account'
+import { accountNumbersHeldElsewhere, liveAccounts, type AccountRow } from '../../../sql/account'
 import type { Sql } from '../../../sql/db'
 import { supplierCompliance } from '../../../sql/compliance'
 import { registrationFacts, requiredQualifications, taxNoHolder } from '../../../sql/supplier'
-import { liveTypes, validQualificationTypes } from '../../../sql/supplier-children'
+import { liveTypes, validQualificationTypes, type TypeRow } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
 import { COMPLIANT_STATES } from '../../vocabulary'
 import { today, type DomainDeps } from '../context'
@@ -21,21 +21,36 @@ export interface GuardEvidence {
 
 export type GuardDeps = Pick<DomainDeps, 'config'>
 
-/** Checks the guard of `move` on the supplier as it is inside the caller's transaction. */
+/**
+ * A supplier's live types and accounts as the caller's transaction has read them, with nothing
+ * written to them since: a guard that needs them takes them from here rather than reading them
+ * again, and says what it checked the same way.
+ */
+export interface SupplierChildren {
+  types: TypeRow[]
+  accounts: AccountRow[]
+}
+
+/**
+ * Checks the guard of `move` on the supplier as it is inside the caller's transaction; returns
+ * the types and accounts the registration rules were checked on.
+ */
 export async function checkGuard(
   tx: Sql,
   deps: GuardDeps,
   move: Move,
   supplierId: string,
   evidence: GuardEvidence = {},
-) {
+  known?: SupplierChildren,
+): Promise<SupplierChildren | undefined> {
   switch (move.guard) {
     case 'NONE':
       return
     case 'REGISTRATION_RULES':
-      return checkRegistration(tx, deps, supplierId)
+      return checkRegistration(tx, deps, supplierId, known)
     case 'QUALIFICATIONS_VALID':
-      return assertQualificationsValid(tx, supplierId)
+      await assertQualificationsValid(tx, supplierId)
+      return
     case 'FINANCE_CLEARED':
       if (evidence.clearance?.cleared !== true) {
         fail('ARCHIVE_CLEARANCE_UNAVAILABLE', 'finance clearance has not confirmed the archive')
@@ -67,19 +82,23 @@ export async function assertQualificationsValid(sql: Sql, supplierId: string) {
 /**
  * The registration checks on the state as it will be approved, under the aggregate lock:
  * C-02 tax number unique, C-06 licence image, C-09 required qualifications of all chosen types,
- * and for each initial account C-19 (C-03 is checked with the other field rules).
+ * and for each initial account C-19 (C-03 is checked with the other field rules). The types and
+ * accounts are read here unless the caller read them in this transaction (`known`); returns
+ * those it checked.
  */
 export async function checkRegistration(
   tx: Sql,
   deps: Pick<DomainDeps, 'config'>,
   supplierId: string,
-) {
+  known?: SupplierChildren,
+): Promise<SupplierChildren> {
   const facts = await registrationFacts(tx, supplierId)
   if (!facts) fail('SUPPLIER_NOT_FOUND')
   const { taxNoBidx, licenseImageUrl } = facts
   if (await taxNoHolder(tx, taxNoBidx, supplierId)) fail('TAX_NO_DUPLICATE')
   if (!licenseImageUrl) fail('LICENSE_IMAGE_REQUIRED')
-  const types = (await liveTypes(tx, supplierId)).map((t) => t.typeCode)
+  const liveTypeRows = known?.types ?? (await liveTypes(tx, supplierId))
+  const types = liveTypeRows.map((t) => t.typeCode)
   const required = await requiredQualifications(tx, types)
   const held = await validQualificationTypes(tx, supplierId, today(deps.config.timezone))
   const missing = required.filter((r) => !held.has(r.qualType))
@@ -90,7 +109,8 @@ export async function checkRegistration(
       { missing },
     )
   }
-  const accounts = (await liveAccounts(tx, supplierId)).filter((a) => a.status !== 'ACTIVE')
+  const liveAccountRows = known?.accounts ?? (await liveAccounts(tx, supplierId))
+  const accounts = liveAccountRows.filter((a) => a.status !== 'ACTIVE')
   const elsewhere = await accountNumbersHeldElsewhere(
     tx,
     accounts.map((a) => a.accountNoBidx),
@@ -103,4 +123,5 @@ export async function checkRegistration(
       `account ${clash.accountNoMask} is a valid account of another supplier (C-19)`,
     )
   }
+  return { types: liveTypeRows, accounts: liveAccountRows }
 }

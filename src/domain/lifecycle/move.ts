@@ -2,7 +2,7 @@ import type { Sql } from '../../../sql/db'
 import { moveSupplier, updateSupplier, type SupplierColumns } from '../../../sql/supplier'
 import { fail } from '../../errors'
 import type { SupplierStatus } from '../../vocabulary'
-import { checkGuard, type GuardDeps, type GuardEvidence } from './guards'
+import { checkGuard, type GuardDeps, type GuardEvidence, type SupplierChildren } from './guards'
 import { moveBy, type Move, type Trigger } from './transitions'
 
 /**
@@ -31,6 +31,8 @@ export async function applyMove(
     adminId: string
     columns?: SupplierColumns & { supplier_no?: string | null }
     evidence?: GuardEvidence
+    /** The supplier's types and accounts, read in this transaction and unchanged since. */
+    known?: SupplierChildren
   },
 ) {
   if (move.from !== supplier.status) {
@@ -51,8 +53,16 @@ export async function applyMove(
     options.columns ?? {},
   )
   if (!row) fail('CONCURRENT_MODIFICATION')
-  await checkGuard(tx, deps, move, supplier.supplierId, options.evidence)
-  return { from: move.from, to: move.to, updateTime: row.updateTime }
+  const checked = await checkGuard(
+    tx,
+    deps,
+    move,
+    supplier.supplierId,
+    options.evidence,
+    options.known,
+  )
+  // What the guard checked, as read after the move's UPDATE: the caller's to use, not re-read.
+  return { from: move.from, to: move.to, updateTime: row.updateTime, checked }
 }
 
 /** `applyMove` of the move declared from the supplier's status by `trigger` (else 395005). */

@@ -333,7 +333,9 @@ export async function mergeBare(
 
 /**
  * Initial accounts of a draft are replaced as a whole (they have no ids in the request): the
- * draft's DRAFT accounts are soft-deleted and the new list inserted as DRAFT.
+ * draft's DRAFT accounts are soft-deleted and the new list inserted as DRAFT. Returns the change
+ * log's rows and the accounts inserted, as their inserts returned them (none when the form
+ * repeats the draft's accounts).
  */
 export async function replaceDraftAccounts(
   tx: Sql,
@@ -359,7 +361,8 @@ export async function replaceDraftAccounts(
       )
     })
   const changes: FieldChange[] = []
-  if (same) return changes
+  const inserted: InsertedAccount[] = []
+  if (same) return { changes, inserted }
   await softDeleteAccounts(
     tx,
     supplierId,
@@ -376,6 +379,7 @@ export async function replaceDraftAccounts(
   }
   for (const account of incoming) {
     const row = await insertAccount(tx, supplierId, account, 'DRAFT', adminId)
+    inserted.push(row)
     changes.push({
       targetType: 'ACCOUNT',
       targetId: row.accountId,
@@ -384,5 +388,7 @@ export async function replaceDraftAccounts(
       newValueMasked: `${account.bankName} ${row.accountNoMask}`,
     })
   }
-  return changes
+  return { changes, inserted }
 }
+
+type InsertedAccount = Awaited<ReturnType<typeof insertAccount>>

@@ -79,25 +79,38 @@ export function createDraft(deps: DomainDeps, ctx: WriteContext, req: SupplierDr
       changes.push(...(await mergeTypes(tx, id, req.types, true)))
       changes.push(...(await mergeContacts(tx, deps, id, req.contacts ?? [], true)))
       changes.push(...(await mergeQualifications(tx, deps, id, req.qualifications ?? [], true)))
-      changes.push(
-        ...(await replaceDraftAccounts(
-          tx,
-          deps,
-          id,
-          req.initialAccounts ?? [],
-          identity.fullName!,
-          ctx.adminId,
-          true,
-        )),
+      const accounts = await replaceDraftAccounts(
+        tx,
+        deps,
+        id,
+        req.initialAccounts ?? [],
+        identity.fullName!,
+        ctx.adminId,
+        true,
       )
-      await logChanges(tx, deps, ctx, id, 'DRAFT_CREATE', changes)
-      await insertEvent(tx, {
-        aggregateType: 'SUPPLIER',
-        aggregateId: id,
-        eventType: 'SupplierDraftCreated',
-        payload: { supplierId: id, operatorId: ctx.adminId },
-      })
-      return writeResult(tx, id)
+      changes.push(...accounts.changes)
+      await logChanges(tx, deps, ctx, id, 'DRAFT_CREATE', changes, {}, [
+        {
+          aggregateType: 'SUPPLIER',
+          aggregateId: id,
+          eventType: 'SupplierDraftCreated',
+          payload: { supplierId: id, operatorId: ctx.adminId },
+        },
+      ])
+      // The answer is what the inserts returned: a new DRAFT, its version as inserted (adding
+      // children does not move it), its accounts in insertion (id) order, as a read would list them.
+      return {
+        supplierId: id,
+        supplierNo: null,
+        status: 'DRAFT',
+        onboardingStage: ONBOARDING_STAGE.DRAFT,
+        initialAccounts: accounts.inserted.map(({ accountId, accountNoMask, status }) => ({
+          accountId,
+          accountNoMask,
+          status,
+        })),
+        updateTime: created.updateTime,
+      } satisfies SupplierWriteResult
     },
   })
 }
@@ -151,16 +164,15 @@ export async function applyForm(
   }
   if (form.initialAccounts) {
     const accountName = columns.full_name ?? locked.fullName
-    changes.push(
-      ...(await replaceDraftAccounts(
-        tx,
-        deps,
-        supplierId,
-        form.initialAccounts,
-        accountName,
-        ctx.adminId,
-      )),
+    const accounts = await replaceDraftAccounts(
+      tx,
+      deps,
+      supplierId,
+      form.initialAccounts,
+      accountName,
+      ctx.adminId,
     )
+    changes.push(...accounts.changes)
   }
   return { columns, changes }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { insertEvent } from '../../../sql/outbox'
+import { insertEvent, type DomainEvent } from '../../../sql/outbox'
 import { isLatestApproval, type ApprovalRow } from '../../../sql/approval'
 import type { Sql } from '../../../sql/db'
 import { lockSupplier, nextSupplierNo, type SupplierRow } from '../../../sql/supplier'
@@ -13,6 +13,7 @@ import {
   type NotApplied,
 } from '../approval/handler'
 import { moveStatus } from '../lifecycle/move'
+import type { SupplierChildren } from '../lifecycle/guards'
 import { logChanges, statusChange, type FieldChange } from '../write/change-log'
 import { SUPPLIER_COMMANDS } from '../../schemas/lifecycle'
 import { moveSupplierAccounts, nextAccountStatus } from '../account/statuses'
@@ -54,14 +55,16 @@ export const registrationApproval = approvalHandler<RegistrationSnapshot>({
         `the supplier is ${supplier.status}, not VETTING: this registration cannot apply`,
       )
     }
-    await assertSnapshotUnchanged(tx, snapshot, supplier)
+    const children = await assertSnapshotUnchanged(tx, snapshot, supplier)
     const { supplierNo } = await nextSupplierNo(tx)
-    // The move's guard re-checks the registration rules on the locked row.
+    // The move's guard re-checks the registration rules on the locked row, on the types and
+    // accounts just read (the move writes neither).
     const moved = await moveStatus(tx, deps, current(supplier), 'REGISTRATION_APPROVED', {
       adminId: ctx.adminId,
       columns: { supplier_no: supplierNo },
+      known: children,
     })
-    const accounts = await liveAccounts(tx, supplier.supplierId, 'PENDING')
+    const accounts = children.accounts.filter((a) => a.status === 'PENDING')
     await moveSupplierAccounts(tx, supplier.supplierId, 'PENDING', 'APPROVAL_APPLIED')
     const changes: FieldChange[] = [
       statusChange('SUPPLIER', supplier.supplierId, moved.from, moved.to),
@@ -81,32 +84,37 @@ export const registrationApproval = approvalHandler<RegistrationSnapshot>({
         ),
       ),
     ]
-    await logChanges(tx, deps, ctx, supplier.supplierId, 'REGISTRATION_APPLY', changes, {
-      approvalLogId: approval.approvalLogId,
-      status: 'APPLIED',
-    })
-    await insertEvent(tx, {
-      aggregateType: 'SUPPLIER',
-      aggregateId: supplier.supplierId,
-      eventType: 'SupplierActivated',
-      payload: {
-        supplierId: supplier.supplierId,
-        supplierNo,
-        approvalLogId: approval.approvalLogId,
-      },
-    })
-    for (const a of accounts) {
-      await insertEvent(tx, {
-        aggregateType: 'ACCOUNT',
-        aggregateId: a.accountId,
-        eventType: 'BankAccountActivated',
-        payload: {
-          supplierId: supplier.supplierId,
-          accountId: a.accountId,
-          approvalLogId: approval.approvalLogId,
+    await logChanges(
+      tx,
+      deps,
+      ctx,
+      supplier.supplierId,
+      'REGISTRATION_APPLY',
+      changes,
+      { approvalLogId: approval.approvalLogId, status: 'APPLIED' },
+      [
+        {
+          aggregateType: 'SUPPLIER',
+          aggregateId: supplier.supplierId,
+          eventType: 'SupplierActivated',
+          payload: {
+            supplierId: supplier.supplierId,
+            supplierNo,
+            approvalLogId: approval.approvalLogId,
+          },
         },
-      })
-    }
+        ...accounts.map((a): DomainEvent => ({
+          aggregateType: 'ACCOUNT',
+          aggregateId: a.accountId,
+          eventType: 'BankAccountActivated',
+          payload: {
+            supplierId: supplier.supplierId,
+            accountId: a.accountId,
+            approvalLogId: approval.approvalLogId,
+          },
+        })),
+      ],
+    )
   },
 
   async notApplied(tx, deps, ctx, approval, _snapshot, { status, reason }) {
@@ -142,17 +150,20 @@ async function assertSnapshotUnchanged(
   tx: Sql,
   frozen: RegistrationSnapshot,
   supplier: SupplierRow,
-) {
-  const types = (await liveTypes(tx, supplier.supplierId)).map((t) => t.typeCode).sort()
-  const accounts = (await liveAccounts(tx, supplier.supplierId))
-    .filter((a) => a.status !== 'ACTIVE')
-    .map((a) => a.accountId)
+): Promise<SupplierChildren> {
+  const children = {
+    types: await liveTypes(tx, supplier.supplierId),
+    accounts: await liveAccounts(tx, supplier.supplierId),
+  }
+  const types = children.types.map((t) => t.typeCode).sort()
+  const accounts = children.accounts.filter((a) => a.status !== 'ACTIVE').map((a) => a.accountId)
   const same =
     frozen.fullName === supplier.fullName &&
     frozen.taxNoBidx === supplier.taxNoBidx &&
     frozen.types.join() === types.join() &&
     frozen.initialAccounts.map((a) => a.accountId).join() === accounts.join()
   if (!same) fail('APPROVAL_APPLY_FAILED', 'the supplier changed since this approval was submitted')
+  return children
 }
 
 /** The change log's operation and the event of a registration sent back to DRAFT. */

@@ -51,7 +51,10 @@ export function submitRegistration(
         'SUBMIT_REGISTRATION',
         { adminId: ctx.adminId, columns },
       )
-      const accounts = await liveAccounts(tx, supplierId, 'DRAFT')
+      // The accounts the registration rules were just checked on, the form written before them.
+      const accounts =
+        moved.checked?.accounts.filter((a) => a.status === 'DRAFT') ??
+        (await liveAccounts(tx, supplierId, 'DRAFT'))
       await moveSupplierAccounts(tx, supplierId, 'DRAFT', 'REGISTRATION_SUBMITTED')
       const submitted: RegistrationSnapshot = {
         schemaVersion: 1,

@@ -1,13 +1,13 @@
 import { ApprovalRow, findApproval, insertApproval, type NewApproval } from '../../../sql/approval'
-import { insertEvent, type DomainEvent } from '../../../sql/outbox'
+import type { DomainEvent } from '../../../sql/outbox'
 import type { OpeningEvent } from '../../schemas/events'
 import type { Sql } from '../../../sql/db'
 import type { ApprovalCommandResult } from '../../schemas/supplier'
 import { applyApprovalResult, commandResult } from '../approval/applier'
 import type { ApplierCtx, ApprovalHandler } from '../approval/handler'
 import type { DomainDeps, WriteContext } from '../context'
-import { sealApproval, type AuditDeps } from '../audit/trail'
-import { logChanges, type FieldChange } from './change-log'
+import { sealApprovalAndLog, type AuditDeps } from '../audit/trail'
+import { changeLogEntries, type FieldChange } from './change-log'
 import { runWrite } from './pipeline'
 import type { ChangeOperationType } from '../../vocabulary'
 
@@ -62,18 +62,29 @@ export async function openApproval<S>(
     applicantAdminId: ctx.adminId,
     submitNoteEnc: spec.submitNoteEnc ?? null,
   })
-  await sealApproval(tx, deps, written)
   const approval = ApprovalRow.parse(written)
-  await logChanges(tx, deps, ctx, spec.supplierId, log.operationType, log.changes, {
-    approvalLogId: approval.approvalLogId,
-    status: approval.status,
-    ...(log.changeReason === undefined ? {} : { changeReason: log.changeReason }),
-  })
-  // The spread loses the type-to-payload link tsc checked at the caller; insertEvent re-checks it.
-  await insertEvent(tx, {
-    ...event,
-    payload: { ...event.payload, approvalLogId: approval.approvalLogId, operatorId: ctx.adminId },
-  } as DomainEvent)
+  // The approval's seal and its change log share the chain head its INSERT locked.
+  await sealApprovalAndLog(
+    tx,
+    deps,
+    written,
+    changeLogEntries(ctx, spec.supplierId, log.operationType, log.changes, {
+      approvalLogId: approval.approvalLogId,
+      status: approval.status,
+      ...(log.changeReason === undefined ? {} : { changeReason: log.changeReason }),
+    }),
+    // The spread loses the type-to-payload link tsc checked at the caller; the outbox re-checks it.
+    [
+      {
+        ...event,
+        payload: {
+          ...event.payload,
+          approvalLogId: approval.approvalLogId,
+          operatorId: ctx.adminId,
+        },
+      } as DomainEvent,
+    ],
+  )
   return approval
 }
 
@@ -87,11 +98,20 @@ export function runApprovalCommand<Seen>(
   ctx: WriteContext,
   command: { precheck(sql: Sql): Promise<Seen>; run(tx: Sql, seen: Seen): Promise<ApprovalRow> },
 ): Promise<ApprovalCommandResult> {
+  // The approval as its transaction wrote it: after commit it is what the provider is given, as
+  // the committed row holds it (its seal, written after, is no part of it), without reading it back.
+  let opened: ApprovalRow | undefined
   return runWrite(deps, ctx, {
     precheck: (sql) => command.precheck(sql),
-    run: async (tx, seen) => commandResult(await command.run(tx, seen)),
+    run: async (tx, seen) => {
+      opened = await command.run(tx, seen)
+      return commandResult(opened)
+    },
     afterCommit: async (submitted) => {
-      const approval = await findApproval(deps.sql, submitted.approvalLogId)
+      const approval =
+        opened?.approvalLogId === submitted.approvalLogId
+          ? opened
+          : await findApproval(deps.sql, submitted.approvalLogId)
       return approval ? commandResult(await decideApproval(deps, ctx, approval)) : submitted
     },
     replay: (kept) => currentCommandResult(deps, kept),

@@ -1,5 +1,6 @@
 import type { Sql } from '../../../sql/db'
-import { appendChangeLogs, type AuditDeps } from '../audit/trail'
+import type { DomainEvent } from '../../../sql/outbox'
+import { appendChangeLogs, type AuditDeps, type ChangeLogEntry } from '../audit/trail'
 import type { WriteContext } from '../context'
 import type { ChangeOperationType, ChangeTargetType } from '../../vocabulary'
 import { maskAccountNo, maskCertNo, maskPhone, maskTaxNo, maskText } from '../../crypto/sensitive'
@@ -19,7 +20,10 @@ export interface FieldChange {
   newValueMasked: string | null
 }
 
-/** Writes the change-log rows of one command; nothing sensitive reaches here unmasked. */
+/**
+ * Writes the change-log rows of one command, with its pending events in the same statement;
+ * nothing sensitive reaches here unmasked.
+ */
 export function logChanges(
   tx: Sql,
   deps: AuditDeps,
@@ -27,26 +31,41 @@ export function logChanges(
   supplierId: string,
   operationType: ChangeOperationType,
   changes: FieldChange[],
-  extra: {
-    changeReason?: string | null
-    approvalLogId?: string | null
-    status?: string | null
-  } = {},
+  extra: ChangeLogExtra = {},
+  events: readonly DomainEvent[] = [],
 ) {
   return appendChangeLogs(
     tx,
     deps,
-    changes.map((c) => ({
-      ...c,
-      targetId: c.targetId ?? (c.targetType === 'SUPPLIER' ? supplierId : null),
-      supplierId,
-      operationType,
-      operatorId: ctx.adminId,
-      requestId: ctx.requestId,
-      ...extra,
-    })),
+    changeLogEntries(ctx, supplierId, operationType, changes, extra),
+    events,
   )
 }
+
+/** What every row of one command's change log also carries. */
+export interface ChangeLogExtra {
+  changeReason?: string | null
+  approvalLogId?: string | null
+  status?: string | null
+}
+
+/** The change-log rows of one command, as `logChanges` writes them. */
+export const changeLogEntries = (
+  ctx: Pick<WriteContext, 'adminId' | 'requestId'>,
+  supplierId: string,
+  operationType: ChangeOperationType,
+  changes: FieldChange[],
+  extra: ChangeLogExtra = {},
+): ChangeLogEntry[] =>
+  changes.map((c) => ({
+    ...c,
+    targetId: c.targetId ?? (c.targetType === 'SUPPLIER' ? supplierId : null),
+    supplierId,
+    operationType,
+    operatorId: ctx.adminId,
+    requestId: ctx.requestId,
+    ...extra,
+  }))
 
 /**
  * The `changes` of an event: the same rows, with the same masked values, the change log gets, so
