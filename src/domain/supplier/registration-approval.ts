@@ -151,10 +151,12 @@ async function assertSnapshotUnchanged(
   frozen: RegistrationSnapshot,
   supplier: SupplierRow,
 ): Promise<SupplierChildren> {
-  const children = {
-    types: await liveTypes(tx, supplier.supplierId),
-    accounts: await liveAccounts(tx, supplier.supplierId),
-  }
+  // Both sent at once: one round trip (postgres.js pipelines a transaction's queries in flight).
+  const [liveTypeRows, liveAccountRows] = await Promise.all([
+    liveTypes(tx, supplier.supplierId),
+    liveAccounts(tx, supplier.supplierId),
+  ])
+  const children = { types: liveTypeRows, accounts: liveAccountRows }
   const types = children.types.map((t) => t.typeCode).sort()
   const accounts = children.accounts.filter((a) => a.status !== 'ACTIVE').map((a) => a.accountId)
   const same =
