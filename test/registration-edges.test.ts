@@ -37,27 +37,39 @@ const approval = async (id: string) =>
     await h.sql`SELECT status, failure_code AS "failureCode" FROM approval_log WHERE approval_log_id = ${id}`
   )[0]
 
+/**
+ * Submits the draft while any update of `table` that sets this supplier's status to `status`
+ * raises an error the service cannot classify; the fault is removed whatever the answer.
+ */
+async function submitFailingOn(
+  table: 'supplier' | 'approval_log',
+  status: string,
+  draft: { admin: string; body: object; data: { supplierId: string; updateTime: string } },
+) {
+  const { admin, body, data } = draft
+  await h.sql.unsafe(`
+    CREATE FUNCTION boom() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk on fire'; END $$;
+    CREATE TRIGGER boom BEFORE UPDATE ON ${table} FOR EACH ROW
+      WHEN (NEW.status = '${status}' AND NEW.supplier_id = ${data.supplierId}) EXECUTE FUNCTION boom();
+  `)
+  try {
+    return await submit(
+      h,
+      data.supplierId,
+      { ...body, expectedUpdateTime: data.updateTime },
+      { admin },
+    )
+  } finally {
+    await h.sql.unsafe(`DROP TRIGGER boom ON ${table}; DROP FUNCTION boom();`)
+  }
+}
+
 describe('the approval applier', () => {
   it('keeps the decision when applying fails for a non-business reason, and the retry applies it', async () => {
     const admin = await h.admin()
     const { body, data } = await newDraft(h, admin)
     // A fault the applier cannot classify (as a lost connection would be) when it activates.
-    await h.sql.unsafe(`
-      CREATE FUNCTION boom() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk on fire'; END $$;
-      CREATE TRIGGER boom BEFORE UPDATE ON supplier FOR EACH ROW
-        WHEN (NEW.status = 'ACTIVE' AND NEW.supplier_id = ${data.supplierId}) EXECUTE FUNCTION boom();
-    `)
-    let res
-    try {
-      res = await submit(
-        h,
-        data.supplierId,
-        { ...body, expectedUpdateTime: data.updateTime },
-        { admin },
-      )
-    } finally {
-      await h.sql.unsafe('DROP TRIGGER boom ON supplier; DROP FUNCTION boom();')
-    }
+    const res = await submitFailingOn('supplier', 'ACTIVE', { admin, body, data })
     // The submission committed, so the answer is a success that says how far it got.
     expect(res.body).toMatchObject({ code: 200, data: { approvalStatus: 'APPROVED' } })
     expect(await supplier(data.supplierId)).toMatchObject({ status: 'VETTING', supplierNo: null })
@@ -72,22 +84,7 @@ describe('the approval applier', () => {
     const { body, data } = await newDraft(h, admin)
     // The decision is written with the application; when that transaction fails, alone. Here
     // both fail (as they would with the database gone): nothing of either may be left behind.
-    await h.sql.unsafe(`
-      CREATE FUNCTION boom() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk on fire'; END $$;
-      CREATE TRIGGER boom BEFORE UPDATE ON approval_log FOR EACH ROW
-        WHEN (NEW.status = 'APPROVED' AND NEW.supplier_id = ${data.supplierId}) EXECUTE FUNCTION boom();
-    `)
-    let res
-    try {
-      res = await submit(
-        h,
-        data.supplierId,
-        { ...body, expectedUpdateTime: data.updateTime },
-        { admin },
-      )
-    } finally {
-      await h.sql.unsafe('DROP TRIGGER boom ON approval_log; DROP FUNCTION boom();')
-    }
+    const res = await submitFailingOn('approval_log', 'APPROVED', { admin, body, data })
     expect(res.body).toMatchObject({ code: 200, data: { approvalStatus: 'SUBMITTED' } })
     const approvalLogId = res.body.data.approvalLogId
     expect(await approval(approvalLogId)).toMatchObject({ status: 'SUBMITTED', failureCode: null })
