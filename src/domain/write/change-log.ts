@@ -42,6 +42,10 @@ export function logChanges(
   )
 }
 
+/** A change of the supplier itself may leave its target id out: it is the supplier's. */
+const targetIdOf = (c: FieldChange, supplierId: string) =>
+  c.targetId ?? (c.targetType === 'SUPPLIER' ? supplierId : null)
+
 /** What every row of one command's change log also carries. */
 export interface ChangeLogExtra {
   changeReason?: string | null
@@ -59,7 +63,7 @@ export const changeLogEntries = (
 ): ChangeLogEntry[] =>
   changes.map((c) => ({
     ...c,
-    targetId: c.targetId ?? (c.targetType === 'SUPPLIER' ? supplierId : null),
+    targetId: targetIdOf(c, supplierId),
     supplierId,
     operationType,
     operatorId: ctx.adminId,
@@ -74,7 +78,7 @@ export const changeLogEntries = (
 export const eventChanges = (supplierId: string, changes: FieldChange[]) =>
   changes.map((c) => ({
     targetType: c.targetType,
-    targetId: c.targetId ?? (c.targetType === 'SUPPLIER' ? supplierId : null),
+    targetId: targetIdOf(c, supplierId),
     field: c.fieldName,
     old: c.oldValueMasked,
     new: c.newValueMasked,
