@@ -8,6 +8,7 @@ import { createCipher } from '../../src/crypto/sensitive'
 import { createLogger } from '../../src/logger'
 import { embeddedFleetResources } from '../../src/ports/fleet'
 import { sqlPermissionLookup } from '../../src/ports/permission'
+import { registrationName } from './names'
 import { registrationForm } from './registration-form'
 
 /*
@@ -86,18 +87,10 @@ const headers = {
   'content-type': 'application/json',
 }
 
-const REGIONS = ['杭州', '苏州', '上海', '北京', '黄山', '南京', '成都', '西安', '厦门', '桂林']
-const INDUSTRIES = ['旅游服务', '国际旅行社', '旅行社', '酒店管理', '餐饮管理', '景区管理']
-const FORMS = ['有限公司', '有限责任公司', '股份有限公司']
-const TRADE = [...'和兴隆泰昌盛华源瑞祥福康宁安达通远航明德信义丰茂嘉禾恒宏鑫鼎金银玉翠云峰岚溪泉']
-const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]
 const run = String(Date.now() % 1e6).padStart(6, '0')
 
 const form = (n: number) =>
-  registrationForm(
-    `${pick(REGIONS)}${pick(TRADE)}${pick(TRADE)}${pick(TRADE)}${pick(INDUSTRIES)}${pick(FORMS)}`,
-    `${run}${String(n).padStart(9, '0')}`,
-  )
+  registrationForm(registrationName(), `${run}${String(n).padStart(9, '0')}`)
 
 const post = async (path: string, body: unknown) => {
   const res = await target.app.request(path, {

@@ -21,6 +21,7 @@ import { createLogger } from '../../src/logger'
 import { migrate } from '../../src/db/migrate'
 import { httpFleetResources, type FleetResources } from '../../src/ports/fleet'
 import { sqlPermissionLookup } from '../../src/ports/permission'
+import { registrationName, registrationNamesLua } from './names'
 import { registrationForm as formOf } from './registration-form'
 import { latencyChart } from './chart'
 import {
@@ -81,6 +82,9 @@ const BASE_URL =
   process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable'
 const WORK = '.bench'
 mkdirSync(WORK, { recursive: true })
+/** The name parts of scripts/bench/names.ts, as registration.lua reads them. */
+const NAMES_LUA = join(WORK, 'names.lua')
+writeFileSync(NAMES_LUA, registrationNamesLua())
 const FLEET_TOKEN = 'bench-fleet-internal-token'
 
 for (const tool of ['wrk', 'pgbench']) {
@@ -233,7 +237,7 @@ function wrk(
   ]
   return new Promise<Figures>((resolve, reject) => {
     const child = spawn('wrk', args, {
-      env: { ...process.env, BENCH_RUN: String(Date.now() % 1e6) },
+      env: { ...process.env, BENCH_RUN: String(Date.now() % 1e6), BENCH_NAMES: NAMES_LUA },
     })
     let out = ''
     child.stdout.on('data', (c: Buffer) => (out += c.toString()))
@@ -916,8 +920,7 @@ const spread = (ms: number[]) => {
  * Names to check against a data set, drawn as real ones are: half the seeded suppliers' own names
  * with the region spelled out (苏州 → 苏州市) or another legal form (the same company written
  * differently, so the probe finds and scores the suppliers of that trade name), half new names
- * (a region, a trade name of two or three characters, an industry and a form, as the
- * registration script draws them).
+ * drawn as the registration script draws them (scripts/bench/names.ts).
  */
 async function probeNames(db: postgres.Sql, count: number): Promise<string[]> {
   const seeded = await db`
@@ -927,17 +930,7 @@ async function probeNames(db: postgres.Sql, count: number): Promise<string[]> {
       ? (r.name as string).replace(/^(\p{Script=Han}{2})/u, '$1市')
       : (r.name as string).replace(/有限公司$/, '有限责任公司'),
   )
-  const chars = [
-    ...'和兴隆泰昌盛华源瑞祥福康宁安达通远航明德信义丰茂嘉禾恒宏鑫鼎金银玉翠云峰岚溪泉',
-  ]
-  const regions = ['杭州', '苏州', '成都', '西安', '桂林', '三亚', '湖州', '温州', '浙江', '桐庐县']
-  const industries = ['旅游服务', '国际旅行社', '酒店管理', '餐饮管理', '景区管理', '票务代理']
-  const any = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]
-  const fresh = Array.from(
-    { length: count - variants.length },
-    () =>
-      `${any(regions)}${Array.from({ length: 2 + (Math.random() < 0.6 ? 1 : 0) }, () => any(chars)).join('')}${any(industries)}有限公司`,
-  )
+  const fresh = Array.from({ length: count - variants.length }, () => registrationName())
   return [...variants, ...fresh]
 }
 

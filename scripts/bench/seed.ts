@@ -14,6 +14,7 @@ import {
   maskTaxNo,
 } from '../../src/crypto/sensitive'
 import { migrateWithLock, redactPasswords } from '../../src/db/migrate'
+import { TRADE_ALPHABET } from './names'
 import { USCC_ALPHABET, withCheckCharacter } from '../../src/domain/supplier/uscc'
 import { loadDemoQualificationRules, loadReferenceData } from '../../src/db/seed'
 import { embeddedFleetResources } from '../../src/ports/fleet'
@@ -174,16 +175,13 @@ const CITIES = [
   '昆明',
 ]
 /*
- * A full name is composed as real ones are (企业名称登记管理规定): a city, a trade name (字号), the
- * line of business of the supplier's type and a legal form. The trade name is two characters (40 %)
- * or three (60 %) drawn from these 120 characters common in trade names: region, industry and form
- * are shared by tens of thousands of suppliers, the trade name by few (at 1,000,000 suppliers, a
- * two-character trade name in one city by one or two), as in a real register. Short names are
- * still two of WORDS, so a keyword drawn from them finds more suppliers the larger the data set.
+ * A full name is composed as real ones are (企业名称登记管理规定): a city, a trade name (字号) of two
+ * characters (40 %) or three (60 %) drawn as scripts/bench/names.ts draws them, the line of
+ * business of the supplier's type and a legal form. Region, industry and form are shared by tens
+ * of thousands of suppliers, the trade name by few. Short names are two of WORDS, so a keyword
+ * drawn from them finds more suppliers the larger the data set.
  */
-const TRADE_CHARS = [
-  ...'和兴隆泰昌盛华源瑞祥福康宁安达通远航明德信义丰茂嘉禾恒宏鑫鼎金银玉翠云峰岚溪泉湖海江河山川林松竹梅兰菊桂枫樱星辰晨曦朝阳春夏秋冬锦绣辉煌腾飞凯旋悦途乐游逸景畅行天地人美善青蓝紫红橙黄绿白墨晶石韵雅致新纪元万象博文启众诚合力佳誉永立聚百顺富汇',
-]
+const TRADE_CHARS = TRADE_ALPHABET
 const WORDS = [
   '湖畔',
   '云端',

@@ -20,34 +20,22 @@ local pending = nil
 local run = os.getenv("BENCH_RUN") or tostring(os.time())
 
 -- Names drawn the way real ones are (企业名称登记管理规定): a region, a trade name (字号) of two
--- or three characters, the line of business and the legal form. Region, industry and form are
--- shared by thousands of suppliers; the trade name is what tells two companies apart. When one
--- does look like an existing company (395006), the client confirms with the token, as an
--- administrator who checked the candidates would, and counts it.
-local REGIONS = { "杭州", "苏州", "上海", "北京", "黄山", "南京", "成都", "西安", "厦门", "桂林",
-  "三亚", "丽江", "青岛", "大理", "张家界", "宁波", "绍兴", "无锡", "重庆", "昆明", "浙江",
-  "江苏", "广东", "云南", "四川", "海南", "桐庐县", "西湖区", "湖州", "温州" }
-local INDUSTRIES = { "旅游服务", "国际旅行社", "旅行社", "酒店管理", "餐饮管理", "景区管理",
-  "旅游客运", "文化传播", "会展服务", "票务代理", "汽车租赁", "商贸" }
-local FORMS = { "有限公司", "有限公司", "有限公司", "有限责任公司", "股份有限公司" }
-local TRADE = "和兴隆泰昌盛华源瑞祥福康宁安达通远航明德信义丰茂嘉禾恒宏鑫鼎金银玉翠云峰岚溪泉" ..
-  "湖海江河山川林松竹梅兰菊桂枫樱星辰晨曦朝阳春夏秋冬锦绣辉煌腾飞凯旋悦途乐游逸景畅行" ..
-  "天地人和美善青蓝紫红橙黄绿白墨晶石竹韵雅致新纪元万象"
-local function utf8chars(s)
-  local t = {}
-  for ch in string.gmatch(s, "[%z\1-\127\194-\244][\128-\191]*") do t[#t + 1] = ch end
-  return t
-end
-local TRADE_CHARS = utf8chars(TRADE)
+-- or three characters, the line of business and the legal form, from the parts scripts/bench/names.ts
+-- writes to the Lua file BENCH_NAMES names (npm run bench sets it). When one does look like an
+-- existing company (395006), the client confirms with the token, as an administrator who checked
+-- the candidates would, and counts it.
+local parts_file = os.getenv("BENCH_NAMES")
+if not parts_file then error("BENCH_NAMES is not set: run this script through npm run bench") end
+local parts = dofile(parts_file)
 local function pick(list) return list[math.random(1, #list)] end
 local function tradeName()
   local n = math.random(1, 10) <= 4 and 2 or 3
   local t = {}
-  for i = 1, n do t[i] = pick(TRADE_CHARS) end
+  for i = 1, n do t[i] = pick(parts.trade) end
   return table.concat(t)
 end
 local function companyName()
-  return pick(REGIONS) .. tradeName() .. pick(INDUSTRIES) .. pick(FORMS)
+  return pick(parts.regions) .. tradeName() .. pick(parts.industries) .. pick(parts.forms)
 end
 
 confirmed = 0
