@@ -171,7 +171,7 @@ describe('SensitiveCipher', () => {
     })
   })
 
-  describe('HMAC engines', () => {
+  describe('crypto engines', () => {
     // On Node the HMACs are node:crypto's, on the edge Web Crypto's: a blind index or a seal
     // written by one must be found and verified by the other, byte for byte.
     it('node:crypto and Web Crypto give the same blind indexes and audit seals', async () => {
@@ -200,6 +200,24 @@ describe('SensitiveCipher', () => {
       expect(hash).toMatch(/^[0-9a-f]{64}$/)
       expect(await web.audit.seal(seal)).toBe(hash)
       expect(await web.audit.seal({ ...seal, seq: '8' })).not.toBe(hash)
+    })
+
+    // Likewise AES-GCM: a value sealed by either opens with the other, and tampering fails both.
+    it("node:crypto and Web Crypto open each other's ciphertexts and refuse tampered ones", async () => {
+      const keys = { ...config({ k1 }, 'k1', blindKey), auditKey: randomKey(48) }
+      const node = await createCipher(keys)
+      const web = await createCipher(keys, 'web')
+      for (const value of [TAX_NO, ACCOUNT_NO, '😀 云栖', 'x'.repeat(100_000)]) {
+        const [byNode, byWeb] = [await node.encrypt(value), await web.encrypt(value)]
+        expect(byNode).not.toContain(value)
+        expect(await web.decrypt(byNode)).toBe(value)
+        expect(await node.decrypt(byWeb)).toBe(value)
+        const [v, id, iv, data] = byNode.split('.')
+        const flipped = `${v}.${id}.${iv}.${data.startsWith('A') ? 'B' : 'A'}${data.slice(1)}`
+        for (const cipher of [node, web]) {
+          await expect(cipher.decrypt(flipped)).rejects.toThrow(/failed authentication/)
+        }
+      }
     })
   })
 })

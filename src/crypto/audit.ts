@@ -74,7 +74,7 @@ export class AuditKey {
   private constructor(private readonly key: Hmac) {}
 
   /** @throws AuditKeyError when the key is not base64 of at least 32 bytes. */
-  static async create(base64: string, engine: HmacEngine = 'auto'): Promise<AuditKey> {
+  static async create(base64: string, engine: CryptoEngine = 'auto'): Promise<AuditKey> {
     let binary: string
     try {
       binary = atob(base64)
@@ -110,12 +110,16 @@ export interface Hmac {
   hex(data: Uint8Array<ArrayBuffer>): Promise<string>
 }
 
-/** Which implementation: the runtime's fastest (`auto`), or WebCrypto whatever the runtime. */
-export type HmacEngine = 'auto' | 'web'
+/**
+ * Which implementation of the HMACs and of AES-GCM (`./sensitive`): the runtime's fastest
+ * (`auto`), or WebCrypto whatever the runtime.
+ */
+export type CryptoEngine = 'auto' | 'web'
 
 type NodeCrypto = typeof import('node:crypto')
 
-const nodeCrypto = (): NodeCrypto | undefined =>
+/** node:crypto where the runtime has it (Node), reached without an import (see above). */
+export const nodeCrypto = (): NodeCrypto | undefined =>
   (
     globalThis as {
       process?: { getBuiltinModule?: (id: 'node:crypto') => NodeCrypto | undefined }
@@ -125,7 +129,7 @@ const nodeCrypto = (): NodeCrypto | undefined =>
 /** Imports `raw` once as an HMAC-SHA256 key (non-extractable under WebCrypto). */
 export async function hmacSha256(
   raw: Uint8Array<ArrayBuffer>,
-  engine: HmacEngine = 'auto',
+  engine: CryptoEngine = 'auto',
 ): Promise<Hmac> {
   const node = engine === 'auto' ? nodeCrypto() : undefined
   if (node) {

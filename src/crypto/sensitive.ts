@@ -3,11 +3,13 @@
  * equality lookups and display masks (normalization lives in `src/identity.ts`).
  *
  * Web Crypto (no `node:*` import, no Buffer) so the same module runs on Node, Cloudflare Workers
- * and Deno; the HMACs go through `hmacSha256` (`./audit`), which takes node:crypto's where the runtime has it.
+ * and Deno; where the runtime has node:crypto (`nodeCrypto`, `./audit`), the HMACs and AES-GCM
+ * take it: synchronous, where Web Crypto queues a job and resolves a promise per call (an
+ * AES-GCM seal of an account number: about 7 µs of CPU against 30).
  */
 
 import { normalizeAccountNo } from '../identity'
-import { AuditKey, hmacSha256, type Hmac, type HmacEngine } from './audit'
+import { AuditKey, hmacSha256, nodeCrypto, type CryptoEngine, type Hmac } from './audit'
 
 export interface CryptoConfig {
   /** keyId -> base64 of 32 raw bytes (AES-256). Retired keys stay listed so old rows decrypt. */
@@ -86,13 +88,72 @@ function describeKeyId(keyId: string): string {
   return KEY_ID_PATTERN.test(keyId) ? `"${keyId}"` : '(malformed)'
 }
 
+/** AES-256-GCM under one key: the sealed bytes are the ciphertext followed by the 16-byte tag. */
+interface AesGcm {
+  seal(
+    iv: Uint8Array<ArrayBuffer>,
+    aad: Uint8Array<ArrayBuffer>,
+    plain: Uint8Array<ArrayBuffer>,
+  ): Promise<Uint8Array>
+  /** Rejects when the tag does not authenticate. */
+  open(
+    iv: Uint8Array<ArrayBuffer>,
+    aad: Uint8Array<ArrayBuffer>,
+    sealed: Uint8Array<ArrayBuffer>,
+  ): Promise<Uint8Array>
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+  let at = 0
+  for (const p of parts) {
+    out.set(p, at)
+    at += p.length
+  }
+  return out
+}
+
+/** Imports `raw` once as an AES-256-GCM key (non-extractable under Web Crypto). */
+async function aesGcm(raw: Uint8Array<ArrayBuffer>, engine: CryptoEngine): Promise<AesGcm> {
+  const node = engine === 'auto' ? nodeCrypto() : undefined
+  if (node) {
+    const key = node.createSecretKey(raw)
+    return {
+      seal: async (iv, aad, plain) => {
+        const c = node.createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES })
+        c.setAAD(aad)
+        return concat([c.update(plain), c.final(), c.getAuthTag()])
+      },
+      open: async (iv, aad, sealed) => {
+        const d = node.createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES })
+        d.setAAD(aad)
+        d.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES))
+        return concat([d.update(sealed.subarray(0, sealed.length - TAG_BYTES)), d.final()])
+      },
+    }
+  }
+  const key = await subtle().importKey('raw', raw, 'AES-GCM', false, ['encrypt', 'decrypt'])
+  const params = (iv: Uint8Array<ArrayBuffer>, additionalData: Uint8Array<ArrayBuffer>) => ({
+    name: 'AES-GCM',
+    iv,
+    additionalData,
+    tagLength: TAG_BYTES * 8,
+  })
+  return {
+    seal: async (iv, aad, plain) =>
+      new Uint8Array(await subtle().encrypt(params(iv, aad), key, plain)),
+    open: async (iv, aad, sealed) =>
+      new Uint8Array(await subtle().decrypt(params(iv, aad), key, sealed)),
+  }
+}
+
 /** AES-256-GCM cipher with key rotation plus HMAC blind indexes. Build it with {@link createCipher}. */
 export class SensitiveCipher {
   private constructor(
-    private readonly aesKeys: ReadonlyMap<string, CryptoKey>,
+    private readonly aesKeys: ReadonlyMap<string, AesGcm>,
     /** Key id new ciphertexts are written with. */
     readonly activeKeyId: string,
-    private readonly activeKey: CryptoKey,
+    private readonly activeKey: AesGcm,
     private readonly hmacKey: Hmac,
     /** The audit trail's key: every place that holds the service's keys holds this one too. */
     readonly audit: AuditKey,
@@ -103,14 +164,16 @@ export class SensitiveCipher {
    * @throws SensitiveCryptoError when a key is not the right size, a key id is unusable, or the
    * active key id is not among the keys.
    */
-  static async create(config: CryptoConfig, engine: HmacEngine = 'auto'): Promise<SensitiveCipher> {
+  static async create(
+    config: CryptoConfig,
+    engine: CryptoEngine = 'auto',
+  ): Promise<SensitiveCipher> {
     if (!config.keys.has(config.activeKeyId)) {
       throw new SensitiveCryptoError(
         `active key id ${describeKeyId(config.activeKeyId)} is not among the configured keys`,
       )
     }
-    const s = subtle()
-    const aesKeys = new Map<string, CryptoKey>()
+    const aesKeys = new Map<string, AesGcm>()
     for (const [keyId, b64] of config.keys) {
       if (!KEY_ID_PATTERN.test(keyId)) {
         throw new SensitiveCryptoError('key ids must match [A-Za-z0-9_-]{1,32}')
@@ -119,7 +182,7 @@ export class SensitiveCipher {
       if (raw.length !== AES_KEY_BYTES) {
         throw new SensitiveCryptoError(`key ${describeKeyId(keyId)} must be ${AES_KEY_BYTES} bytes`)
       }
-      aesKeys.set(keyId, await s.importKey('raw', raw, 'AES-GCM', false, ['encrypt', 'decrypt']))
+      aesKeys.set(keyId, await aesGcm(raw, engine))
     }
     const hmacRaw = fromBase64(config.blindIndexKey, 'blind index key')
     if (hmacRaw.length < MIN_HMAC_KEY_BYTES) {
@@ -142,12 +205,8 @@ export class SensitiveCipher {
     const iv = globalThis.crypto.getRandomValues(new Uint8Array(IV_BYTES))
     const header = `${VERSION}.${this.activeKeyId}`
     // The header is authenticated as AAD so the version/key id cannot be edited undetected.
-    const sealed = await subtle().encrypt(
-      { name: 'AES-GCM', iv, additionalData: utf8(header), tagLength: TAG_BYTES * 8 },
-      this.activeKey,
-      utf8(plaintext),
-    )
-    return `${header}.${toBase64Url(iv)}.${toBase64Url(new Uint8Array(sealed))}`
+    const sealed = await this.activeKey.seal(iv, utf8(header), utf8(plaintext))
+    return `${header}.${toBase64Url(iv)}.${toBase64Url(sealed)}`
   }
 
   /**
@@ -168,18 +227,9 @@ export class SensitiveCipher {
     if (!iv || iv.length !== IV_BYTES || !data || data.length < TAG_BYTES) {
       throw new SensitiveCryptoError('malformed ciphertext token (bad iv or data segment)')
     }
-    let plain: ArrayBuffer
+    let plain: Uint8Array
     try {
-      plain = await subtle().decrypt(
-        {
-          name: 'AES-GCM',
-          iv,
-          additionalData: utf8(`${version}.${keyId}`),
-          tagLength: TAG_BYTES * 8,
-        },
-        key,
-        data,
-      )
+      plain = await key.open(iv, utf8(`${version}.${keyId}`), data)
     } catch {
       throw new SensitiveCryptoError('ciphertext failed authentication (tampered or wrong key)')
     }
@@ -219,11 +269,11 @@ export class SensitiveCipher {
 
 /**
  * Imports the configured keys once; see {@link SensitiveCipher.create}. `engine: 'web'` keeps the
- * HMACs on Web Crypto on Node too (a test compares the two).
+ * HMACs and AES-GCM on Web Crypto on Node too (a test compares the two).
  */
 export function createCipher(
   config: CryptoConfig,
-  engine: HmacEngine = 'auto',
+  engine: CryptoEngine = 'auto',
 ): Promise<SensitiveCipher> {
   return SensitiveCipher.create(config, engine)
 }
