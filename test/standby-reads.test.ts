@@ -5,6 +5,7 @@ import { grant } from '../sql/admin'
 import edge from '../src/edge'
 import { ALL_PERMISSIONS } from './harness'
 import { REAL_SECRETS } from './secrets'
+import { sampleSum } from './metrics-page'
 import { postgresBinaries, startReplicaSet, type ReplicaSet } from './replicas'
 import { devHeaders, request, startService, type Service } from './service'
 import { draftBody } from './supplier-data'
@@ -21,18 +22,6 @@ const ON_EMBEDDED =
   'streaming replication needs PostgreSQL servers (initdb, pg_basebackup); the embedded engine has neither'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-/** The value of a counter or gauge series in a Prometheus text page (0 when absent). */
-function series(page: string, name: string, labels: Record<string, string>): number {
-  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`)
-  let total = 0
-  for (const line of page.split('\n')) {
-    if (!line.startsWith(`${name}{`)) continue
-    const [head, value] = line.split(/\s+/)
-    if (wanted.every((w) => head.includes(w))) total += Number(value)
-  }
-  return total
-}
 
 describe('reads from a streaming standby', () => {
   let set: ReplicaSet
@@ -160,7 +149,7 @@ describe('reads from a streaming standby', () => {
     ]
     const standbyReads = () =>
       metrics(loose).then((m) =>
-        series(m, 'supplier_db_reads_total', { target: 'standby', reason: 'caught-up' }),
+        sampleSum(m, 'supplier_db_reads_total', { target: 'standby', reason: 'caught-up' }),
       )
     const counted = await standbyReads()
     for (const path of routes) {
@@ -193,20 +182,20 @@ describe('reads from a streaming standby', () => {
 
     const looseMetrics = await metrics(loose)
     expect(
-      series(looseMetrics, 'supplier_db_reads_total', {
+      sampleSum(looseMetrics, 'supplier_db_reads_total', {
         target: 'primary',
         reason: 'read-your-writes',
       }),
     ).toBeGreaterThanOrEqual(1)
     const strictMetrics = await metrics(strict)
     expect(
-      series(strictMetrics, 'supplier_db_reads_total', { target: 'primary', reason: 'lagging' }),
+      sampleSum(strictMetrics, 'supplier_db_reads_total', { target: 'primary', reason: 'lagging' }),
     ).toBeGreaterThanOrEqual(1)
     const standbyName = `127.0.0.1:${standby.port}`
     expect(
-      series(strictMetrics, 'supplier_db_standby_lag_seconds', { standby: standbyName }),
+      sampleSum(strictMetrics, 'supplier_db_standby_lag_seconds', { standby: standbyName }),
     ).toBeGreaterThan(1)
-    expect(series(strictMetrics, 'supplier_db_standby_up', { standby: standbyName })).toBe(1)
+    expect(sampleSum(strictMetrics, 'supplier_db_standby_up', { standby: standbyName })).toBe(1)
 
     // Replay resumes: the reader sees the supplier on the standby, the strict instance reads it again.
     await standbyAdmin`SELECT pg_wal_replay_resume()`
@@ -216,7 +205,7 @@ describe('reads from a streaming standby', () => {
     let lag: number
     do {
       await sleep(200)
-      lag = series(await metrics(strict), 'supplier_db_standby_lag_seconds', {
+      lag = sampleSum(await metrics(strict), 'supplier_db_standby_lag_seconds', {
         standby: standbyName,
       })
     } while (lag > 1 && Date.now() - resumed < 15_000)
@@ -287,11 +276,11 @@ describe('reads from a streaming standby', () => {
     })
     const page = await metrics(loose)
     const fallbacks =
-      series(page, 'supplier_db_reads_total', { target: 'primary', reason: 'standby-failed' }) +
-      series(page, 'supplier_db_reads_total', { target: 'primary', reason: 'down' })
+      sampleSum(page, 'supplier_db_reads_total', { target: 'primary', reason: 'standby-failed' }) +
+      sampleSum(page, 'supplier_db_reads_total', { target: 'primary', reason: 'down' })
     expect(fallbacks).toBeGreaterThanOrEqual(20)
     expect(
-      series(page, 'supplier_db_standby_up', { standby: `127.0.0.1:${set.standbys[0].port}` }),
+      sampleSum(page, 'supplier_db_standby_up', { standby: `127.0.0.1:${set.standbys[0].port}` }),
     ).toBe(0)
   }, 60_000)
 })

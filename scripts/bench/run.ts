@@ -21,6 +21,7 @@ import { createLogger } from '../../src/logger'
 import { migrate } from '../../src/db/migrate'
 import { httpFleetResources, type FleetResources } from '../../src/ports/fleet'
 import { sqlPermissionLookup } from '../../src/ports/permission'
+import { sampleSum } from '../../test/metrics-page'
 import { registrationName, registrationNamesLua } from './names'
 import { registrationForm as formOf } from './registration-form'
 import { latencyChart } from './chart'
@@ -1171,10 +1172,7 @@ if (opts['only-registration']) {
 /** The standby-served reads a service has counted (its /metrics). */
 async function standbyReads(port: number) {
   const page = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
-  return page
-    .split('\n')
-    .filter((l) => l.startsWith('supplier_db_reads_total{') && l.includes('target="standby"'))
-    .reduce((sum, l) => sum + Number(l.split(/\s+/).at(-1)), 0)
+  return sampleSum(page, 'supplier_db_reads_total', { target: 'standby' })
 }
 
 async function replicasRun() {
