@@ -1,7 +1,7 @@
 import { accountNumbersHeldElsewhere, liveAccounts, type AccountRow } from '../../../sql/account'
 import type { Sql } from '../../../sql/db'
 import { supplierCompliance } from '../../../sql/compliance'
-import { registrationFacts, requiredQualifications, taxNoHolder } from '../../../sql/supplier'
+import { registrationFacts, requiredQualifications } from '../../../sql/supplier'
 import { liveTypes, validQualificationTypes, type TypeRow } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
 import { COMPLIANT_STATES } from '../../vocabulary'
@@ -81,10 +81,11 @@ export async function assertQualificationsValid(sql: Sql, supplierId: string) {
 
 /**
  * The registration checks on the state as it will be approved, under the aggregate lock:
- * C-02 tax number unique, C-06 licence image, C-09 required qualifications of all chosen types,
- * and for each initial account C-19 (C-03 is checked with the other field rules). The types and
- * accounts are read here unless the caller read them in this transaction (`known`); returns
- * those it checked.
+ * C-06 licence image, C-09 required qualifications of all chosen types, and for each initial
+ * account C-19 (C-03 is checked with the other field rules). C-02 needs no read here: the unique
+ * index supplier_tax_no_live lets no other live supplier hold the tax number of this live, locked
+ * row. The types and accounts are read here unless the caller read them in this transaction
+ * (`known`); returns those it checked.
  */
 export async function checkRegistration(
   tx: Sql,
@@ -101,10 +102,9 @@ export async function checkRegistration(
     known?.accounts ?? liveAccounts(tx, supplierId),
   ])
   if (!facts) fail('SUPPLIER_NOT_FOUND')
-  const { taxNoBidx, licenseImageUrl } = facts
+  const { licenseImageUrl } = facts
   const accounts = liveAccountRows.filter((a) => a.status !== 'ACTIVE')
-  const [holder, required, elsewhere] = await Promise.all([
-    taxNoHolder(tx, taxNoBidx, supplierId),
+  const [required, elsewhere] = await Promise.all([
     requiredQualifications(
       tx,
       liveTypeRows.map((t) => t.typeCode),
@@ -115,7 +115,6 @@ export async function checkRegistration(
       supplierId,
     ),
   ])
-  if (holder) fail('TAX_NO_DUPLICATE')
   if (!licenseImageUrl) fail('LICENSE_IMAGE_REQUIRED')
   const missing = required.filter((r) => !held.has(r.qualType))
   if (missing.length) {
