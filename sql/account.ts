@@ -265,19 +265,6 @@ export function insertAccount(
   )
 }
 
-/** Moves this supplier's live accounts from one status to another (registration steps). */
-export function setAccountsStatus(
-  sql: Sql,
-  supplierId: string,
-  from: AccountStatus,
-  to: AccountStatus,
-) {
-  return none(sql`
-    UPDATE supplier_bank_account SET status = ${to}, update_time = next_version(update_time)
-    WHERE supplier_id = ${supplierId} AND deleted_at IS NULL AND status = ${from}
-  `)
-}
-
 /** The draft's initial accounts, which a resubmitted form may repeat. */
 export function draftAccounts(sql: Sql, supplierId: string) {
   return many(

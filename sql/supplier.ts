@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { many, maybeOne, none, one, type Sql, DATE_TIME } from './db'
-import { SUPPLIER_STATUSES, type SupplierStatus } from '../src/vocabulary'
+import { SUPPLIER_STATUSES, type AccountStatus, type SupplierStatus } from '../src/vocabulary'
 import { softDeleteDraftAccounts } from './account'
 import { SupplierSubjectFields } from '../src/schemas/supplier'
 
@@ -128,6 +128,14 @@ export function updateSupplier(
   return guardedUpdate(sql, guard, columns)
 }
 
+/** What a move writes beside the status, in its statement: only if the supplier row moves. */
+export interface MoveAlso {
+  /** The supplier number is drawn from supplier_no_seq (a registration applied). */
+  drawSupplierNo?: boolean
+  /** The supplier's live accounts in `from` move to `to` (the registration moves them together). */
+  accounts?: { from: AccountStatus; to: AccountStatus }
+}
+
 /**
  * The guarded write that also moves the status to `to`. Only the lifecycle's `applyMove` calls
  * it (the lint rule "status rule" refuses its import anywhere else), so every status change is a
@@ -138,29 +146,58 @@ export function moveSupplier(
   guard: SupplierGuard,
   to: SupplierStatus,
   columns: SupplierColumns & { supplier_no?: string | null },
+  also: MoveAlso = {},
 ) {
-  return guardedUpdate(sql, guard, { ...columns, status: to })
+  return guardedUpdate(sql, guard, { ...columns, status: to }, also)
 }
+
+/** Opaque, unique, server-made: SP + date + sequence. */
+const nextSupplierNo = (sql: Sql) =>
+  sql`'SP' || to_char(now(), 'YYYYMMDD') || nextval('supplier_no_seq')::text`
+
+/**
+ * The row as written, for the checks that follow in the transaction (the registration rules
+ * check its licence image), and the ids of the accounts the same statement moved.
+ */
+const Written = Version.extend({
+  supplierNo: z.string().nullable(),
+  licenseImageUrl: z.string().nullable(),
+  accountsMoved: z.array(z.string()),
+})
 
 function guardedUpdate(
   sql: Sql,
   guard: SupplierGuard,
   columns: SupplierColumns & { supplier_no?: string | null; status?: SupplierStatus },
+  { drawSupplierNo = false, accounts }: MoveAlso = {},
 ) {
   const { name_keys: keys, ...supplier } = columns
   const set = { ...supplier, updated_by: guard.adminId }
+  // The accounts join `written`: a compare-and-set miss moves none of them.
+  const moveAccounts = accounts
+    ? sql`
+      , moved AS (
+        UPDATE supplier_bank_account a SET status = ${accounts.to}, update_time = next_version(a.update_time)
+        FROM written w
+        WHERE a.supplier_id = w.supplier_id AND a.deleted_at IS NULL AND a.status = ${accounts.from}
+        RETURNING a.account_id
+      )`
+    : sql``
   return maybeOne(
     sql`
       WITH written AS (
         UPDATE supplier s SET ${sql(set as Record<string, unknown>)}, update_time = next_version(s.update_time)
+          ${drawSupplierNo ? sql`, supplier_no = ${nextSupplierNo(sql)}` : sql``}
         WHERE s.supplier_id = ${guard.supplierId} AND s.deleted_at IS NULL AND s.status = ${guard.status}
           AND to_char(s.update_time, ${DATE_TIME}) = ${guard.expectedUpdateTime}
-        RETURNING s.supplier_id, s.update_time
-      ) ${keys ? storeNameKeys(sql, keys) : sql``}
-      SELECT w.supplier_id::text AS "supplierId", to_char(w.update_time, ${DATE_TIME}) AS "updateTime"
+        RETURNING s.supplier_id, s.update_time, s.supplier_no, s.license_image_url
+      ) ${keys ? storeNameKeys(sql, keys) : sql``} ${moveAccounts}
+      SELECT w.supplier_id::text AS "supplierId", to_char(w.update_time, ${DATE_TIME}) AS "updateTime",
+        w.supplier_no AS "supplierNo", w.license_image_url AS "licenseImageUrl",
+        ${accounts ? sql`ARRAY(SELECT m.account_id::text FROM moved m ORDER BY m.account_id)` : sql`'{}'::text[]`} AS "accountsMoved"
       FROM written w
     `,
-    Version,
+    Written,
   )
 }
 
@@ -351,26 +388,13 @@ export function requiredQualifications(sql: Sql, typeCodes: string[]) {
   )
 }
 
-const SupplierNo = z.object({ supplierNo: z.string() })
-
-/** Opaque, unique, server-made: SP + date + sequence. */
-export function nextSupplierNo(sql: Sql) {
-  return one(
-    sql`SELECT 'SP' || to_char(now(), 'YYYYMMDD') || nextval('supplier_no_seq')::text AS "supplierNo"`,
-    SupplierNo,
-  )
-}
-
-const RegistrationFacts = z.object({
-  taxNoBidx: z.string(),
-  licenseImageUrl: z.string().nullable(),
-})
+const RegistrationFacts = z.object({ licenseImageUrl: z.string().nullable() })
 
 /** What the registration checks read from the supplier row itself. */
 export function registrationFacts(sql: Sql, supplierId: string) {
   return maybeOne(
     sql`
-      SELECT s.tax_no_bidx AS "taxNoBidx", s.license_image_url AS "licenseImageUrl"
+      SELECT s.license_image_url AS "licenseImageUrl"
       FROM supplier s WHERE s.supplier_id = ${supplierId} AND s.deleted_at IS NULL
     `,
     RegistrationFacts,

@@ -32,6 +32,14 @@ export interface SupplierChildren {
 }
 
 /**
+ * What the caller's transaction already knows of the supplier: its children (read, unchanged
+ * since) and the row as the move's UPDATE returned it.
+ */
+export type KnownFacts = Partial<SupplierChildren> & {
+  written?: { licenseImageUrl: string | null }
+}
+
+/**
  * Checks the guard of `move` on the supplier as it is inside the caller's transaction; returns
  * the types and accounts the registration rules were checked on.
  */
@@ -41,7 +49,7 @@ export async function checkGuard(
   move: Move,
   supplierId: string,
   evidence: GuardEvidence = {},
-  known?: SupplierChildren,
+  known?: KnownFacts,
 ): Promise<SupplierChildren | undefined> {
   switch (move.guard) {
     case 'NONE':
@@ -84,19 +92,19 @@ export async function assertQualificationsValid(sql: Sql, supplierId: string) {
  * C-06 licence image, C-09 required qualifications of all chosen types, and for each initial
  * account C-19 (C-03 is checked with the other field rules). C-02 needs no read here: the unique
  * index supplier_tax_no_live lets no other live supplier hold the tax number of this live, locked
- * row. The types and accounts are read here unless the caller read them in this transaction
- * (`known`); returns those it checked.
+ * row. The licence image, types and accounts are read here unless the caller knows them in this
+ * transaction (`known`); returns the types and accounts it checked.
  */
 export async function checkRegistration(
   tx: Sql,
   deps: Pick<DomainDeps, 'config'>,
   supplierId: string,
-  known?: SupplierChildren,
+  known?: KnownFacts,
 ): Promise<SupplierChildren> {
   // Two rounds of statements sent together (postgres.js pipelines the queries a transaction has
   // in flight: one write and one round trip per round), judged in the rules' order afterwards.
   const [facts, liveTypeRows, held, liveAccountRows] = await Promise.all([
-    registrationFacts(tx, supplierId),
+    known?.written ?? registrationFacts(tx, supplierId),
     known?.types ?? liveTypes(tx, supplierId),
     validQualificationTypes(tx, supplierId, today(deps.config.timezone)),
     known?.accounts ?? liveAccounts(tx, supplierId),

@@ -8,7 +8,7 @@ import { applyForm, relock } from './profile'
 import { checkIdentity } from './near-duplicate'
 import { openApproval, runApprovalCommand } from '../write/approval-command'
 import { supplierForWrite } from '../write/target'
-import { moveSupplierAccounts } from '../account/statuses'
+import { accountsMove } from '../account/statuses'
 import { statusChange } from '../write/change-log'
 import { registrationApproval, type RegistrationSnapshot } from './registration-approval'
 
@@ -49,13 +49,16 @@ export function submitRegistration(
         deps,
         { supplierId, status: locked.status, expectedUpdateTime: req.expectedUpdateTime },
         'SUBMIT_REGISTRATION',
-        { adminId: ctx.adminId, columns },
+        {
+          adminId: ctx.adminId,
+          columns,
+          accounts: accountsMove('DRAFT', 'REGISTRATION_SUBMITTED'),
+        },
       )
-      // The accounts the registration rules were just checked on, the form written before them.
-      const accounts =
-        moved.checked?.accounts.filter((a) => a.status === 'DRAFT') ??
-        (await liveAccounts(tx, supplierId, 'DRAFT'))
-      await moveSupplierAccounts(tx, supplierId, 'DRAFT', 'REGISTRATION_SUBMITTED')
+      // The initial accounts the move took along, as the registration rules were just checked on.
+      const accounts = (moved.checked?.accounts ?? (await liveAccounts(tx, supplierId))).filter(
+        (a) => moved.accountsMoved.includes(a.accountId),
+      )
       const submitted: RegistrationSnapshot = {
         schemaVersion: 1,
         supplierId,
