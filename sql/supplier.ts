@@ -401,18 +401,6 @@ export function registrationFacts(sql: Sql, supplierId: string) {
   )
 }
 
-/** Freezes the identifying data as submitted; VETTING edits never touch it. */
-export function setSubmittedSnapshot(
-  sql: Sql,
-  supplierId: string,
-  snapshot: Record<string, unknown>,
-) {
-  return none(sql`
-    UPDATE supplier SET submitted_snapshot = ${sql.json(snapshot as never)}
-    WHERE supplier_id = ${supplierId} AND deleted_at IS NULL
-  `)
-}
-
 // approveNote at rest --------------------------------------------------------------------------
 
 const StoredNote = z.object({ supplierId: z.string(), note: z.string() })

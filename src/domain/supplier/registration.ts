@@ -1,4 +1,3 @@
-import { setSubmittedSnapshot } from '../../../sql/supplier'
 import { liveAccounts } from '../../../sql/account'
 import type { ApprovalCommandResult, SupplierSubmitRequest } from '../../schemas/supplier'
 import type { DomainDeps, WriteContext } from '../context'
@@ -71,7 +70,6 @@ export function submitRegistration(
           accountNoMask: a.accountNoMask,
         })),
       }
-      await setSubmittedSnapshot(tx, supplierId, submitted)
       return openApproval(tx, deps, ctx, {
         handler: registrationApproval,
         approval: {
@@ -79,6 +77,7 @@ export function submitRegistration(
           targetType: 'SUPPLIER',
           targetId: supplierId,
           candidateSnapshot: submitted,
+          freezesSubmission: true,
           levels: REGISTRATION_APPROVAL.levels,
           submitNoteEnc: await deps.cipher.encryptNullable(req.submitNote?.trim()),
         },
