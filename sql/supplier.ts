@@ -374,13 +374,26 @@ export async function setNameKeys(
 
 const Requirement = z.object({ qualType: z.string(), typeCodes: z.array(z.string()) })
 
-/** C-09: the union of required qualification types of these supplier types. */
-export function requiredQualifications(sql: Sql, typeCodes: string[]) {
+/**
+ * C-09: the required qualification types of these supplier types that this supplier does not
+ * hold live and unexpired on `today` (EXPIRING still counts), each with the types requiring it.
+ */
+export function missingQualifications(
+  sql: Sql,
+  supplierId: string,
+  typeCodes: string[],
+  today: string,
+) {
   return many(
     sql`
       SELECT r.qual_type AS "qualType", array_agg(r.type_code ORDER BY r.type_code) AS "typeCodes"
       FROM qualification_rule r
       WHERE r.type_code = ANY(${typeCodes}) AND r.is_required AND r.deleted_at IS NULL
+        AND NOT EXISTS (
+          SELECT 1 FROM supplier_qualification q
+          WHERE q.supplier_id = ${supplierId} AND q.qual_type = r.qual_type AND q.deleted_at IS NULL
+            AND (q.expiry_date IS NULL OR q.expiry_date >= ${today}::date)
+        )
       GROUP BY r.qual_type
       ORDER BY r.qual_type
     `,

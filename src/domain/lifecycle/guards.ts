@@ -1,8 +1,8 @@
 import { accountNumbersHeldElsewhere, liveAccounts, type AccountRow } from '../../../sql/account'
 import type { Sql } from '../../../sql/db'
 import { supplierCompliance } from '../../../sql/compliance'
-import { registrationFacts, requiredQualifications } from '../../../sql/supplier'
-import { liveTypes, validQualificationTypes, type TypeRow } from '../../../sql/supplier-children'
+import { missingQualifications, registrationFacts } from '../../../sql/supplier'
+import { liveTypes, type TypeRow } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
 import { COMPLIANT_STATES } from '../../vocabulary'
 import { today, type DomainDeps } from '../context'
@@ -103,19 +103,20 @@ export async function checkRegistration(
 ): Promise<SupplierChildren> {
   // Two rounds of statements sent together (postgres.js pipelines the queries a transaction has
   // in flight: one write and one round trip per round), judged in the rules' order afterwards.
-  const [facts, liveTypeRows, held, liveAccountRows] = await Promise.all([
+  const [facts, liveTypeRows, liveAccountRows] = await Promise.all([
     known?.written ?? registrationFacts(tx, supplierId),
     known?.types ?? liveTypes(tx, supplierId),
-    validQualificationTypes(tx, supplierId, today(deps.config.timezone)),
     known?.accounts ?? liveAccounts(tx, supplierId),
   ])
   if (!facts) fail('SUPPLIER_NOT_FOUND')
   const { licenseImageUrl } = facts
   const accounts = liveAccountRows.filter((a) => a.status !== 'ACTIVE')
-  const [required, elsewhere] = await Promise.all([
-    requiredQualifications(
+  const [missing, elsewhere] = await Promise.all([
+    missingQualifications(
       tx,
+      supplierId,
       liveTypeRows.map((t) => t.typeCode),
+      today(deps.config.timezone),
     ),
     accountNumbersHeldElsewhere(
       tx,
@@ -124,7 +125,6 @@ export async function checkRegistration(
     ),
   ])
   if (!licenseImageUrl) fail('LICENSE_IMAGE_REQUIRED')
-  const missing = required.filter((r) => !held.has(r.qualType))
   if (missing.length) {
     fail(
       'QUALIFICATIONS_MISSING',
