@@ -37,7 +37,7 @@ export async function applyMove(
     columns?: SupplierColumns & { supplier_no?: string | null }
     evidence?: GuardEvidence
     /** The supplier's types and accounts, read in this transaction and unchanged since. */
-    known?: SupplierChildren
+    known?: Partial<SupplierChildren>
   } & MoveAlso,
 ) {
   if (move.from !== supplier.status) {

@@ -41,7 +41,7 @@ export function submitRegistration(
     },
     async run(tx, { seen, identity }) {
       const locked = await relock(tx, seen)
-      const { columns, changes } = await applyForm(tx, deps, ctx, locked, req, identity)
+      const { columns, changes, types } = await applyForm(tx, deps, ctx, locked, req, identity)
       // The form is written first so that the checks below see exactly what will be approved.
       const moved = await moveStatus(
         tx,
@@ -52,6 +52,7 @@ export function submitRegistration(
           adminId: ctx.adminId,
           columns,
           accounts: accountsMove('DRAFT', 'REGISTRATION_SUBMITTED'),
+          known: { types },
         },
       )
       // The initial accounts the move took along, as the registration rules were just checked on.
