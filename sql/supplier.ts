@@ -374,30 +374,48 @@ export async function setNameKeys(
 
 const Requirement = z.object({ qualType: z.string(), typeCodes: z.array(z.string()) })
 
+const RegistrationClashes = z.object({
+  missing: z.array(Requirement),
+  heldElsewhere: z.array(z.string()),
+})
+
 /**
- * C-09: the required qualification types of these supplier types that this supplier does not
- * hold live and unexpired on `today` (EXPIRING still counts), each with the types requiring it.
+ * The registration rules' reads of other rows, in one statement (the caller holds the supplier's
+ * lock): `missing`, C-09, the required qualification types of these supplier types that the
+ * supplier does not hold live and unexpired on `today` (EXPIRING still counts), each with the
+ * types requiring it; `heldElsewhere`, C-19, which of these account numbers (blind indexes) are
+ * valid (ACTIVE) accounts of another live supplier.
  */
-export function missingQualifications(
+export function registrationClashes(
   sql: Sql,
   supplierId: string,
-  typeCodes: string[],
-  today: string,
+  check: { typeCodes: string[]; today: string; accountNoBidxs: string[] },
 ) {
-  return many(
+  return one(
     sql`
-      SELECT r.qual_type AS "qualType", array_agg(r.type_code ORDER BY r.type_code) AS "typeCodes"
-      FROM qualification_rule r
-      WHERE r.type_code = ANY(${typeCodes}) AND r.is_required AND r.deleted_at IS NULL
-        AND NOT EXISTS (
-          SELECT 1 FROM supplier_qualification q
-          WHERE q.supplier_id = ${supplierId} AND q.qual_type = r.qual_type AND q.deleted_at IS NULL
-            AND (q.expiry_date IS NULL OR q.expiry_date >= ${today}::date)
-        )
-      GROUP BY r.qual_type
-      ORDER BY r.qual_type
+      SELECT
+        coalesce((
+          SELECT json_agg(m ORDER BY m."qualType") FROM (
+            SELECT r.qual_type AS "qualType", array_agg(r.type_code ORDER BY r.type_code) AS "typeCodes"
+            FROM qualification_rule r
+            WHERE r.type_code = ANY(${check.typeCodes}::text[]) AND r.is_required AND r.deleted_at IS NULL
+              AND NOT EXISTS (
+                SELECT 1 FROM supplier_qualification q
+                WHERE q.supplier_id = ${supplierId} AND q.qual_type = r.qual_type AND q.deleted_at IS NULL
+                  AND (q.expiry_date IS NULL OR q.expiry_date >= ${check.today}::date)
+              )
+            GROUP BY r.qual_type
+          ) m
+        ), '[]'::json) AS missing,
+        ARRAY(
+          SELECT DISTINCT a.account_no_bidx
+          FROM supplier_bank_account a
+          JOIN supplier s ON s.supplier_id = a.supplier_id AND s.deleted_at IS NULL
+          WHERE a.account_no_bidx = ANY(${check.accountNoBidxs}::text[]) AND a.deleted_at IS NULL
+            AND a.status = 'ACTIVE' AND a.supplier_id <> ${supplierId}
+        ) AS "heldElsewhere"
     `,
-    Requirement,
+    RegistrationClashes,
   )
 }
 

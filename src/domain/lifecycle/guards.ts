@@ -1,7 +1,7 @@
-import { accountNumbersHeldElsewhere, liveAccounts, type AccountRow } from '../../../sql/account'
+import { liveAccounts, type AccountRow } from '../../../sql/account'
 import type { Sql } from '../../../sql/db'
 import { supplierCompliance } from '../../../sql/compliance'
-import { missingQualifications, registrationFacts } from '../../../sql/supplier'
+import { registrationClashes, registrationFacts } from '../../../sql/supplier'
 import { liveTypes, type TypeRow } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
 import { COMPLIANT_STATES } from '../../vocabulary'
@@ -101,8 +101,8 @@ export async function checkRegistration(
   supplierId: string,
   known?: KnownFacts,
 ): Promise<SupplierChildren> {
-  // Two rounds of statements sent together (postgres.js pipelines the queries a transaction has
-  // in flight: one write and one round trip per round), judged in the rules' order afterwards.
+  // What is not known is read in one round (postgres.js pipelines the queries a transaction has
+  // in flight), the other rows in one statement after it; judged in the rules' order afterwards.
   const [facts, liveTypeRows, liveAccountRows] = await Promise.all([
     known?.written ?? registrationFacts(tx, supplierId),
     known?.types ?? liveTypes(tx, supplierId),
@@ -111,19 +111,11 @@ export async function checkRegistration(
   if (!facts) fail('SUPPLIER_NOT_FOUND')
   const { licenseImageUrl } = facts
   const accounts = liveAccountRows.filter((a) => a.status !== 'ACTIVE')
-  const [missing, elsewhere] = await Promise.all([
-    missingQualifications(
-      tx,
-      supplierId,
-      liveTypeRows.map((t) => t.typeCode),
-      today(deps.config.timezone),
-    ),
-    accountNumbersHeldElsewhere(
-      tx,
-      accounts.map((a) => a.accountNoBidx),
-      supplierId,
-    ),
-  ])
+  const { missing, heldElsewhere } = await registrationClashes(tx, supplierId, {
+    typeCodes: liveTypeRows.map((t) => t.typeCode),
+    today: today(deps.config.timezone),
+    accountNoBidxs: accounts.map((a) => a.accountNoBidx),
+  })
   if (!licenseImageUrl) fail('LICENSE_IMAGE_REQUIRED')
   if (missing.length) {
     fail(
@@ -132,7 +124,7 @@ export async function checkRegistration(
       { missing },
     )
   }
-  const clash = accounts.find((a) => elsewhere.has(a.accountNoBidx))
+  const clash = accounts.find((a) => heldElsewhere.includes(a.accountNoBidx))
   if (clash) {
     fail(
       'ACCOUNT_DUPLICATED',
