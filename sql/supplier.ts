@@ -285,18 +285,59 @@ export function suppliersSharingNameKeys(
   exceptSupplierId: string | null,
   limit: number,
 ) {
-  return many(
+  return many(sharingNameKeys(sql, keys, exceptSupplierId, limit), NameKeyCandidate)
+}
+
+const sharingNameKeys = (
+  sql: Sql,
+  keys: string[],
+  exceptSupplierId: string | null,
+  limit: number,
+) => sql`
+  SELECT s.supplier_id::text AS "supplierId", s.supplier_no AS "supplierNo",
+         s.full_name AS "fullName", s.short_name AS "shortName", s.status
+  FROM supplier s
+  WHERE s.supplier_id = ANY (ARRAY(
+          SELECT k.supplier_id FROM supplier_name_key k WHERE k.keys && ${keys}::text[]))
+    AND s.deleted_at IS NULL AND s.supplier_id IS DISTINCT FROM ${exceptSupplierId}::bigint
+  ORDER BY s.supplier_id DESC
+  LIMIT ${limit}
+`
+
+const IdentityProbe = z.object({
+  taxNoHolder: z.string().nullable(),
+  candidates: z.array(NameKeyCandidate),
+})
+
+/**
+ * A form's two identity pre-checks in one statement: `taxNoHolder`, C-02 (`taxNoHolder`), when
+ * `taxNoBidx` is given, and `candidates`, the near-duplicate probe (`suppliersSharingNameKeys`),
+ * when there are `keys`; the caller judges them in that order.
+ */
+export function probeIdentity(
+  sql: Sql,
+  probe: { taxNoBidx?: string; keys: string[]; exceptSupplierId: string | null; limit: number },
+) {
+  const { taxNoBidx, keys, exceptSupplierId, limit } = probe
+  return one(
     sql`
-      SELECT s.supplier_id::text AS "supplierId", s.supplier_no AS "supplierNo",
-             s.full_name AS "fullName", s.short_name AS "shortName", s.status
-      FROM supplier s
-      WHERE s.supplier_id = ANY (ARRAY(
-              SELECT k.supplier_id FROM supplier_name_key k WHERE k.keys && ${keys}::text[]))
-        AND s.deleted_at IS NULL AND s.supplier_id IS DISTINCT FROM ${exceptSupplierId}::bigint
-      ORDER BY s.supplier_id DESC
-      LIMIT ${limit}
+      SELECT
+        ${
+          taxNoBidx === undefined
+            ? sql`NULL::text`
+            : sql`(SELECT s.supplier_id::text FROM supplier s
+                   WHERE s.tax_no_bidx = ${taxNoBidx} AND s.deleted_at IS NULL
+                     AND s.supplier_id IS DISTINCT FROM ${exceptSupplierId}::bigint
+                   LIMIT 1)`
+        } AS "taxNoHolder",
+        ${
+          keys.length === 0
+            ? sql`'[]'::json`
+            : sql`coalesce((SELECT json_agg(c ORDER BY c."supplierId"::bigint DESC)
+                            FROM (${sharingNameKeys(sql, keys, exceptSupplierId, limit)}) c), '[]'::json)`
+        } AS candidates
     `,
-    NameKeyCandidate,
+    IdentityProbe,
   )
 }
 
