@@ -27,14 +27,15 @@ export async function confirmNoNearDuplicates(
     taxNoBidx?: string
   },
 ) {
-  const { taxNoHolder, nearDuplicates: candidates } = await findTaxNoHolderAndNearDuplicates(
-    sql,
-    { fullName: input.fullName, shortName: input.shortName },
-    deps.config.duplicateNameThreshold,
-    input.supplierId,
-    input.taxNoBidx,
-  )
-  if (taxNoHolder) fail('TAX_NO_DUPLICATE')
+  const { taxNoHolder: holder, nearDuplicates: candidates } =
+    await findTaxNoHolderAndNearDuplicates(
+      sql,
+      { fullName: input.fullName, shortName: input.shortName },
+      deps.config.duplicateNameThreshold,
+      input.supplierId,
+      input.taxNoBidx,
+    )
+  if (holder) fail('TAX_NO_DUPLICATE')
   if (candidates.length === 0) return
   if (input.token && (await tokenMatches(deps, input, candidates, input.token))) return
   const expiresAt = Math.floor(Date.now() / 1000) + deps.config.duplicateConfirmTtlSeconds
