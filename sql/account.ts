@@ -265,19 +265,6 @@ export function insertAccount(
   )
 }
 
-/** Moves this supplier's live accounts from one status to another (registration steps). */
-export function setAccountsStatus(
-  sql: Sql,
-  supplierId: string,
-  from: AccountStatus,
-  to: AccountStatus,
-) {
-  return none(sql`
-    UPDATE supplier_bank_account SET status = ${to}, update_time = next_version(update_time)
-    WHERE supplier_id = ${supplierId} AND deleted_at IS NULL AND status = ${from}
-  `)
-}
-
 /** The draft's initial accounts, which a resubmitted form may repeat. */
 export function draftAccounts(sql: Sql, supplierId: string) {
   return many(
@@ -316,24 +303,6 @@ export function softDeleteDraftAccounts(sql: Sql, supplierId: string) {
 }
 
 // C-19 at registration, and the supplier reads (SUP-ADM-001, SUP-ADM-002) ----------------------
-
-const Bidx = z.object({ accountNoBidx: z.string() })
-
-/** C-19: which of these account numbers are valid (ACTIVE) accounts of another live supplier. */
-export async function accountNumbersHeldElsewhere(sql: Sql, bidxs: string[], supplierId: string) {
-  if (bidxs.length === 0) return new Set<string>()
-  const rows = await many(
-    sql`
-      SELECT DISTINCT a.account_no_bidx AS "accountNoBidx"
-      FROM supplier_bank_account a
-      JOIN supplier s ON s.supplier_id = a.supplier_id AND s.deleted_at IS NULL
-      WHERE a.account_no_bidx = ANY(${bidxs}) AND a.deleted_at IS NULL AND a.status = 'ACTIVE'
-        AND a.supplier_id <> ${supplierId}
-    `,
-    Bidx,
-  )
-  return new Set(rows.map((r) => r.accountNoBidx))
-}
 
 /** The number of a supplier's live ACTIVE accounts (a column of the supplier list). */
 export const activeAccountCount = (sql: Sql, supplierId: postgres.Fragment) => sql`

@@ -51,6 +51,11 @@ export interface NewApproval {
   levels: number
   /** The applicant's note, encrypted (an opinion is the approver's, never made up locally). */
   submitNoteEnc: string | null
+  /**
+   * A registration: the supplier's submitted_snapshot (the identifying data as submitted, which
+   * VETTING edits never touch) is this candidate snapshot, written by the same statement.
+   */
+  freezesSubmission?: boolean
 }
 
 /** An approval as written, with what its seal needs (the writer seals it before commit). */
@@ -74,7 +79,15 @@ export function insertApproval(sql: Sql, a: NewApproval) {
         'NOT_REQUIRED', ${a.submitNoteEnc}
       )
         RETURNING *
-      )
+      ) ${
+        a.freezesSubmission
+          ? sql`
+      , frozen AS (
+        UPDATE supplier s SET submitted_snapshot = a.candidate_snapshot
+        FROM a WHERE s.supplier_id = a.supplier_id AND s.deleted_at IS NULL
+      )`
+          : sql``
+      }
       ${approvalWriteToSeal(sql, approvalColumns(sql), null)}
     `,
     WrittenApproval,

@@ -164,21 +164,6 @@ export function updateQualification(
   )
 }
 
-const Valid = z.object({ qualType: z.string() })
-
-/** Qualification types this supplier holds that are live and not expired on `today`. */
-export async function validQualificationTypes(sql: Sql, supplierId: string, today: string) {
-  const rows = await many(
-    sql`
-      SELECT DISTINCT q.qual_type AS "qualType" FROM supplier_qualification q
-      WHERE q.supplier_id = ${supplierId} AND q.deleted_at IS NULL
-        AND (q.expiry_date IS NULL OR q.expiry_date >= ${today}::date)
-    `,
-    Valid,
-  )
-  return new Set(rows.map((r) => r.qualType))
-}
-
 // Contracts and evaluations (merge shape only) --------------------------------------------
 
 export const BareChildRow = z.object({ id: z.string(), updateTime: z.string() })

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { many, maybeOne, none, one, type Sql, DATE_TIME } from './db'
-import { SUPPLIER_STATUSES, type SupplierStatus } from '../src/vocabulary'
+import { SUPPLIER_STATUSES, type AccountStatus, type SupplierStatus } from '../src/vocabulary'
 import { softDeleteDraftAccounts } from './account'
 import { SupplierSubjectFields } from '../src/schemas/supplier'
 
@@ -128,6 +128,14 @@ export function updateSupplier(
   return guardedUpdate(sql, guard, columns)
 }
 
+/** What a move writes beside the status, in its statement: only if the supplier row moves. */
+export interface MoveAlso {
+  /** The supplier number is drawn from supplier_no_seq (a registration applied). */
+  drawSupplierNo?: boolean
+  /** The supplier's live accounts in `from` move to `to` (the registration moves them together). */
+  accounts?: { from: AccountStatus; to: AccountStatus }
+}
+
 /**
  * The guarded write that also moves the status to `to`. Only the lifecycle's `applyMove` calls
  * it (the lint rule "status rule" refuses its import anywhere else), so every status change is a
@@ -138,29 +146,58 @@ export function moveSupplier(
   guard: SupplierGuard,
   to: SupplierStatus,
   columns: SupplierColumns & { supplier_no?: string | null },
+  also: MoveAlso = {},
 ) {
-  return guardedUpdate(sql, guard, { ...columns, status: to })
+  return guardedUpdate(sql, guard, { ...columns, status: to }, also)
 }
+
+/** Opaque, unique, server-made: SP + date + sequence. */
+const nextSupplierNo = (sql: Sql) =>
+  sql`'SP' || to_char(now(), 'YYYYMMDD') || nextval('supplier_no_seq')::text`
+
+/**
+ * The row as written, for the checks that follow in the transaction (the registration rules
+ * check its licence image), and the ids of the accounts the same statement moved.
+ */
+const Written = Version.extend({
+  supplierNo: z.string().nullable(),
+  licenseImageUrl: z.string().nullable(),
+  accountsMoved: z.array(z.string()),
+})
 
 function guardedUpdate(
   sql: Sql,
   guard: SupplierGuard,
   columns: SupplierColumns & { supplier_no?: string | null; status?: SupplierStatus },
+  { drawSupplierNo = false, accounts }: MoveAlso = {},
 ) {
   const { name_keys: keys, ...supplier } = columns
   const set = { ...supplier, updated_by: guard.adminId }
+  // The accounts join `written`: a compare-and-set miss moves none of them.
+  const moveAccounts = accounts
+    ? sql`
+      , moved AS (
+        UPDATE supplier_bank_account a SET status = ${accounts.to}, update_time = next_version(a.update_time)
+        FROM written w
+        WHERE a.supplier_id = w.supplier_id AND a.deleted_at IS NULL AND a.status = ${accounts.from}
+        RETURNING a.account_id
+      )`
+    : sql``
   return maybeOne(
     sql`
       WITH written AS (
         UPDATE supplier s SET ${sql(set as Record<string, unknown>)}, update_time = next_version(s.update_time)
+          ${drawSupplierNo ? sql`, supplier_no = ${nextSupplierNo(sql)}` : sql``}
         WHERE s.supplier_id = ${guard.supplierId} AND s.deleted_at IS NULL AND s.status = ${guard.status}
           AND to_char(s.update_time, ${DATE_TIME}) = ${guard.expectedUpdateTime}
-        RETURNING s.supplier_id, s.update_time
-      ) ${keys ? storeNameKeys(sql, keys) : sql``}
-      SELECT w.supplier_id::text AS "supplierId", to_char(w.update_time, ${DATE_TIME}) AS "updateTime"
+        RETURNING s.supplier_id, s.update_time, s.supplier_no, s.license_image_url
+      ) ${keys ? storeNameKeys(sql, keys) : sql``} ${moveAccounts}
+      SELECT w.supplier_id::text AS "supplierId", to_char(w.update_time, ${DATE_TIME}) AS "updateTime",
+        w.supplier_no AS "supplierNo", w.license_image_url AS "licenseImageUrl",
+        ${accounts ? sql`ARRAY(SELECT m.account_id::text FROM moved m ORDER BY m.account_id)` : sql`'{}'::text[]`} AS "accountsMoved"
       FROM written w
     `,
-    Version,
+    Written,
   )
 }
 
@@ -248,18 +285,59 @@ export function suppliersSharingNameKeys(
   exceptSupplierId: string | null,
   limit: number,
 ) {
-  return many(
+  return many(sharingNameKeys(sql, keys, exceptSupplierId, limit), NameKeyCandidate)
+}
+
+const sharingNameKeys = (
+  sql: Sql,
+  keys: string[],
+  exceptSupplierId: string | null,
+  limit: number,
+) => sql`
+  SELECT s.supplier_id::text AS "supplierId", s.supplier_no AS "supplierNo",
+         s.full_name AS "fullName", s.short_name AS "shortName", s.status
+  FROM supplier s
+  WHERE s.supplier_id = ANY (ARRAY(
+          SELECT k.supplier_id FROM supplier_name_key k WHERE k.keys && ${keys}::text[]))
+    AND s.deleted_at IS NULL AND s.supplier_id IS DISTINCT FROM ${exceptSupplierId}::bigint
+  ORDER BY s.supplier_id DESC
+  LIMIT ${limit}
+`
+
+const IdentityProbe = z.object({
+  taxNoHolder: z.string().nullable(),
+  candidates: z.array(NameKeyCandidate),
+})
+
+/**
+ * A form's two identity pre-checks in one statement: `taxNoHolder`, C-02 (`taxNoHolder`), when
+ * `taxNoBidx` is given, and `candidates`, the near-duplicate probe (`suppliersSharingNameKeys`),
+ * when there are `keys`; the caller judges them in that order.
+ */
+export function probeIdentity(
+  sql: Sql,
+  probe: { taxNoBidx?: string; keys: string[]; exceptSupplierId: string | null; limit: number },
+) {
+  const { taxNoBidx, keys, exceptSupplierId, limit } = probe
+  return one(
     sql`
-      SELECT s.supplier_id::text AS "supplierId", s.supplier_no AS "supplierNo",
-             s.full_name AS "fullName", s.short_name AS "shortName", s.status
-      FROM supplier s
-      WHERE s.supplier_id = ANY (ARRAY(
-              SELECT k.supplier_id FROM supplier_name_key k WHERE k.keys && ${keys}::text[]))
-        AND s.deleted_at IS NULL AND s.supplier_id IS DISTINCT FROM ${exceptSupplierId}::bigint
-      ORDER BY s.supplier_id DESC
-      LIMIT ${limit}
+      SELECT
+        ${
+          taxNoBidx === undefined
+            ? sql`NULL::text`
+            : sql`(SELECT s.supplier_id::text FROM supplier s
+                   WHERE s.tax_no_bidx = ${taxNoBidx} AND s.deleted_at IS NULL
+                     AND s.supplier_id IS DISTINCT FROM ${exceptSupplierId}::bigint
+                   LIMIT 1)`
+        } AS "taxNoHolder",
+        ${
+          keys.length === 0
+            ? sql`'[]'::json`
+            : sql`coalesce((SELECT json_agg(c ORDER BY c."supplierId"::bigint DESC)
+                            FROM (${sharingNameKeys(sql, keys, exceptSupplierId, limit)}) c), '[]'::json)`
+        } AS candidates
     `,
-    NameKeyCandidate,
+    IdentityProbe,
   )
 }
 
@@ -337,56 +415,62 @@ export async function setNameKeys(
 
 const Requirement = z.object({ qualType: z.string(), typeCodes: z.array(z.string()) })
 
-/** C-09: the union of required qualification types of these supplier types. */
-export function requiredQualifications(sql: Sql, typeCodes: string[]) {
-  return many(
-    sql`
-      SELECT r.qual_type AS "qualType", array_agg(r.type_code ORDER BY r.type_code) AS "typeCodes"
-      FROM qualification_rule r
-      WHERE r.type_code = ANY(${typeCodes}) AND r.is_required AND r.deleted_at IS NULL
-      GROUP BY r.qual_type
-      ORDER BY r.qual_type
-    `,
-    Requirement,
-  )
-}
-
-const SupplierNo = z.object({ supplierNo: z.string() })
-
-/** Opaque, unique, server-made: SP + date + sequence. */
-export function nextSupplierNo(sql: Sql) {
-  return one(
-    sql`SELECT 'SP' || to_char(now(), 'YYYYMMDD') || nextval('supplier_no_seq')::text AS "supplierNo"`,
-    SupplierNo,
-  )
-}
-
-const RegistrationFacts = z.object({
-  taxNoBidx: z.string(),
-  licenseImageUrl: z.string().nullable(),
+const RegistrationClashes = z.object({
+  missing: z.array(Requirement),
+  heldElsewhere: z.array(z.string()),
 })
+
+/**
+ * The registration rules' reads of other rows, in one statement (the caller holds the supplier's
+ * lock): `missing`, C-09, the required qualification types of these supplier types that the
+ * supplier does not hold live and unexpired on `today` (EXPIRING still counts), each with the
+ * types requiring it; `heldElsewhere`, C-19, which of these account numbers (blind indexes) are
+ * valid (ACTIVE) accounts of another live supplier.
+ */
+export function registrationClashes(
+  sql: Sql,
+  supplierId: string,
+  check: { typeCodes: string[]; today: string; accountNoBidxs: string[] },
+) {
+  return one(
+    sql`
+      SELECT
+        coalesce((
+          SELECT json_agg(m ORDER BY m."qualType") FROM (
+            SELECT r.qual_type AS "qualType", array_agg(r.type_code ORDER BY r.type_code) AS "typeCodes"
+            FROM qualification_rule r
+            WHERE r.type_code = ANY(${check.typeCodes}::text[]) AND r.is_required AND r.deleted_at IS NULL
+              AND NOT EXISTS (
+                SELECT 1 FROM supplier_qualification q
+                WHERE q.supplier_id = ${supplierId} AND q.qual_type = r.qual_type AND q.deleted_at IS NULL
+                  AND (q.expiry_date IS NULL OR q.expiry_date >= ${check.today}::date)
+              )
+            GROUP BY r.qual_type
+          ) m
+        ), '[]'::json) AS missing,
+        ARRAY(
+          SELECT DISTINCT a.account_no_bidx
+          FROM supplier_bank_account a
+          JOIN supplier s ON s.supplier_id = a.supplier_id AND s.deleted_at IS NULL
+          WHERE a.account_no_bidx = ANY(${check.accountNoBidxs}::text[]) AND a.deleted_at IS NULL
+            AND a.status = 'ACTIVE' AND a.supplier_id <> ${supplierId}
+        ) AS "heldElsewhere"
+    `,
+    RegistrationClashes,
+  )
+}
+
+const RegistrationFacts = z.object({ licenseImageUrl: z.string().nullable() })
 
 /** What the registration checks read from the supplier row itself. */
 export function registrationFacts(sql: Sql, supplierId: string) {
   return maybeOne(
     sql`
-      SELECT s.tax_no_bidx AS "taxNoBidx", s.license_image_url AS "licenseImageUrl"
+      SELECT s.license_image_url AS "licenseImageUrl"
       FROM supplier s WHERE s.supplier_id = ${supplierId} AND s.deleted_at IS NULL
     `,
     RegistrationFacts,
   )
-}
-
-/** Freezes the identifying data as submitted; VETTING edits never touch it. */
-export function setSubmittedSnapshot(
-  sql: Sql,
-  supplierId: string,
-  snapshot: Record<string, unknown>,
-) {
-  return none(sql`
-    UPDATE supplier SET submitted_snapshot = ${sql.json(snapshot as never)}
-    WHERE supplier_id = ${supplierId} AND deleted_at IS NULL
-  `)
 }
 
 // approveNote at rest --------------------------------------------------------------------------

@@ -357,6 +357,16 @@ describe('SUP-ADM-003 create draft', () => {
       expect(again.supplierId).not.toBe(first.supplierId)
     })
 
+    it('a second draft with the same tax number and the same name → 395004 before any near-duplicate (395006)', async () => {
+      // C-02 and the near-duplicate probe are one statement: the tax number is still judged first.
+      const body = draftBody()
+      await createDraft(h, body)
+      await expectRefused(h, { ...body }, 395004)
+      await expectRefused(h, { ...body, duplicateConfirmToken: 'stale' }, 395004)
+      // The name alone is a near-duplicate.
+      await expectRefused(h, { ...body, taxNo: uniqueTaxNo() }, 395006)
+    })
+
     it('concurrent drafts with one tax number: exactly one is created, the others get 395004', async () => {
       const taxNo = uniqueTaxNo()
       const before = await rowCounts(h)

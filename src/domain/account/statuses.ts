@@ -1,6 +1,4 @@
 import type { AccountStatus } from '../../vocabulary'
-import type { Sql } from '../../../sql/db'
-import { setAccountsStatus } from '../../../sql/account'
 import { fail } from '../../errors'
 
 /**
@@ -51,14 +49,10 @@ export const HOLDS_NUMBER: readonly AccountStatus[] = ['DRAFT', 'PENDING', 'ACTI
 export const CHANGEABLE: readonly AccountStatus[] = ['ACTIVE']
 
 /**
- * Moves every live account of the supplier that is in `from` by `trigger`, to the status the
- * table declares (the registration moves its initial accounts together).
+ * Every live account of the supplier in `from` moves by `trigger`, to the status the table
+ * declares: the registration moves its initial accounts with the supplier, in the statement of
+ * the supplier's own move (`applyMove`'s `accounts`).
  */
-export function moveSupplierAccounts(
-  tx: Sql,
-  supplierId: string,
-  from: AccountStatus,
-  trigger: AccountTrigger,
-) {
-  return setAccountsStatus(tx, supplierId, from, nextAccountStatus(from, trigger))
+export function accountsMove(from: AccountStatus, trigger: AccountTrigger) {
+  return { from, to: nextAccountStatus(from, trigger) }
 }

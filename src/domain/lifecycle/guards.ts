@@ -1,8 +1,8 @@
-import { accountNumbersHeldElsewhere, liveAccounts, type AccountRow } from '../../../sql/account'
+import { liveAccounts, type AccountRow } from '../../../sql/account'
 import type { Sql } from '../../../sql/db'
 import { supplierCompliance } from '../../../sql/compliance'
-import { registrationFacts, requiredQualifications, taxNoHolder } from '../../../sql/supplier'
-import { liveTypes, validQualificationTypes, type TypeRow } from '../../../sql/supplier-children'
+import { registrationClashes, registrationFacts } from '../../../sql/supplier'
+import { liveTypes, type TypeRow } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
 import { COMPLIANT_STATES } from '../../vocabulary'
 import { today, type DomainDeps } from '../context'
@@ -32,6 +32,14 @@ export interface SupplierChildren {
 }
 
 /**
+ * What the caller's transaction already knows of the supplier: its children (read, unchanged
+ * since) and the row as the move's UPDATE returned it.
+ */
+export type KnownFacts = Partial<SupplierChildren> & {
+  written?: { licenseImageUrl: string | null }
+}
+
+/**
  * Checks the guard of `move` on the supplier as it is inside the caller's transaction; returns
  * the types and accounts the registration rules were checked on.
  */
@@ -41,7 +49,7 @@ export async function checkGuard(
   move: Move,
   supplierId: string,
   evidence: GuardEvidence = {},
-  known?: SupplierChildren,
+  known?: KnownFacts,
 ): Promise<SupplierChildren | undefined> {
   switch (move.guard) {
     case 'NONE':
@@ -81,43 +89,34 @@ export async function assertQualificationsValid(sql: Sql, supplierId: string) {
 
 /**
  * The registration checks on the state as it will be approved, under the aggregate lock:
- * C-02 tax number unique, C-06 licence image, C-09 required qualifications of all chosen types,
- * and for each initial account C-19 (C-03 is checked with the other field rules). The types and
- * accounts are read here unless the caller read them in this transaction (`known`); returns
- * those it checked.
+ * C-06 licence image, C-09 required qualifications of all chosen types, and for each initial
+ * account C-19 (C-03 is checked with the other field rules). C-02 needs no read here: the unique
+ * index supplier_tax_no_live lets no other live supplier hold the tax number of this live, locked
+ * row. The licence image, types and accounts are read here unless the caller knows them in this
+ * transaction (`known`); returns the types and accounts it checked.
  */
 export async function checkRegistration(
   tx: Sql,
   deps: Pick<DomainDeps, 'config'>,
   supplierId: string,
-  known?: SupplierChildren,
+  known?: KnownFacts,
 ): Promise<SupplierChildren> {
-  // Two rounds of statements sent together (postgres.js pipelines the queries a transaction has
-  // in flight: one write and one round trip per round), judged in the rules' order afterwards.
-  const [facts, liveTypeRows, held, liveAccountRows] = await Promise.all([
-    registrationFacts(tx, supplierId),
+  // What is not known is read in one round (postgres.js pipelines the queries a transaction has
+  // in flight), the other rows in one statement after it; judged in the rules' order afterwards.
+  const [facts, liveTypeRows, liveAccountRows] = await Promise.all([
+    known?.written ?? registrationFacts(tx, supplierId),
     known?.types ?? liveTypes(tx, supplierId),
-    validQualificationTypes(tx, supplierId, today(deps.config.timezone)),
     known?.accounts ?? liveAccounts(tx, supplierId),
   ])
   if (!facts) fail('SUPPLIER_NOT_FOUND')
-  const { taxNoBidx, licenseImageUrl } = facts
+  const { licenseImageUrl } = facts
   const accounts = liveAccountRows.filter((a) => a.status !== 'ACTIVE')
-  const [holder, required, elsewhere] = await Promise.all([
-    taxNoHolder(tx, taxNoBidx, supplierId),
-    requiredQualifications(
-      tx,
-      liveTypeRows.map((t) => t.typeCode),
-    ),
-    accountNumbersHeldElsewhere(
-      tx,
-      accounts.map((a) => a.accountNoBidx),
-      supplierId,
-    ),
-  ])
-  if (holder) fail('TAX_NO_DUPLICATE')
+  const { missing, heldElsewhere } = await registrationClashes(tx, supplierId, {
+    typeCodes: liveTypeRows.map((t) => t.typeCode),
+    today: today(deps.config.timezone),
+    accountNoBidxs: accounts.map((a) => a.accountNoBidx),
+  })
   if (!licenseImageUrl) fail('LICENSE_IMAGE_REQUIRED')
-  const missing = required.filter((r) => !held.has(r.qualType))
   if (missing.length) {
     fail(
       'QUALIFICATIONS_MISSING',
@@ -125,7 +124,7 @@ export async function checkRegistration(
       { missing },
     )
   }
-  const clash = accounts.find((a) => elsewhere.has(a.accountNoBidx))
+  const clash = accounts.find((a) => heldElsewhere.includes(a.accountNoBidx))
   if (clash) {
     fail(
       'ACCOUNT_DUPLICATED',

@@ -1,5 +1,10 @@
 import type { Sql } from '../../../sql/db'
-import { moveSupplier, updateSupplier, type SupplierColumns } from '../../../sql/supplier'
+import {
+  moveSupplier,
+  updateSupplier,
+  type MoveAlso,
+  type SupplierColumns,
+} from '../../../sql/supplier'
 import { fail } from '../../errors'
 import type { SupplierStatus } from '../../vocabulary'
 import { checkGuard, type GuardDeps, type GuardEvidence, type SupplierChildren } from './guards'
@@ -32,8 +37,8 @@ export async function applyMove(
     columns?: SupplierColumns & { supplier_no?: string | null }
     evidence?: GuardEvidence
     /** The supplier's types and accounts, read in this transaction and unchanged since. */
-    known?: SupplierChildren
-  },
+    known?: Partial<SupplierChildren>
+  } & MoveAlso,
 ) {
   if (move.from !== supplier.status) {
     fail(
@@ -51,18 +56,22 @@ export async function applyMove(
     },
     move.to,
     options.columns ?? {},
+    { drawSupplierNo: options.drawSupplierNo, accounts: options.accounts },
   )
   if (!row) fail('CONCURRENT_MODIFICATION')
-  const checked = await checkGuard(
-    tx,
-    deps,
-    move,
-    supplier.supplierId,
-    options.evidence,
-    options.known,
-  )
+  const checked = await checkGuard(tx, deps, move, supplier.supplierId, options.evidence, {
+    ...options.known,
+    written: row,
+  })
   // What the guard checked, as read after the move's UPDATE: the caller's to use, not re-read.
-  return { from: move.from, to: move.to, updateTime: row.updateTime, checked }
+  return {
+    from: move.from,
+    to: move.to,
+    updateTime: row.updateTime,
+    supplierNo: row.supplierNo,
+    accountsMoved: row.accountsMoved,
+    checked,
+  }
 }
 
 /** `applyMove` of the move declared from the supplier's status by `trigger` (else 395005). */

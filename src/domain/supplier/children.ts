@@ -13,6 +13,7 @@ import {
   updateContact,
   updateQualification,
   type ChildTable,
+  type TypeRow,
 } from '../../../sql/supplier-children'
 import { draftAccounts, insertAccount, softDeleteAccounts } from '../../../sql/account'
 import type { Sql } from '../../../sql/db'
@@ -34,15 +35,20 @@ type Cipher = Pick<DomainDeps, 'cipher'>
  * the merges skip reading them (four round trips of every draft create).
  */
 
-/** Types reconcile by typeCode: kept ones may change isPrimary, new ones are added, absent removed. */
+/**
+ * Types reconcile by typeCode: kept ones may change isPrimary, new ones are added, absent removed.
+ * Returns the change log's rows and the live types as the merge leaves them (what a read in this
+ * transaction would answer, by id), so that the checks after it need not read them again.
+ */
 export async function mergeTypes(
   tx: Sql,
   supplierId: string,
   types: { typeCode: string; isPrimary?: boolean }[],
   created = false,
-): Promise<FieldChange[]> {
+): Promise<{ changes: FieldChange[]; live: TypeRow[] }> {
   const existing = created ? [] : await liveTypes(tx, supplierId)
   const changes: FieldChange[] = []
+  const live: TypeRow[] = []
   const held = new Map(existing.map((r) => [r.typeCode, r.isPrimary]))
   // isPrimary is optional: left out, an existing type keeps its flag and a new one is not primary,
   // unless the request names another primary type, which then is the only one.
@@ -61,7 +67,10 @@ export async function mergeTypes(
     if (!wanted.has(row.typeCode)) {
       await softDeleteChildren(tx, 'supplier_type', supplierId, [row.id])
       changes.push(typeChange(row.id, row.typeCode, null))
-    } else if (wanted.get(row.typeCode) !== row.isPrimary) {
+      continue
+    }
+    live.push({ ...row, isPrimary: wanted.get(row.typeCode)! })
+    if (wanted.get(row.typeCode) !== row.isPrimary) {
       await setTypePrimary(tx, row.id, wanted.get(row.typeCode)!)
       changes.push({
         targetType: 'TYPE',
@@ -75,9 +84,11 @@ export async function mergeTypes(
   for (const [typeCode, isPrimary] of wanted) {
     if (held.has(typeCode)) continue
     const inserted = await insertType(tx, supplierId, typeCode, isPrimary)
+    live.push({ id: inserted.id, typeCode, isPrimary })
     changes.push(typeChange(inserted.id, null, typeCode))
   }
-  return changes
+  live.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
+  return { changes, live }
 }
 
 const typeChange = (id: string | null, old: string | null, next: string | null): FieldChange => ({

@@ -1,8 +1,10 @@
 import {
   countUnkeyedSuppliers,
+  probeIdentity,
   setNameKeys,
   suppliersSharingNameKeys,
   unkeyedSuppliers,
+  type NameKeyCandidate,
 } from '../../../sql/supplier'
 import { releaseLease, takeLease } from '../../../sql/lease'
 import type { Sql } from '../../../sql/db'
@@ -112,6 +114,33 @@ export async function findNearDuplicates(
   const keys = probeKeysOf(names, threshold)
   if (!keys.length) return []
   const rows = await suppliersSharingNameKeys(sql, keys, exceptSupplierId, PROBE_LIMIT)
+  return nearDuplicatesAmong(names, rows, threshold)
+}
+
+/**
+ * `findNearDuplicates` and, when `taxNoBidx` is given, C-02's holder of that tax number, in one
+ * statement (`probeIdentity`).
+ */
+export async function findTaxNoHolderAndNearDuplicates(
+  sql: Sql,
+  names: { fullName: string; shortName?: string | null },
+  threshold: number,
+  exceptSupplierId: string | null,
+  taxNoBidx: string | undefined,
+): Promise<{ taxNoHolder: string | null; nearDuplicates: NearDuplicate[] }> {
+  const keys = probeKeysOf(names, threshold)
+  if (!keys.length && taxNoBidx === undefined) return { taxNoHolder: null, nearDuplicates: [] }
+  const probe = { taxNoBidx, keys, exceptSupplierId, limit: PROBE_LIMIT }
+  const { taxNoHolder, candidates } = await probeIdentity(sql, probe)
+  return { taxNoHolder, nearDuplicates: nearDuplicatesAmong(names, candidates, threshold) }
+}
+
+/** The rows of the name-key probe that score at or above `threshold`, strongest first. */
+function nearDuplicatesAmong(
+  names: { fullName: string; shortName?: string | null },
+  rows: NameKeyCandidate[],
+  threshold: number,
+): NearDuplicate[] {
   const found: NearDuplicate[] = []
   for (const row of rows) {
     // Full name with full name, short name with short name (see SHORT).

@@ -4,7 +4,7 @@ import { constantTimeEqual } from '../../crypto/sensitive'
 import { fail } from '../../errors'
 import type { DomainDeps, WriteContext } from '../context'
 import { checkFieldRules, identityOf, type Identity } from './form'
-import { findNearDuplicates, type NearDuplicate } from './name-keys'
+import { findTaxNoHolderAndNearDuplicates, type NearDuplicate } from './name-keys'
 
 /**
  * Near-duplicate protection on create and submit. When live suppliers look like the same company
@@ -23,14 +23,19 @@ export async function confirmNoNearDuplicates(
     supplierId: string | null
     token?: string
     mayViewSuppliers: boolean
+    /** C-02 is asked in the same statement, and refused first (395004). */
+    taxNoBidx?: string
   },
 ) {
-  const candidates = await findNearDuplicates(
-    sql,
-    { fullName: input.fullName, shortName: input.shortName },
-    deps.config.duplicateNameThreshold,
-    input.supplierId,
-  )
+  const { taxNoHolder: holder, nearDuplicates: candidates } =
+    await findTaxNoHolderAndNearDuplicates(
+      sql,
+      { fullName: input.fullName, shortName: input.shortName },
+      deps.config.duplicateNameThreshold,
+      input.supplierId,
+      input.taxNoBidx,
+    )
+  if (holder) fail('TAX_NO_DUPLICATE')
   if (candidates.length === 0) return
   if (input.token && (await tokenMatches(deps, input, candidates, input.token))) return
   const expiresAt = Math.floor(Date.now() / 1000) + deps.config.duplicateConfirmTtlSeconds
@@ -78,7 +83,8 @@ async function tokenMatches(
 /**
  * The identity pre-checks of a supplier form, in this order: normalize the identity, the field
  * rules, the tax number's holder (C-02), then the near-duplicate names (C-01, confirmable by
- * token). Against `seen` (an edit), only a changed tax number or name is checked again;
+ * token), the last two asked in one statement when both are checked. Against `seen` (an edit),
+ * only a changed tax number or name is checked again;
  * `beforeRules` runs the command's own refusals between normalizing and the field rules.
  */
 export async function checkIdentity(
@@ -99,13 +105,7 @@ export async function checkIdentity(
   beforeRules?.(identity)
   await checkFieldRules(sql, deps, req)
   const { fullName, taxNoBidx } = identity
-  if (
-    taxNoBidx !== undefined &&
-    taxNoBidx !== seen?.taxNoBidx &&
-    (await taxNoHolder(sql, taxNoBidx, supplierId))
-  ) {
-    fail('TAX_NO_DUPLICATE')
-  }
+  const taxNoToCheck = taxNoBidx !== seen?.taxNoBidx ? taxNoBidx : undefined
   if (fullName !== undefined && fullName !== seen?.fullName) {
     await confirmNoNearDuplicates(sql, deps, {
       adminId: ctx.adminId,
@@ -114,7 +114,10 @@ export async function checkIdentity(
       supplierId,
       token: req.duplicateConfirmToken,
       mayViewSuppliers: ctx.heldCodes?.includes('supplier:view') ?? false,
+      taxNoBidx: taxNoToCheck,
     })
+  } else if (taxNoToCheck !== undefined && (await taxNoHolder(sql, taxNoToCheck, supplierId))) {
+    fail('TAX_NO_DUPLICATE')
   }
   return identity
 }

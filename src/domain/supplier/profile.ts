@@ -10,7 +10,7 @@ import {
   type SupplierRow,
 } from '../../../sql/supplier'
 import { liveAccounts, renameUnapprovedAccounts } from '../../../sql/account'
-import { liveContacts } from '../../../sql/supplier-children'
+import { liveContacts, type TypeRow } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
 import type {
   OnboardingStage,
@@ -76,7 +76,7 @@ export function createDraft(deps: DomainDeps, ctx: WriteContext, req: SupplierDr
       const created = await insertSupplier(tx, columns as Required<typeof columns>, ctx.adminId)
       const id = created.supplierId
       // Created just now: no children to read before adding them (`created`).
-      changes.push(...(await mergeTypes(tx, id, req.types, true)))
+      changes.push(...(await mergeTypes(tx, id, req.types, true)).changes)
       changes.push(...(await mergeContacts(tx, deps, id, req.contacts ?? [], true)))
       changes.push(...(await mergeQualifications(tx, deps, id, req.qualifications ?? [], true)))
       const accounts = await replaceDraftAccounts(
@@ -149,10 +149,12 @@ export async function applyForm(
   const { supplierId } = locked
   const { columns, changes } = await diffSubject(deps, locked, form, identity)
   if (columns.full_name) await renameUnapprovedAccounts(tx, supplierId, columns.full_name)
+  let types: TypeRow[] | undefined
   if (form.types) {
-    const typeChanges = await mergeTypes(tx, supplierId, form.types)
-    if (typeChanges.length) assertAllowed(locked.status, 'TYPES_EDIT', 'changing the types')
-    changes.push(...typeChanges)
+    const merged = await mergeTypes(tx, supplierId, form.types)
+    if (merged.changes.length) assertAllowed(locked.status, 'TYPES_EDIT', 'changing the types')
+    changes.push(...merged.changes)
+    types = merged.live
   }
   if (form.contacts) changes.push(...(await mergeContacts(tx, deps, supplierId, form.contacts)))
   if (form.qualifications) {
@@ -174,7 +176,8 @@ export async function applyForm(
     )
     changes.push(...accounts.changes)
   }
-  return { columns, changes }
+  // The live types as the form leaves them (when it carries them): nothing after it writes types.
+  return { columns, changes, types }
 }
 
 /**

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { insertEvent, type DomainEvent } from '../../../sql/outbox'
 import { isLatestApproval, type ApprovalRow } from '../../../sql/approval'
 import type { Sql } from '../../../sql/db'
-import { lockSupplier, nextSupplierNo, type SupplierRow } from '../../../sql/supplier'
+import { lockSupplier, type SupplierRow } from '../../../sql/supplier'
 import { liveAccounts } from '../../../sql/account'
 import { liveTypes } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
@@ -16,7 +16,7 @@ import { moveStatus } from '../lifecycle/move'
 import type { SupplierChildren } from '../lifecycle/guards'
 import { logChanges, statusChange, type FieldChange } from '../write/change-log'
 import { SUPPLIER_COMMANDS } from '../../schemas/lifecycle'
-import { moveSupplierAccounts, nextAccountStatus } from '../account/statuses'
+import { accountsMove, nextAccountStatus } from '../account/statuses'
 import type { ChangeOperationType } from '../../vocabulary'
 
 /** What a registration approval approves: identity, types and initial accounts, as submitted. */
@@ -56,16 +56,16 @@ export const registrationApproval = approvalHandler<RegistrationSnapshot>({
       )
     }
     const children = await assertSnapshotUnchanged(tx, snapshot, supplier)
-    const { supplierNo } = await nextSupplierNo(tx)
     // The move's guard re-checks the registration rules on the locked row, on the types and
-    // accounts just read (the move writes neither).
+    // accounts just read (its statement writes only their status, which the rules allow either).
     const moved = await moveStatus(tx, deps, current(supplier), 'REGISTRATION_APPROVED', {
       adminId: ctx.adminId,
-      columns: { supplier_no: supplierNo },
+      drawSupplierNo: true,
+      accounts: accountsMove('PENDING', 'APPROVAL_APPLIED'),
       known: children,
     })
+    const supplierNo = moved.supplierNo!
     const accounts = children.accounts.filter((a) => a.status === 'PENDING')
-    await moveSupplierAccounts(tx, supplier.supplierId, 'PENDING', 'APPROVAL_APPLIED')
     const changes: FieldChange[] = [
       statusChange('SUPPLIER', supplier.supplierId, moved.from, moved.to),
       {
@@ -194,8 +194,8 @@ async function backToDraft(
   if (!supplier || supplier.status !== 'VETTING' || !(await isLatestApproval(tx, approval))) return
   const moved = await moveStatus(tx, deps, current(supplier), 'REGISTRATION_REJECTED', {
     adminId: ctx.adminId,
+    accounts: accountsMove('PENDING', 'REGISTRATION_RETURNED'),
   })
-  await moveSupplierAccounts(tx, supplier.supplierId, 'PENDING', 'REGISTRATION_RETURNED')
   await logChanges(
     tx,
     deps,

@@ -1,4 +1,3 @@
-import { setSubmittedSnapshot } from '../../../sql/supplier'
 import { liveAccounts } from '../../../sql/account'
 import type { ApprovalCommandResult, SupplierSubmitRequest } from '../../schemas/supplier'
 import type { DomainDeps, WriteContext } from '../context'
@@ -8,7 +7,7 @@ import { applyForm, relock } from './profile'
 import { checkIdentity } from './near-duplicate'
 import { openApproval, runApprovalCommand } from '../write/approval-command'
 import { supplierForWrite } from '../write/target'
-import { moveSupplierAccounts } from '../account/statuses'
+import { accountsMove } from '../account/statuses'
 import { statusChange } from '../write/change-log'
 import { registrationApproval, type RegistrationSnapshot } from './registration-approval'
 
@@ -42,20 +41,24 @@ export function submitRegistration(
     },
     async run(tx, { seen, identity }) {
       const locked = await relock(tx, seen)
-      const { columns, changes } = await applyForm(tx, deps, ctx, locked, req, identity)
+      const { columns, changes, types } = await applyForm(tx, deps, ctx, locked, req, identity)
       // The form is written first so that the checks below see exactly what will be approved.
       const moved = await moveStatus(
         tx,
         deps,
         { supplierId, status: locked.status, expectedUpdateTime: req.expectedUpdateTime },
         'SUBMIT_REGISTRATION',
-        { adminId: ctx.adminId, columns },
+        {
+          adminId: ctx.adminId,
+          columns,
+          accounts: accountsMove('DRAFT', 'REGISTRATION_SUBMITTED'),
+          known: { types },
+        },
       )
-      // The accounts the registration rules were just checked on, the form written before them.
-      const accounts =
-        moved.checked?.accounts.filter((a) => a.status === 'DRAFT') ??
-        (await liveAccounts(tx, supplierId, 'DRAFT'))
-      await moveSupplierAccounts(tx, supplierId, 'DRAFT', 'REGISTRATION_SUBMITTED')
+      // The initial accounts the move took along, as the registration rules were just checked on.
+      const accounts = (moved.checked?.accounts ?? (await liveAccounts(tx, supplierId))).filter(
+        (a) => moved.accountsMoved.includes(a.accountId),
+      )
       const submitted: RegistrationSnapshot = {
         schemaVersion: 1,
         supplierId,
@@ -68,7 +71,6 @@ export function submitRegistration(
           accountNoMask: a.accountNoMask,
         })),
       }
-      await setSubmittedSnapshot(tx, supplierId, submitted)
       return openApproval(tx, deps, ctx, {
         handler: registrationApproval,
         approval: {
@@ -76,6 +78,7 @@ export function submitRegistration(
           targetType: 'SUPPLIER',
           targetId: supplierId,
           candidateSnapshot: submitted,
+          freezesSubmission: true,
           levels: REGISTRATION_APPROVAL.levels,
           submitNoteEnc: await deps.cipher.encryptNullable(req.submitNote?.trim()),
         },
