@@ -51,6 +51,11 @@ export function canonicalSeal(input: SealInput): Uint8Array<ArrayBuffer> {
     out.set(bytes, head.length)
     return out
   })
+  return concatBytes(parts)
+}
+
+/** The bytes of `parts`, one after another. */
+export function concatBytes(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
   let at = 0
   for (const p of parts) {

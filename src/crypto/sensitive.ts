@@ -9,7 +9,14 @@
  */
 
 import { normalizeAccountNo } from '../identity'
-import { AuditKey, hmacSha256, nodeCrypto, type CryptoEngine, type Hmac } from './audit'
+import {
+  AuditKey,
+  concatBytes,
+  hmacSha256,
+  nodeCrypto,
+  type CryptoEngine,
+  type Hmac,
+} from './audit'
 
 export interface CryptoConfig {
   /** keyId -> base64 of 32 raw bytes (AES-256). Retired keys stay listed so old rows decrypt. */
@@ -103,16 +110,6 @@ interface AesGcm {
   ): Promise<Uint8Array>
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
-}
-
 /** Imports `raw` once as an AES-256-GCM key (non-extractable under Web Crypto). */
 async function aesGcm(raw: Uint8Array<ArrayBuffer>, engine: CryptoEngine): Promise<AesGcm> {
   const node = engine === 'auto' ? nodeCrypto() : undefined
@@ -122,13 +119,13 @@ async function aesGcm(raw: Uint8Array<ArrayBuffer>, engine: CryptoEngine): Promi
       seal: async (iv, aad, plain) => {
         const c = node.createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES })
         c.setAAD(aad)
-        return concat([c.update(plain), c.final(), c.getAuthTag()])
+        return concatBytes([c.update(plain), c.final(), c.getAuthTag()])
       },
       open: async (iv, aad, sealed) => {
         const d = node.createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES })
         d.setAAD(aad)
         d.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES))
-        return concat([d.update(sealed.subarray(0, sealed.length - TAG_BYTES)), d.final()])
+        return concatBytes([d.update(sealed.subarray(0, sealed.length - TAG_BYTES)), d.final()])
       },
     }
   }
