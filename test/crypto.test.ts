@@ -11,6 +11,7 @@ import {
   utf8Bytes,
   type CryptoConfig,
 } from '../src/crypto/sensitive'
+import { canonicalSeal, concatBytes } from '../src/crypto/audit'
 import {
   normalizeAccountNo,
   normalizeName,
@@ -321,7 +322,56 @@ describe('normalizers', () => {
   it('utf8Bytes counts UTF-8 bytes', () => {
     expect(utf8Bytes('')).toBe(0)
     expect(utf8Bytes('a')).toBe(1)
+    expect(utf8Bytes('é')).toBe(2)
     expect(utf8Bytes('汉')).toBe(3)
     expect(utf8Bytes('😀')).toBe(4)
+    // As TextEncoder writes them: a lone surrogate is U+FFFD, three bytes.
+    for (const s of ['\ud83d', '\ude00', 'a\ud83d', '\ud83da', '\ude00\ud83d', '😀\ud83d汉'])
+      expect(utf8Bytes(s), JSON.stringify(s)).toBe(new TextEncoder().encode(s).length)
+  })
+})
+
+describe('canonicalSeal', () => {
+  /** The format as defined: each item encoded on its own, length-prefixed; NULL is `~`. */
+  const itemByItem = (items: (string | null)[]) => {
+    const encode = (s: string) => new TextEncoder().encode(s)
+    return concatBytes(
+      items.map((item) => {
+        if (item === null) return encode('~')
+        const bytes = encode(item)
+        return concatBytes([encode(`${bytes.length}:`), bytes])
+      }),
+    )
+  }
+
+  it('encodes every row as its items one by one, whatever their text', () => {
+    // Rows sealed before the one-pass encoding must still verify: the same bytes for ASCII,
+    // Chinese, pairs and lone surrogates at either end of an item, empty strings and NULLs.
+    const fields = [
+      '9007199254740993',
+      '苏州云栖旅游服务有限公司',
+      '',
+      null,
+      '😀',
+      '\ud83d',
+      'x\ude00',
+      '\ud83d\ude00\ud83d',
+      '{"a": 1}',
+      '~',
+      '12:ab',
+    ]
+    const input = { table: 'change_log', chain: 'c1', seq: '42', prev: 'ab'.repeat(32), fields }
+    const expected = itemByItem([
+      'audit-v1',
+      input.table,
+      input.chain,
+      input.seq,
+      input.prev,
+      String(fields.length),
+      ...fields,
+    ])
+    expect(Buffer.from(canonicalSeal(input)).toString('hex')).toBe(
+      Buffer.from(expected).toString('hex'),
+    )
   })
 })

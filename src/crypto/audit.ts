@@ -28,9 +28,13 @@ const encoder = new TextEncoder()
 
 /**
  * The bytes an audit hash covers. Every item is length-prefixed (its UTF-8 byte length, then
- * `:`) and NULL is `~`, so no two different rows encode alike whatever their values contain.
- * Strings are encoded one by one, so a lone surrogate becomes U+FFFD exactly as it does on
- * its way into the database, and the writer's value and the stored one encode alike.
+ * `:`) and NULL is `~`, so no two different rows encode alike whatever their values contain. A
+ * lone surrogate becomes U+FFFD, exactly as it does on its way into the database, so the writer's
+ * value and the stored one encode alike. The items are joined first and encoded once: an item
+ * is always followed by a length's digit or `~` and preceded by `:`, so no surrogate of one item
+ * pairs with another's, and the bytes are those of encoding each item on its own (one encoding
+ * where there were three per item: the seals of a registration's change log were a tenth of
+ * the service's CPU).
  */
 export function canonicalSeal(input: SealInput): Uint8Array<ArrayBuffer> {
   const items: (string | null)[] = [
@@ -42,16 +46,24 @@ export function canonicalSeal(input: SealInput): Uint8Array<ArrayBuffer> {
     String(input.fields.length),
     ...input.fields,
   ]
-  const parts = items.map((item) => {
-    if (item === null) return encoder.encode('~')
-    const bytes = encoder.encode(item)
-    const head = encoder.encode(`${bytes.length}:`)
-    const out = new Uint8Array(head.length + bytes.length)
-    out.set(head)
-    out.set(bytes, head.length)
-    return out
-  })
-  return concatBytes(parts)
+  let text = ''
+  for (const item of items) text += item === null ? '~' : `${utf8Length(item)}:${item}`
+  return encoder.encode(text)
+}
+
+/** The bytes TextEncoder writes for `s`: a lone surrogate as U+FFFD, three bytes. */
+export function utf8Length(s: string): number {
+  let n = 0
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c < 0x80) n += 1
+    else if (c < 0x800) n += 2
+    else if (c >= 0xd800 && c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4
+      i++
+    } else n += 3
+  }
+  return n
 }
 
 /** The bytes of `parts`, one after another. */

@@ -16,6 +16,7 @@ import {
   nodeCrypto,
   type CryptoEngine,
   type Hmac,
+  utf8Length,
 } from './audit'
 
 export interface CryptoConfig {
@@ -348,9 +349,7 @@ export function maskText(v: string | null | undefined): string | null {
 }
 
 /** UTF-8 byte length, for validating byte-bounded columns (`'汉'` -> 3, `'😀'` -> 4). */
-export function utf8Bytes(s: string): number {
-  return encoder.encode(s).length
-}
+export const utf8Bytes = utf8Length
 
 /** Keys whose values are sensitive wherever they appear in a logged object. */
 export const SENSITIVE_LOG_KEYS = [
