@@ -382,10 +382,13 @@ const startFleet = (url: string, log: string) =>
     join(WORK, log),
   )
 
-/** The service (its real entry point) on `url`, with `env` over serviceEnv. */
+/**
+ * The service (its real entry point) on `url`, with `env` over serviceEnv, and the V8 flag of
+ * `npm run start:prod` (docs/operations.md).
+ */
 const startService = (url: string, fleetPort: number, log: string, env: NodeJS.ProcessEnv = {}) =>
   startListening(
-    ['--import', 'tsx', 'src/main.ts'],
+    ['--max-semi-space-size=64', '--import', 'tsx', 'src/main.ts'],
     { ...serviceEnv(url, fleetPort), ...env },
     join(WORK, log),
   )
