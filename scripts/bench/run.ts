@@ -86,6 +86,8 @@ const BASE_URL =
   process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable'
 const WORK = '.bench'
 mkdirSync(WORK, { recursive: true })
+/** The wrk script of registration (create a draft, then submit it). */
+const REGISTRATION_LUA = 'scripts/bench/wrk/registration.lua'
 /** The name parts of scripts/bench/names.ts, as registration.lua reads them. */
 const NAMES_LUA = join(WORK, 'names.lua')
 writeFileSync(NAMES_LUA, registrationNamesLua())
@@ -734,7 +736,7 @@ async function fullRun(url: string) {
     }
     log('registration: create draft, then submit')
     const registration = await wrk(`http://127.0.0.1:${service.port}/`, {
-      script: 'scripts/bench/wrk/registration.lua',
+      script: REGISTRATION_LUA,
       threads: CONNECTIONS,
     })
     // Its floor: the statements of one registration (create, submit, the LOCAL_AUTO decision and
@@ -1068,16 +1070,16 @@ async function registrationRun(url: string, suppliers: number) {
     // against 14 ms of the service's CPU a registration after 3 s and after 60 s of load. A
     // running service is measured, so the load comes first, then each row's own 3 s warm-up.
     log(`registration: ${WARM_UP} s of load before measuring`)
-    await wrk(`http://127.0.0.1:${service.port}/`, {
-      script: 'scripts/bench/wrk/registration.lua',
+    const target = `http://127.0.0.1:${service.port}/`
+    await wrk(target, {
+      script: REGISTRATION_LUA,
       threads: Math.max(...CLIENTS),
       connections: Math.max(...CLIENTS),
       seconds: WARM_UP,
     })
     for (const row of rows) {
       log(`registration (${suppliers.toLocaleString('en')} suppliers, ${row.clients} clients)`)
-      const target = `http://127.0.0.1:${service.port}/`
-      const script = 'scripts/bench/wrk/registration.lua'
+      const script = REGISTRATION_LUA
       const clients = row.clients
       await wrk(target, { script, threads: clients, connections: clients, seconds: 3 })
       const before = { service: cpuMsOf([service.child.pid!]), database: cpuMsOf(postgresPids()) }
@@ -1248,7 +1250,7 @@ async function replicasRun() {
           for (const clients of CLIENTS) {
             log(`replicas: registration, ${mode} commit, ${clients} clients`)
             const target = `http://127.0.0.1:${service.port}/`
-            const script = 'scripts/bench/wrk/registration.lua'
+            const script = REGISTRATION_LUA
             await wrk(target, { script, threads: clients, connections: clients, seconds: 3 })
             const f = await wrk(target, { script, threads: clients, connections: clients })
             writes.push({ mode, clients, ...f })

@@ -181,7 +181,6 @@ const CITIES = [
  * of thousands of suppliers, the trade name by few. Short names are two of WORDS, so a keyword
  * drawn from them finds more suppliers the larger the data set.
  */
-const TRADE_CHARS = TRADE_ALPHABET
 const WORDS = [
   '湖畔',
   '云端',
@@ -477,10 +476,10 @@ async function main() {
                   THEN 'SP' || to_char(g.ct + interval '61 minutes', 'YYYYMMDD') || nextval('supplier_no_seq') END,
              CASE WHEN g.n = 1 THEN '杭州基准大型旅游集团有限公司'
                   ELSE (${arr(CITIES)})[1 + pg_temp.rnd(g.n, 5, ${CITIES.length})]
-                       || (${arr(TRADE_CHARS)})[1 + pg_temp.rnd(g.n, 120, ${TRADE_CHARS.length})]
-                       || (${arr(TRADE_CHARS)})[1 + pg_temp.rnd(g.n, 121, ${TRADE_CHARS.length})]
+                       || (${arr(TRADE_ALPHABET)})[1 + pg_temp.rnd(g.n, 120, ${TRADE_ALPHABET.length})]
+                       || (${arr(TRADE_ALPHABET)})[1 + pg_temp.rnd(g.n, 121, ${TRADE_ALPHABET.length})]
                        || CASE WHEN pg_temp.rnd(g.n, 122, 10) < 6
-                               THEN (${arr(TRADE_CHARS)})[1 + pg_temp.rnd(g.n, 123, ${TRADE_CHARS.length})]
+                               THEN (${arr(TRADE_ALPHABET)})[1 + pg_temp.rnd(g.n, 123, ${TRADE_ALPHABET.length})]
                                ELSE '' END
                        || (${arr(INDUSTRY)})[1 + g.t]
                        || CASE WHEN pg_temp.rnd(g.n, 9, 10) = 0 THEN '股份有限公司' ELSE '有限公司' END END,
