@@ -426,6 +426,12 @@ const RegistrationClashes = z.object({
  * supplier does not hold live and unexpired on `today` (EXPIRING still counts), each with the
  * types requiring it; `heldElsewhere`, C-19, which of these account numbers (blind indexes) are
  * valid (ACTIVE) accounts of another live supplier.
+ *
+ * The codes and numbers go as IN lists, a parameter each (an empty list is `IN (null)`, which
+ * matches nothing), not as one array: PostgreSQL estimates `= ANY($array)` at ten elements, so
+ * the generic plan looked dearer than a custom one and the statement was planned afresh at every
+ * execution, 0.5 to 0.7 ms of planning for 0.07 ms of work, twice a registration. Each list length
+ * is now a statement of its own (a few: LIMITS bound both lists) whose generic plan is taken.
  */
 export function registrationClashes(
   sql: Sql,
@@ -439,7 +445,7 @@ export function registrationClashes(
           SELECT json_agg(m ORDER BY m."qualType") FROM (
             SELECT r.qual_type AS "qualType", array_agg(r.type_code ORDER BY r.type_code) AS "typeCodes"
             FROM qualification_rule r
-            WHERE r.type_code = ANY(${check.typeCodes}::text[]) AND r.is_required AND r.deleted_at IS NULL
+            WHERE r.type_code IN ${sql(check.typeCodes)} AND r.is_required AND r.deleted_at IS NULL
               AND NOT EXISTS (
                 SELECT 1 FROM supplier_qualification q
                 WHERE q.supplier_id = ${supplierId} AND q.qual_type = r.qual_type AND q.deleted_at IS NULL
@@ -452,7 +458,7 @@ export function registrationClashes(
           SELECT DISTINCT a.account_no_bidx
           FROM supplier_bank_account a
           JOIN supplier s ON s.supplier_id = a.supplier_id AND s.deleted_at IS NULL
-          WHERE a.account_no_bidx = ANY(${check.accountNoBidxs}::text[]) AND a.deleted_at IS NULL
+          WHERE a.account_no_bidx IN ${sql(check.accountNoBidxs)} AND a.deleted_at IS NULL
             AND a.status = 'ACTIVE' AND a.supplier_id <> ${supplierId}
         ) AS "heldElsewhere"
     `,
