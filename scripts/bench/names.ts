@@ -63,11 +63,15 @@ export const REGISTRATION_NAME_PARTS = {
   forms: ['有限公司', '有限公司', '有限公司', '有限责任公司', '股份有限公司'],
 }
 
+/** Of ten trade names, how many have three characters; the others have two. */
+export const THREE_CHARACTER_TRADE_NAMES_IN_TEN = 6
+
 /** A new company's name, drawn with `random` (0 ≤ x < 1). */
 export function registrationName(random: () => number = Math.random): string {
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]
   const { regions, industries, forms } = REGISTRATION_NAME_PARTS
-  const trade = Array.from({ length: random() < 0.4 ? 2 : 3 }, () => pick(TRADE_ALPHABET))
+  const length = random() * 10 < THREE_CHARACTER_TRADE_NAMES_IN_TEN ? 3 : 2
+  const trade = Array.from({ length }, () => pick(TRADE_ALPHABET))
   return `${pick(regions)}${trade.join('')}${pick(industries)}${pick(forms)}`
 }
 
@@ -75,5 +79,5 @@ export function registrationName(random: () => number = Math.random): string {
 export function registrationNamesLua(): string {
   const list = (xs: readonly string[]) => `{ ${xs.map((x) => JSON.stringify(x)).join(', ')} }`
   const { regions, industries, forms } = REGISTRATION_NAME_PARTS
-  return `return { regions = ${list(regions)}, industries = ${list(industries)}, forms = ${list(forms)}, trade = ${list(TRADE_ALPHABET)} }\n`
+  return `return { regions = ${list(regions)}, industries = ${list(industries)}, forms = ${list(forms)}, trade = ${list(TRADE_ALPHABET)}, three_in_ten = ${THREE_CHARACTER_TRADE_NAMES_IN_TEN} }\n`
 }

@@ -14,7 +14,7 @@ import {
   maskTaxNo,
 } from '../../src/crypto/sensitive'
 import { migrateWithLock, redactPasswords } from '../../src/db/migrate'
-import { TRADE_ALPHABET } from './names'
+import { THREE_CHARACTER_TRADE_NAMES_IN_TEN, TRADE_ALPHABET } from './names'
 import { USCC_ALPHABET, withCheckCharacter } from '../../src/domain/supplier/uscc'
 import { loadDemoQualificationRules, loadReferenceData } from '../../src/db/seed'
 import { embeddedFleetResources } from '../../src/ports/fleet'
@@ -478,7 +478,7 @@ async function main() {
                   ELSE (${arr(CITIES)})[1 + pg_temp.rnd(g.n, 5, ${CITIES.length})]
                        || (${arr(TRADE_ALPHABET)})[1 + pg_temp.rnd(g.n, 120, ${TRADE_ALPHABET.length})]
                        || (${arr(TRADE_ALPHABET)})[1 + pg_temp.rnd(g.n, 121, ${TRADE_ALPHABET.length})]
-                       || CASE WHEN pg_temp.rnd(g.n, 122, 10) < 6
+                       || CASE WHEN pg_temp.rnd(g.n, 122, 10) < ${THREE_CHARACTER_TRADE_NAMES_IN_TEN}
                                THEN (${arr(TRADE_ALPHABET)})[1 + pg_temp.rnd(g.n, 123, ${TRADE_ALPHABET.length})]
                                ELSE '' END
                        || (${arr(INDUSTRY)})[1 + g.t]

@@ -29,7 +29,7 @@ if not parts_file then error("BENCH_NAMES is not set: run this script through np
 local parts = dofile(parts_file)
 local function pick(list) return list[math.random(1, #list)] end
 local function tradeName()
-  local n = math.random(1, 10) <= 4 and 2 or 3
+  local n = math.random(1, 10) <= parts.three_in_ten and 3 or 2
   local t = {}
   for i = 1, n do t[i] = pick(parts.trade) end
   return table.concat(t)
