@@ -451,14 +451,15 @@ describe('query plans of the read paths on a loaded database', () => {
     it("the registration rules' reads run on their generic plan, not one planned at every execution", async () => {
       // Twice a registration, 0.5-0.7 ms to plan afresh against 0.07 ms to run (docs/duplicates.md).
       const check = { typeCodes: ['HOTEL', 'SCENIC'], today: '2026-11-27', accountNoBidxs: ['x'] }
-      for (let i = 0; i < 8; i++) await registrationClashes(spy, id.typical, check)
+      const [sent] = await capture((sql) => registrationClashes(sql, id.typical, check))
+      for (let i = 0; i < 7; i++) await registrationClashes(spy, id.typical, check)
+      // PostgreSQL plans the first five executions afresh, then compares. The embedded engine
+      // serves every connection in one session, so other connections' statements are listed too.
       const plans = await spy`
-        SELECT generic_plans::int AS generic, custom_plans::int AS custom
-        FROM pg_prepared_statements
-        WHERE statement LIKE '%FROM qualification_rule r%' AND statement NOT LIKE '%pg_prepared%'
+        SELECT generic_plans::int AS generic FROM pg_prepared_statements
+        WHERE statement = ${sent.query}
       `
-      // PostgreSQL plans the first five executions afresh, then compares.
-      expect(plans.map((p) => ({ ...p }))).toEqual([{ generic: 3, custom: 5 }])
+      expect(Math.max(0, ...plans.map((p) => p.generic as number))).toBeGreaterThanOrEqual(3)
     })
   })
 
