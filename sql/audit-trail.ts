@@ -124,6 +124,14 @@ export const ChainHead = z.object({
 export type ChainHead = z.output<typeof ChainHead>
 
 /**
+ * `n` change-log ids from their sequence. `n` goes through a sub-select so that every execution
+ * is priced alike: given the number, the planner estimates generate_series exactly, prices that
+ * below the generic plan (1,000 rows) and would plan the statement afresh at every execution.
+ */
+const changeLogIds = (sql: Sql, n: number) =>
+  sql`ARRAY(SELECT nextval('change_log_change_log_id_seq')::text FROM generate_series(1, (SELECT ${n}::int)))`
+
+/**
  * Locks the chain's head until the transaction ends (creating it at seq 0): the one statement
  * that serializes the writers of one chain, so each takes the next seq. Takes `newIds`
  * change-log ids on the way.
@@ -135,7 +143,7 @@ export function lockChainHead(sql: Sql, chain: string, newIds: number) {
       ON CONFLICT (chain) DO UPDATE SET seq = h.seq
       RETURNING h.seq::text AS seq, h.hash,
         to_char(now() AT TIME ZONE 'UTC', ${UTC_MICROSECONDS}) AS now,
-        ARRAY(SELECT nextval('change_log_change_log_id_seq')::text FROM generate_series(1, ${newIds}::int)) AS ids
+        ${changeLogIds(sql, newIds)} AS ids
     `,
     ChainHead,
   )
@@ -275,7 +283,7 @@ export function sealApprovalRowTakingIds(
       UPDATE audit_chain_head AS h SET seq = ${s.seq}, hash = ${s.hash} WHERE chain = ${s.chain}
       RETURNING h.seq::text AS seq, h.hash,
         to_char(now() AT TIME ZONE 'UTC', ${UTC_MICROSECONDS}) AS now,
-        ARRAY(SELECT nextval('change_log_change_log_id_seq')::text FROM generate_series(1, ${newIds}::int)) AS ids
+        ${changeLogIds(sql, newIds)} AS ids
     `,
     ChainHead,
   )
