@@ -365,6 +365,8 @@ describe('SUP-ADM-003 create draft', () => {
       await expectRefused(h, { ...body, duplicateConfirmToken: 'stale' }, 395004)
       // The name alone is a near-duplicate.
       await expectRefused(h, { ...body, taxNo: uniqueTaxNo() }, 395006)
+      // The field rules come first, although their read and the identity's go out together.
+      await expectRefused(h, { ...body, types: [{ typeCode: 'NO_SUCH_TYPE' }] }, 395010)
     })
 
     it('concurrent drafts with one tax number: exactly one is created, the others get 395004', async () => {

@@ -401,6 +401,41 @@ describe('SUP-ADM-007 submit registration through LOCAL_AUTO (default provider)'
       expect(await supplierRow(h, d1.supplierId)).toEqual(row)
     })
 
+    it("answers the supplier's refusal before the form's: 395001 and 395003 come before 395010 and 395004", async () => {
+      // The form's identity reads go out with the supplier's read; the answers keep their order.
+      const admin = await h.admin()
+      const other = draftBody()
+      await createDraft(h, other, admin)
+      const body = draftBody({ licenseImageUrl: LICENSE })
+      const draft = await createDraft(h, body, admin)
+      const renamed = await h.call('PUT', `${ITEMS}/${draft.supplierId}`, {
+        admin,
+        body: { shortName: 'Renamed', changeReason: 'rename', expectedUpdateTime: draft.version },
+      })
+      expect(renamed.body).toMatchObject({ code: 200 })
+      const clash = { taxNo: other.taxNo }
+      const unknownType = { types: [{ typeCode: 'NO_SUCH_TYPE' }] }
+      await unchanged(h, async () => {
+        const stale = submitBodyFrom(body, draft.version, clash)
+        expect((await submit(h, draft.supplierId, stale, { admin })).body).toMatchObject({
+          code: 395003,
+        })
+        const unknown = submitBodyFrom(body, draft.version, clash)
+        expect((await submit(h, '9007199254000001', unknown, { admin })).body).toMatchObject({
+          code: 395001,
+        })
+        const current = renamed.body.data.updateTime
+        const both = submitBodyFrom(body, current, { ...clash, ...unknownType })
+        expect((await submit(h, draft.supplierId, both, { admin })).body).toMatchObject({
+          code: 395010,
+        })
+        const taxOnly = submitBodyFrom(body, current, clash)
+        expect((await submit(h, draft.supplierId, taxOnly, { admin })).body).toMatchObject({
+          code: 395004,
+        })
+      })
+    })
+
     it('refuses the tax number of an ACTIVE supplier and accepts one freed by a deleted draft', async () => {
       const admin = await h.admin()
       const active = await registerActive(h, admin, { initialAccounts: [account()] })

@@ -103,21 +103,27 @@ export async function checkIdentity(
   const { supplierId, seen } = target
   const identity = await identityOf(deps, req, seen)
   beforeRules?.(identity)
-  await checkFieldRules(sql, deps, req)
   const { fullName, taxNoBidx } = identity
   const taxNoToCheck = taxNoBidx !== seen?.taxNoBidx ? taxNoBidx : undefined
-  if (fullName !== undefined && fullName !== seen?.fullName) {
-    await confirmNoNearDuplicates(sql, deps, {
-      adminId: ctx.adminId,
-      fullName,
-      shortName: req.shortName ?? seen?.shortName,
-      supplierId,
-      token: req.duplicateConfirmToken,
-      mayViewSuppliers: ctx.heldCodes?.includes('supplier:view') ?? false,
-      taxNoBidx: taxNoToCheck,
-    })
-  } else if (taxNoToCheck !== undefined && (await taxNoHolder(sql, taxNoToCheck, supplierId))) {
-    fail('TAX_NO_DUPLICATE')
-  }
+  // The identity's reads go out with the field rules' (two round trips become one); its refusal
+  // is answered only once the field rules have passed, as the write order has them.
+  const identityChecked = (async () => {
+    if (fullName !== undefined && fullName !== seen?.fullName) {
+      await confirmNoNearDuplicates(sql, deps, {
+        adminId: ctx.adminId,
+        fullName,
+        shortName: req.shortName ?? seen?.shortName,
+        supplierId,
+        token: req.duplicateConfirmToken,
+        mayViewSuppliers: ctx.heldCodes?.includes('supplier:view') ?? false,
+        taxNoBidx: taxNoToCheck,
+      })
+    } else if (taxNoToCheck !== undefined && (await taxNoHolder(sql, taxNoToCheck, supplierId))) {
+      fail('TAX_NO_DUPLICATE')
+    }
+  })()
+  identityChecked.catch(() => {}) // judged below, after the field rules
+  await checkFieldRules(sql, deps, req)
+  await identityChecked
   return identity
 }

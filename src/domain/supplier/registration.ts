@@ -28,16 +28,16 @@ export function submitRegistration(
 ): Promise<ApprovalCommandResult> {
   return runApprovalCommand(deps, ctx, {
     async precheck(sql) {
-      const seen = await supplierForWrite(
-        sql,
-        supplierId,
-        'SUBMIT',
-        'submitting the registration',
-        { expectedUpdateTime: req.expectedUpdateTime },
-      )
+      const found = supplierForWrite(sql, supplierId, 'SUBMIT', 'submitting the registration', {
+        expectedUpdateTime: req.expectedUpdateTime,
+      })
       // Unlike an edit, every identity check runs again: the registration is what is approved.
-      const identity = await checkIdentity(sql, deps, ctx, req, { supplierId })
-      return { seen, identity }
+      // It needs nothing of the row, so its reads go out with the supplier's; a refusal of the
+      // supplier (not found, status, version) is still the answer before any of the form's.
+      const checked = checkIdentity(sql, deps, ctx, req, { supplierId })
+      checked.catch(() => {}) // judged below, after the supplier
+      const seen = await found
+      return { seen, identity: await checked }
     },
     async run(tx, { seen, identity }) {
       const locked = await relock(tx, seen)
