@@ -4,6 +4,8 @@ import { domainDeps } from '../src/app'
 import { sweepStuckApprovals } from '../src/domain/approval/reconcile'
 import { CONSTRAINT_ERRORS } from '../src/domain/write/constraints'
 import { ERRORS } from '../src/errors'
+import { allSettled, transaction } from '../src/domain/write/transaction'
+import type { Sql } from '../sql/db'
 import { useHarness, type Harness } from './harness'
 import { ITEMS, newDraft, submit, submitBodyFrom } from './client'
 import { draftBody, uniqueName } from './supplier-data'
@@ -285,5 +287,26 @@ describe('constraint violations map to the catalog', () => {
       codes.every((c) => c === 200 || c === ERRORS.TAX_NO_DUPLICATE.code),
       JSON.stringify(answers.map((a) => a.body)),
     ).toBe(true)
+  })
+})
+
+describe('parts of one transaction sent together', () => {
+  it('a part that fails first ends the transaction only once the others have settled', async () => {
+    await h.sql`CREATE TABLE parallel_part (n int)`
+    const deps = { sql: h.sql, logger: { warn: () => {} } }
+    // A part whose statement goes out after a pause (as one after an encryption would), beside
+    // one that fails at once: its statement must run inside the transaction, never after it.
+    const late = async (tx: Sql) => {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      await tx`INSERT INTO parallel_part VALUES (1)`
+    }
+    const refused = async () => {
+      throw new Error('part refused')
+    }
+    await expect(
+      transaction(deps, { requestId: 'parallel' }, (tx) => allSettled([late(tx), refused()])),
+    ).rejects.toThrow('part refused')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(await count('parallel_part')).toBe(0)
   })
 })

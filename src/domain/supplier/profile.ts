@@ -34,6 +34,7 @@ import { eventChanges, logChanges, type FieldChange } from '../write/change-log'
 import { runWrite } from '../write/pipeline'
 import { relockSupplier, supplierForWrite } from '../write/target'
 import type { AuditDeps } from '../audit/trail'
+import { allSettled } from '../write/transaction'
 
 const ONBOARDING_STAGE: Record<SupplierStatus, OnboardingStage> = {
   DRAFT: 'PROFILE_DRAFT',
@@ -78,7 +79,7 @@ export function createDraft(deps: DomainDeps, ctx: WriteContext, req: SupplierDr
       // Created just now: no children to read before adding them (`created`). Each kind's
       // inserts go out without waiting for the other kinds' (one round trip, not one per kind);
       // the change log lists them in the same order whatever order they are answered in.
-      const [types, contacts, qualifications, accounts] = await Promise.all([
+      const [types, contacts, qualifications, accounts] = await allSettled([
         mergeTypes(tx, id, req.types, true),
         mergeContacts(tx, deps, id, req.contacts ?? [], true),
         mergeQualifications(tx, deps, id, req.qualifications ?? [], true),

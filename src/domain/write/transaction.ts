@@ -42,3 +42,18 @@ export async function transaction<T>(
     if (committing) deadline?.endCommit()
   }
 }
+
+/**
+ * Promise.all for work inside a transaction: waits until every part has settled before it
+ * answers, then fails with the first failure in the parts' order. Promise.all would answer at the
+ * first failure while the other parts went on, and a statement they sent after the transaction's
+ * ROLLBACK would run outside it, on a connection back in the pool.
+ */
+export async function allSettled<T extends readonly unknown[]>(
+  parts: readonly [...{ [K in keyof T]: Promise<T[K]> }],
+): Promise<T> {
+  const settled = await Promise.allSettled(parts)
+  const failed = settled.find((p): p is PromiseRejectedResult => p.status === 'rejected')
+  if (failed) throw failed.reason
+  return settled.map((p) => (p as PromiseFulfilledResult<unknown>).value) as unknown as T
+}
