@@ -153,34 +153,42 @@ export async function applyForm(
 ) {
   const { supplierId } = locked
   const { columns, changes } = await diffSubject(deps, locked, form, identity)
-  if (columns.full_name) await renameUnapprovedAccounts(tx, supplierId, columns.full_name)
-  let types: TypeRow[] | undefined
-  if (form.types) {
-    const merged = await mergeTypes(tx, supplierId, form.types)
-    if (merged.changes.length) assertAllowed(locked.status, 'TYPES_EDIT', 'changing the types')
-    changes.push(...merged.changes)
-    types = merged.live
-  }
-  if (form.contacts) changes.push(...(await mergeContacts(tx, deps, supplierId, form.contacts)))
-  if (form.qualifications) {
-    changes.push(...(await mergeQualifications(tx, deps, supplierId, form.qualifications)))
-  }
-  if (form.contracts) changes.push(...(await mergeBare(tx, 'contract', supplierId, form.contracts)))
-  if (form.evaluations) {
-    changes.push(...(await mergeBare(tx, 'evaluation', supplierId, form.evaluations)))
-  }
-  if (form.initialAccounts) {
-    const accountName = columns.full_name ?? locked.fullName
-    const accounts = await replaceDraftAccounts(
-      tx,
-      deps,
-      supplierId,
-      form.initialAccounts,
-      accountName,
-      ctx.adminId,
-    )
-    changes.push(...accounts.changes)
-  }
+  // The collections are merged side by side: each kind's reads go out with the others' (one round
+  // trip, not one per kind), and statements run in the order they are sent, the rename first.
+  // A refusal is answered in the kinds' order, once every kind has settled (allSettled).
+  const skip = Promise.resolve(undefined)
+  const [, merged, contacts, qualifications, contracts, evaluations, accounts] = await allSettled([
+    columns.full_name ? renameUnapprovedAccounts(tx, supplierId, columns.full_name) : skip,
+    form.types
+      ? mergeTypes(tx, supplierId, form.types).then((m) => {
+          if (m.changes.length) assertAllowed(locked.status, 'TYPES_EDIT', 'changing the types')
+          return m
+        })
+      : skip,
+    form.contacts ? mergeContacts(tx, deps, supplierId, form.contacts) : skip,
+    form.qualifications ? mergeQualifications(tx, deps, supplierId, form.qualifications) : skip,
+    form.contracts ? mergeBare(tx, 'contract', supplierId, form.contracts) : skip,
+    form.evaluations ? mergeBare(tx, 'evaluation', supplierId, form.evaluations) : skip,
+    form.initialAccounts
+      ? replaceDraftAccounts(
+          tx,
+          deps,
+          supplierId,
+          form.initialAccounts,
+          columns.full_name ?? locked.fullName,
+          ctx.adminId,
+        )
+      : skip,
+  ])
+  changes.push(
+    ...(merged?.changes ?? []),
+    ...(contacts ?? []),
+    ...(qualifications ?? []),
+    ...(contracts ?? []),
+    ...(evaluations ?? []),
+    ...(accounts?.changes ?? []),
+  )
+  const types: TypeRow[] | undefined = merged?.live
   // The live types as the form leaves them (when it carries them): nothing after it writes types.
   return { columns, changes, types }
 }

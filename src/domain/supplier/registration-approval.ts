@@ -15,6 +15,7 @@ import {
 import { moveStatus } from '../lifecycle/move'
 import type { SupplierChildren } from '../lifecycle/guards'
 import { logChanges, statusChange, type FieldChange } from '../write/change-log'
+import { allSettled } from '../write/transaction'
 import { SUPPLIER_COMMANDS } from '../../schemas/lifecycle'
 import { accountsMove, nextAccountStatus } from '../account/statuses'
 import type { ChangeOperationType } from '../../vocabulary'
@@ -44,18 +45,25 @@ export const registrationApproval = approvalHandler<RegistrationSnapshot>({
   snapshot: RegistrationSnapshot,
 
   async apply(tx, deps, ctx, approval, snapshot) {
-    const supplier = await lockSupplier(tx, approval.supplierId)
+    // The lock, the latest-submission check and the children the snapshot froze go out together
+    // (one round trip, not three). They run in the order sent, so the reads see the locked row's
+    // children; the answers are judged in the order below.
+    const [supplier, latest, liveTypeRows, liveAccountRows] = await allSettled([
+      lockSupplier(tx, approval.supplierId),
+      isLatestApproval(tx, approval),
+      liveTypes(tx, approval.supplierId),
+      liveAccounts(tx, approval.supplierId),
+    ])
     if (!supplier) fail('SUPPLIER_NOT_FOUND')
-    if (!(await isLatestApproval(tx, approval))) {
-      fail('APPROVAL_APPLY_FAILED', 'superseded by a newer registration submission')
-    }
+    if (!latest) fail('APPROVAL_APPLY_FAILED', 'superseded by a newer registration submission')
     if (supplier.status !== 'VETTING') {
       fail(
         'APPROVAL_APPLY_FAILED',
         `the supplier is ${supplier.status}, not VETTING: this registration cannot apply`,
       )
     }
-    const children = await assertSnapshotUnchanged(tx, snapshot, supplier)
+    const children = { types: liveTypeRows, accounts: liveAccountRows }
+    assertSnapshotUnchanged(snapshot, supplier, children)
     // The move's guard re-checks the registration rules on the locked row, on the types and
     // accounts just read (its statement writes only their status, which the rules allow either).
     const moved = await moveStatus(tx, deps, current(supplier), 'REGISTRATION_APPROVED', {
@@ -146,17 +154,11 @@ export const registrationApproval = approvalHandler<RegistrationSnapshot>({
  * An approval covers exactly what was submitted: identity, types and initial accounts must be
  * what its candidate snapshot froze.
  */
-async function assertSnapshotUnchanged(
-  tx: Sql,
+function assertSnapshotUnchanged(
   frozen: RegistrationSnapshot,
   supplier: SupplierRow,
-): Promise<SupplierChildren> {
-  // Both sent at once: one round trip (postgres.js pipelines a transaction's queries in flight).
-  const [liveTypeRows, liveAccountRows] = await Promise.all([
-    liveTypes(tx, supplier.supplierId),
-    liveAccounts(tx, supplier.supplierId),
-  ])
-  const children = { types: liveTypeRows, accounts: liveAccountRows }
+  children: SupplierChildren,
+) {
   const types = children.types.map((t) => t.typeCode).sort()
   const accounts = children.accounts.filter((a) => a.status !== 'ACTIVE').map((a) => a.accountId)
   const same =
@@ -165,7 +167,6 @@ async function assertSnapshotUnchanged(
     frozen.types.join() === types.join() &&
     frozen.initialAccounts.map((a) => a.accountId).join() === accounts.join()
   if (!same) fail('APPROVAL_APPLY_FAILED', 'the supplier changed since this approval was submitted')
-  return children
 }
 
 /** The change log's operation and the event of a registration sent back to DRAFT. */
