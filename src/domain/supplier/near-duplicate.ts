@@ -5,6 +5,7 @@ import { fail } from '../../errors'
 import type { DomainDeps, WriteContext } from '../context'
 import { checkFieldRules, identityOf, type Identity } from './form'
 import { findTaxNoHolderAndNearDuplicates, type NearDuplicate } from './name-keys'
+import { allSettled } from '../write/transaction'
 
 /**
  * Near-duplicate protection on create and submit. When live suppliers look like the same company
@@ -105,8 +106,8 @@ export async function checkIdentity(
   beforeRules?.(identity)
   const { fullName, taxNoBidx } = identity
   const taxNoToCheck = taxNoBidx !== seen?.taxNoBidx ? taxNoBidx : undefined
-  // The identity's reads go out with the field rules' (two round trips become one); its refusal
-  // is answered only once the field rules have passed, as the write order has them.
+  // The identity's reads go out with the field rules' (two round trips become one); the field
+  // rules' refusal is still the answer before the identity's, as the write order has them.
   const identityChecked = (async () => {
     if (fullName !== undefined && fullName !== seen?.fullName) {
       await confirmNoNearDuplicates(sql, deps, {
@@ -122,8 +123,6 @@ export async function checkIdentity(
       fail('TAX_NO_DUPLICATE')
     }
   })()
-  identityChecked.catch(() => {}) // judged below, after the field rules
-  await checkFieldRules(sql, deps, req)
-  await identityChecked
+  await allSettled([checkFieldRules(sql, deps, req), identityChecked])
   return identity
 }

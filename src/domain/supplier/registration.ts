@@ -9,6 +9,7 @@ import { openApproval, runApprovalCommand } from '../write/approval-command'
 import { supplierForWrite } from '../write/target'
 import { accountsMove } from '../account/statuses'
 import { statusChange } from '../write/change-log'
+import { allSettled } from '../write/transaction'
 import { registrationApproval, type RegistrationSnapshot } from './registration-approval'
 
 /** The registration's approval (PROFILE_CREATE, 4 levels), as the transition table declares it. */
@@ -28,16 +29,16 @@ export function submitRegistration(
 ): Promise<ApprovalCommandResult> {
   return runApprovalCommand(deps, ctx, {
     async precheck(sql) {
-      const found = supplierForWrite(sql, supplierId, 'SUBMIT', 'submitting the registration', {
-        expectedUpdateTime: req.expectedUpdateTime,
-      })
       // Unlike an edit, every identity check runs again: the registration is what is approved.
       // It needs nothing of the row, so its reads go out with the supplier's; a refusal of the
       // supplier (not found, status, version) is still the answer before any of the form's.
-      const checked = checkIdentity(sql, deps, ctx, req, { supplierId })
-      checked.catch(() => {}) // judged below, after the supplier
-      const seen = await found
-      return { seen, identity: await checked }
+      const [seen, identity] = await allSettled([
+        supplierForWrite(sql, supplierId, 'SUBMIT', 'submitting the registration', {
+          expectedUpdateTime: req.expectedUpdateTime,
+        }),
+        checkIdentity(sql, deps, ctx, req, { supplierId }),
+      ])
+      return { seen, identity }
     },
     async run(tx, { seen, identity }) {
       const locked = await relock(tx, seen)

@@ -44,10 +44,11 @@ export async function transaction<T>(
 }
 
 /**
- * Promise.all for work inside a transaction: waits until every part has settled before it
- * answers, then fails with the first failure in the parts' order. Promise.all would answer at the
- * first failure while the other parts went on, and a statement they sent after the transaction's
- * ROLLBACK would run outside it, on a connection back in the pool.
+ * Promise.all for statements sent together and judged in order: waits until every part has
+ * settled, then fails with the first failure in the parts' order (the write order's, where the
+ * parts are checks). Promise.all would answer at the first failure while the other parts went on:
+ * inside a transaction, a statement they sent after its ROLLBACK would run outside it, on a
+ * connection back in the pool.
  */
 export async function allSettled<T extends readonly unknown[]>(
   parts: readonly [...{ [K in keyof T]: Promise<T[K]> }],
