@@ -6,9 +6,10 @@ import { DIVISION_SUFFIXES } from '../../src/domain/supplier/company-name/words'
  * near-duplicate statement is probed with, the registrations of scripts/bench/wrk/registration.lua
  * (through the Lua table `registrationNamesLua` writes) and scripts/bench/registration-cost.ts.
  *
- * A name is composed as real ones are (企业名称登记管理规定): a region, a trade name (字号) of two
- * (40 %) or three characters (60 %), the line of business and a legal form. Region, industry and
- * form are shared by tens of thousands of suppliers; the trade name is what tells companies apart.
+ * A name is composed as real ones are (企业名称登记管理规定): a region, a trade name (字号) of two or
+ * three characters (the share of three: THREE_CHARACTER_TRADE_NAMES_IN_TEN, below), the line of
+ * business and a legal form. Region, industry and form are shared by tens of thousands of
+ * suppliers; the trade name is what tells companies apart.
  *
  * Its characters are drawn as real trade names use them: about half from 120 auspicious
  * characters that trade names favour (华, 达, 泰, 盛 …), the rest from the long tail, here every

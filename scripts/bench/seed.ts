@@ -176,8 +176,8 @@ const CITIES = [
 ]
 /*
  * A full name is composed as real ones are (企业名称登记管理规定): a city, a trade name (字号) of two
- * characters (40 %) or three (60 %) drawn as scripts/bench/names.ts draws them, the line of
- * business of the supplier's type and a legal form. Region, industry and form are shared by tens
+ * or three characters drawn as scripts/bench/names.ts draws them, the line of business of the
+ * supplier's type and a legal form. Region, industry and form are shared by tens
  * of thousands of suppliers, the trade name by few. Short names are two of WORDS, so a keyword
  * drawn from them finds more suppliers the larger the data set.
  */
