@@ -384,20 +384,13 @@ const startFleet = (url: string, log: string) =>
     join(WORK, log),
   )
 
-/** The Node and V8 flags of `npm run start:prod` (package.json), so the benchmark runs with them. */
-const PRODUCTION_FLAGS = (
-  JSON.parse(readFileSync('package.json', 'utf8')).scripts['start:prod'] as string
-)
-  .split(/\s+/)
-  .filter((arg) => arg.startsWith('--'))
-
 /**
- * The service (its real entry point) on `url`, with `env` over serviceEnv, and the flags of
+ * The service (its real entry point) on `url`, with `env` over serviceEnv, and the V8 flag of
  * `npm run start:prod` (docs/operations.md).
  */
 const startService = (url: string, fleetPort: number, log: string, env: NodeJS.ProcessEnv = {}) =>
   startListening(
-    [...PRODUCTION_FLAGS, '--import', 'tsx', 'src/main.ts'],
+    ['--max-semi-space-size=64', '--import', 'tsx', 'src/main.ts'],
     { ...serviceEnv(url, fleetPort), ...env },
     join(WORK, log),
   )
