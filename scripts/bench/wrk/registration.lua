@@ -69,14 +69,16 @@ end
 
 -- The create to send again with its confirm token, after a 395006.
 local confirming = nil
+-- The draft whose submit is on the wire: a submit can meet a company registered since the create
+-- (another client's), and is then confirmed and sent again, as the create is.
+local submitting = nil
 
 function request()
   local draft = pending
   if draft then
     pending = nil
+    submitting = draft
     local body = "{" .. form(draft.n) .. ',"expectedUpdateTime":"' .. draft.version .. '"}'
-    names[draft.n] = nil
-    tokens[draft.n] = nil
     return wrk.format("POST", "/admin/supplier/items/" .. draft.id .. "/submit", nil, body)
   end
   if confirming then
@@ -88,16 +90,35 @@ function request()
   return wrk.format("POST", "/admin/supplier/items", nil, "{" .. form(counter) .. "}")
 end
 
+local function forget(n)
+  names[n] = nil
+  tokens[n] = nil
+end
+
 function response(status, headers, body)
+  local draft = submitting
+  submitting = nil
   local token = string.match(body, '"code":395006.-"duplicateConfirmToken":"([^"]+)"')
-  if status == 200 and token and not tokens[counter] then
-    -- The same company? An administrator looks, and confirms: the create goes again with the token.
-    tokens[counter] = token
-    confirming = counter
-    confirmed = confirmed + 1
+  if status == 200 and token then
+    -- The same company? An administrator looks, and confirms: the request goes again with the
+    -- token, once.
+    if draft and not draft.confirmed then
+      draft.confirmed = true
+      tokens[draft.n] = token
+      pending = draft
+      confirmed = confirmed + 1
+      return
+    elseif not draft and not tokens[counter] then
+      tokens[counter] = token
+      confirming = counter
+      confirmed = confirmed + 1
+      return
+    end
+  end
+  if not figures.succeeded(status, body) then
+    forget(draft and draft.n or counter)
     return
   end
-  if not figures.succeeded(status, body) then return end
   local id = string.match(body, '"supplierId":"(%d+)"')
   local version = string.match(body, '"updateTime":"([^"]+)"')
   local status = string.match(body, '"status":"(%u+)"')
@@ -105,6 +126,7 @@ function response(status, headers, body)
     pending = { id = id, version = version, n = counter }
   else
     registered = registered + 1
+    if draft then forget(draft.n) end
   end
 end
 
