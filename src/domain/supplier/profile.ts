@@ -76,24 +76,11 @@ export function createDraft(deps: DomainDeps, ctx: WriteContext, req: SupplierDr
       const { columns, changes } = await diffSubject(deps, null, req, identity)
       const created = await insertSupplier(tx, columns as Required<typeof columns>, ctx.adminId)
       const id = created.supplierId
-      // Created just now: no children to read before adding them (`created`). Each kind's
-      // inserts go out without waiting for the other kinds' (one round trip, not one per kind);
-      // the change log lists them in the same order whatever order they are answered in.
-      const [types, contacts, qualifications, accounts] = await allSettled([
-        mergeTypes(tx, id, req.types, true),
-        mergeContacts(tx, deps, id, req.contacts ?? [], true),
-        mergeQualifications(tx, deps, id, req.qualifications ?? [], true),
-        replaceDraftAccounts(
-          tx,
-          deps,
-          id,
-          req.initialAccounts ?? [],
-          identity.fullName!,
-          ctx.adminId,
-          true,
-        ),
-      ])
-      changes.push(...types.changes, ...contacts, ...qualifications, ...accounts.changes)
+      const merged = await mergeCollections(tx, deps, ctx, id, req, {
+        status: null,
+        accountName: identity.fullName!,
+      })
+      changes.push(...merged.changes)
       await logChanges(tx, deps, ctx, id, 'DRAFT_CREATE', changes, {}, [
         {
           aggregateType: 'SUPPLIER',
@@ -109,7 +96,7 @@ export function createDraft(deps: DomainDeps, ctx: WriteContext, req: SupplierDr
         supplierNo: null,
         status: 'DRAFT',
         onboardingStage: ONBOARDING_STAGE.DRAFT,
-        initialAccounts: accounts.inserted.map(({ accountId, accountNoMask, status }) => ({
+        initialAccounts: merged.accounts.map(({ accountId, accountNoMask, status }) => ({
           accountId,
           accountNoMask,
           status,
@@ -153,20 +140,52 @@ export async function applyForm(
 ) {
   const { supplierId } = locked
   const { columns, changes } = await diffSubject(deps, locked, form, identity)
-  // The collections are merged side by side: each kind's reads go out with the others' (one round
-  // trip, not one per kind), and statements run in the order they are sent, the rename first.
-  // A refusal is answered in the kinds' order, once every kind has settled (allSettled).
+  const merged = await mergeCollections(tx, deps, ctx, supplierId, form, {
+    status: locked.status,
+    accountName: columns.full_name ?? locked.fullName,
+    rename: columns.full_name,
+  })
+  changes.push(...merged.changes)
+  // The live types as the form leaves them (when it carries them): nothing after it writes types.
+  return { columns, changes, types: merged.types }
+}
+
+/**
+ * Merges the collections a form carries onto a supplier, side by side: each kind's reads go out
+ * with the others' (one round trip, not one per kind), statements run in the order they are sent
+ * (the rename first), and a refusal is answered in the kinds' order once every kind has settled
+ * (allSettled). The changes are listed in the kinds' order too, whatever order they are answered in.
+ */
+async function mergeCollections(
+  tx: Sql,
+  deps: DomainDeps,
+  ctx: WriteContext,
+  supplierId: string,
+  form: Form,
+  into: {
+    /** The supplier's status; null for one inserted just now, which has no children to read. */
+    status: SupplierStatus | null
+    /** The account name of draft accounts: the supplier's full name as the write leaves it. */
+    accountName: string
+    /** A new full name, which the accounts not yet approved take. */
+    rename?: string
+  },
+) {
+  const { status } = into
+  const created = status === null
   const skip = Promise.resolve(undefined)
-  const [, merged, contacts, qualifications, contracts, evaluations, accounts] = await allSettled([
-    columns.full_name ? renameUnapprovedAccounts(tx, supplierId, columns.full_name) : skip,
+  const [, types, contacts, qualifications, contracts, evaluations, accounts] = await allSettled([
+    into.rename ? renameUnapprovedAccounts(tx, supplierId, into.rename) : skip,
     form.types
-      ? mergeTypes(tx, supplierId, form.types).then((m) => {
-          if (m.changes.length) assertAllowed(locked.status, 'TYPES_EDIT', 'changing the types')
+      ? mergeTypes(tx, supplierId, form.types, created).then((m) => {
+          if (status && m.changes.length) assertAllowed(status, 'TYPES_EDIT', 'changing the types')
           return m
         })
       : skip,
-    form.contacts ? mergeContacts(tx, deps, supplierId, form.contacts) : skip,
-    form.qualifications ? mergeQualifications(tx, deps, supplierId, form.qualifications) : skip,
+    form.contacts ? mergeContacts(tx, deps, supplierId, form.contacts, created) : skip,
+    form.qualifications
+      ? mergeQualifications(tx, deps, supplierId, form.qualifications, created)
+      : skip,
     form.contracts ? mergeBare(tx, 'contract', supplierId, form.contracts) : skip,
     form.evaluations ? mergeBare(tx, 'evaluation', supplierId, form.evaluations) : skip,
     form.initialAccounts
@@ -175,22 +194,22 @@ export async function applyForm(
           deps,
           supplierId,
           form.initialAccounts,
-          columns.full_name ?? locked.fullName,
+          into.accountName,
           ctx.adminId,
+          created,
         )
       : skip,
   ])
-  changes.push(
-    ...(merged?.changes ?? []),
+  const changes: FieldChange[] = [
+    ...(types?.changes ?? []),
     ...(contacts ?? []),
     ...(qualifications ?? []),
     ...(contracts ?? []),
     ...(evaluations ?? []),
     ...(accounts?.changes ?? []),
-  )
-  const types: TypeRow[] | undefined = merged?.live
-  // The live types as the form leaves them (when it carries them): nothing after it writes types.
-  return { columns, changes, types }
+  ]
+  const live: TypeRow[] | undefined = types?.live
+  return { changes, types: live, accounts: accounts?.inserted ?? [] }
 }
 
 /**
