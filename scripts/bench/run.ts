@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { sign } from 'hono/jwt'
 import type postgres from 'postgres'
-import { connect } from '../../sql/db'
+import { connect, type Sql } from '../../sql/db'
 import { countUnkeyedSuppliers, suppliersSharingNameKeys } from '../../sql/supplier'
 import {
   backfillNameKeys,
@@ -952,6 +952,14 @@ interface RegistrationRow {
    * PostgreSQL process (backends, WAL writer, checkpointer, autovacuum) during the measured run.
    */
   cpu?: { service: number; database: number }
+  /** WAL written per registration during the measured run: KB, and full-page images. */
+  wal?: { kb: number; fullPages: number }
+  /**
+   * How many times the row was measured: a row in which PostgreSQL started a checkpoint is
+   * measured again, up to CHECKPOINT_ATTEMPTS times; `checkpointed` when the last one met one too.
+   */
+  attempts?: number
+  checkpointed?: boolean
   /** The near-duplicate statement alone (the key probe), and the whole check with its scoring. */
   statement: { p50: number; p99: number }
   check: { p50: number; p99: number; candidates: number }
@@ -970,6 +978,28 @@ function cpuMsOf(pids: number[]): number {
   }
   return ticks * 10 // USER_HZ is 100 on Linux
 }
+
+/**
+ * Checkpoints PostgreSQL has started so far (the counters move when one starts). After one starts,
+ * the first change to each page writes the whole page to the WAL: at 1,000,000 suppliers the
+ * database's CPU a registration doubled in rows that began soon after one and not in others, so
+ * each row now begins with a CHECKPOINT of its own (the state in which a registration at a real
+ * rate, a few a minute, finds the pages it touches), and a row in which PostgreSQL starts another
+ * (max_wal_size reached) is measured again.
+ */
+const CHECKPOINT_ATTEMPTS = 3
+const checkpointsStarted = async (db: Sql) =>
+  (
+    await db<{ n: number }[]>`
+      SELECT (checkpoints_timed + checkpoints_req)::int AS n FROM pg_stat_bgwriter
+    `
+  )[0].n
+const walWritten = async (db: Sql) =>
+  (
+    await db<{ bytes: number; fpi: number }[]>`
+      SELECT wal_bytes::float8 AS bytes, wal_fpi::float8 AS fpi FROM pg_stat_wal
+    `
+  )[0]
 
 /** Every PostgreSQL server process on this machine (the benchmark's server is local). */
 const postgresPids = () =>
@@ -1064,6 +1094,7 @@ async function registrationRun(url: string, suppliers: number) {
   }
   const fleet = await startFleet(url, `fleet-registration-${suppliers}.log`)
   const service = await startService(url, fleet.port, `service-registration-${suppliers}.log`)
+  const stats = connect({ url, max: 1, timezone: 'UTC' })
   try {
     // A service answers its first minute's requests in code V8 has not optimized yet, and runs
     // its start-up sweeps (qualification reminders, the audit seal, approve notes) meanwhile: 17
@@ -1081,17 +1112,35 @@ async function registrationRun(url: string, suppliers: number) {
       log(`registration (${suppliers.toLocaleString('en')} suppliers, ${row.clients} clients)`)
       const script = REGISTRATION_LUA
       const clients = row.clients
-      await wrk(target, { script, threads: clients, connections: clients, seconds: 3 })
-      const before = { service: cpuMsOf([service.child.pid!]), database: cpuMsOf(postgresPids()) }
-      row.registration = await wrk(target, { script, threads: clients, connections: clients })
-      const registered = row.registration.registered || NaN
-      row.cpu = {
-        service: (cpuMsOf([service.child.pid!]) - before.service) / registered,
-        database: (cpuMsOf(postgresPids()) - before.database) / registered,
+      for (let attempt = 1; attempt <= CHECKPOINT_ATTEMPTS; attempt++) {
+        // Every row starts just after a checkpoint, so that each meets the same full-page writes.
+        await stats`CHECKPOINT`
+        const checkpoints = await checkpointsStarted(stats)
+        await wrk(target, { script, threads: clients, connections: clients, seconds: 3 })
+        const before = {
+          service: cpuMsOf([service.child.pid!]),
+          database: cpuMsOf(postgresPids()),
+          wal: await walWritten(stats),
+        }
+        row.registration = await wrk(target, { script, threads: clients, connections: clients })
+        const registered = row.registration.registered || NaN
+        const wal = await walWritten(stats)
+        row.cpu = {
+          service: (cpuMsOf([service.child.pid!]) - before.service) / registered,
+          database: (cpuMsOf(postgresPids()) - before.database) / registered,
+        }
+        row.wal = {
+          kb: (wal.bytes - before.wal.bytes) / 1024 / registered,
+          fullPages: (wal.fpi - before.wal.fpi) / registered,
+        }
+        row.attempts = attempt
+        row.checkpointed = (await checkpointsStarted(stats)) !== checkpoints
+        if (!row.checkpointed) break
+        log(`  PostgreSQL started a checkpoint during attempt ${attempt}`)
       }
     }
   } finally {
-    await Promise.all([stop(service), stop(fleet)])
+    await Promise.all([stop(service), stop(fleet), stats.end()])
   }
   return { backfill, rows }
 }
@@ -1105,6 +1154,8 @@ function renderRegistration(
   const f1 = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '–' : n.toFixed(1))
   const f2 = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '–' : n.toFixed(2))
   const rows = runs.flatMap((r) => r.rows)
+  const measured = (x: RegistrationRow) =>
+    `${x.attempts === 1 ? 'once' : `${x.attempts} times`}${x.checkpointed ? ', a checkpoint in each' : ''}`
   const perSecond = (x: RegistrationRow) => (x.registration.registered ?? 0) / SECONDS
   const at = (suppliers: number, clients: number) =>
     rows.find((x) => x.suppliers === suppliers && x.clients === clients)
@@ -1115,12 +1166,14 @@ function renderRegistration(
   const lines = [
     `Run of ${date.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}; default \`DUPLICATE_NAME_THRESHOLD\` (${loadConfig({ NODE_ENV: 'development' }).duplicateNameThreshold}); the service under registration load for ${WARM_UP} s first, then wrk for ${SECONDS} s per row (after 3 s of its own), one connection per client; the service's pool ${POOL} connections.`,
     '',
-    '| suppliers | clients | registrations/s | p50 per request ms | p99 ms | confirmed 395006 | errors | CPU per registration ms: service / database | near-duplicate statement p50 / p99 ms | whole check p50 / p99 ms | candidates per check |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| suppliers | clients | registrations/s | p50 per request ms | p99 ms | confirmed 395006 | errors | CPU per registration ms: service / database | WAL per registration KB / full pages | measured | near-duplicate statement p50 / p99 ms | whole check p50 / p99 ms | candidates per check |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (x) =>
-        `| ${x.suppliers.toLocaleString('en')} | ${x.clients} | ${f1(perSecond(x))} | ${f1(x.registration.p50)} | ${f1(x.registration.p99)} | ${x.registration.confirmed ?? 0} | ${x.registration.failures} | ${f1(x.cpu?.service)} / ${f1(x.cpu?.database)} | ${f2(x.statement.p50)} / ${f2(x.statement.p99)} | ${f2(x.check.p50)} / ${f2(x.check.p99)} | ${f2(x.check.candidates)} |`,
+        `| ${x.suppliers.toLocaleString('en')} | ${x.clients} | ${f1(perSecond(x))} | ${f1(x.registration.p50)} | ${f1(x.registration.p99)} | ${x.registration.confirmed ?? 0} | ${x.registration.failures} | ${f1(x.cpu?.service)} / ${f1(x.cpu?.database)} | ${f1(x.wal?.kb)} / ${f1(x.wal?.fullPages)} | ${measured(x)} | ${f2(x.statement.p50)} / ${f2(x.statement.p99)} | ${f2(x.check.p50)} / ${f2(x.check.p99)} | ${f2(x.check.candidates)} |`,
     ),
+    '',
+    `Each row starts right after a \`CHECKPOINT\`, so that every row writes the same full pages (the first change to a page after a checkpoint writes all of it to the WAL; at a real rate of registrations nearly every page one touches is such a first change). "Measured": a row in which PostgreSQL started another checkpoint is measured again (up to ${CHECKPOINT_ATTEMPTS} times); a row that met one every time is marked, and the ratio is not judged on it.`,
     '',
   ]
   for (const r of runs) {
@@ -1140,7 +1193,7 @@ function renderRegistration(
     lines.push(
       '| target (issue 26) | figure | |',
       '|---|---|---|',
-      `| registrations at ${most} clients ≥ 2 × at ${one}, at ${full.toLocaleString('en')} | ${f2(perSecond(big16) / perSecond(big1))} × | ${met(perSecond(big1) > 0 && perSecond(big16) >= 2 * perSecond(big1))} |`,
+      `| registrations at ${most} clients ≥ 2 × at ${one}, at ${full.toLocaleString('en')} | ${f2(perSecond(big16) / perSecond(big1))} × | ${big1.checkpointed || big16.checkpointed ? '**not judged**: a checkpoint fell in a row' : met(perSecond(big1) > 0 && perSecond(big16) >= 2 * perSecond(big1))} |`,
       `| ≥ 100 registrations/s at ${full.toLocaleString('en')}, ${most} clients | ${f1(perSecond(big16))} | ${met(perSecond(big16) >= 100)} |`,
       `| p99 < 300 ms at ${full.toLocaleString('en')}, ${most} clients | ${f1(big16.registration.p99)} ms | ${met(big16.registration.p99 < 300)} |`,
       `| near-duplicate statement p50 at ${full.toLocaleString('en')} ≤ 1.5 × at ${small.toLocaleString('en')} (1 client) | ${f2(big1.statement.p50 / small1.statement.p50)} | ${met(big1.statement.p50 <= 1.5 * small1.statement.p50)} |`,
