@@ -147,6 +147,42 @@ describe('qualification-expiry reminders', () => {
     await h.sql`UPDATE job_lease SET expires_at = now() WHERE job = 'qualification-expiry-sweep'`
   })
 
+  it('a sweep asked to stop ends after its batch in flight and frees its lease', async () => {
+    // Dated before every other test's, so that these three are the only ones due.
+    const qualType = `STOP_${Date.now()}`
+    const expiry = '1999-01-01'
+    const made: { qualificationId: string }[] = []
+    for (let i = 0; i < 3; i++) made.push(await qualification(qualType, expiry))
+    const expired = async () => {
+      let n = 0
+      for (const { qualificationId } of made) n += (await reminders(qualificationId)).length
+      return n
+    }
+    // The stop request arrives while the first batch's transaction runs (a service told to stop).
+    const stop = new AbortController()
+    const sql = new Proxy(h.sql, {
+      get: (target, key, receiver) =>
+        key === 'begin'
+          ? (...args: Parameters<typeof target.begin>) => {
+              stop.abort()
+              return target.begin(...args)
+            }
+          : Reflect.get(target, key, receiver),
+    })
+    const on = '1999-01-10'
+    expect(
+      await sweepQualificationReminders({ ...deps(), sql }, on, { batch: 1, signal: stop.signal }),
+    ).toEqual({ ran: true, expiring: 0, expired: 1 })
+    expect(await expired()).toBe(1)
+    // The lease is free at once, and the next sweep goes on batch after batch to the end.
+    expect(await sweepQualificationReminders(deps(), on, { batch: 1 })).toEqual({
+      ran: true,
+      expiring: 0,
+      expired: 2,
+    })
+    expect(await expired()).toBe(3)
+  })
+
   it.skipIf(embedded)(
     'concurrent sweeps past the lease (two instances at once) still record each reminder once',
     async () => {

@@ -33,22 +33,25 @@ export interface ReminderOutcome {
 /**
  * One sweep under the lease: claims the due reminders and records their events, a batch per
  * transaction, so that a key and its event commit together or not at all. `on` is the day to
- * sweep for (today in APP_TIMEZONE unless given).
+ * sweep for (today in APP_TIMEZONE unless given). An aborted `signal` ends the sweep before its
+ * next batch: a backlog (a first start on a large data set) takes minutes, and a service asked
+ * to stop would otherwise be killed mid-sweep, its lease left to expire.
  */
 export async function sweepQualificationReminders(
   deps: ReminderDeps,
   on = today(deps.config.timezone),
+  { batch = BATCH, signal }: { batch?: number; signal?: AbortSignal } = {},
 ): Promise<ReminderOutcome> {
   const outcome: ReminderOutcome = { ran: false, expiring: 0, expired: 0 }
   const holder = crypto.randomUUID()
   if (!(await takeLease(deps.sql, SWEEP_JOB, holder, SWEEP_LEASE_SECONDS))) return outcome
   outcome.ran = true
   try {
-    for (;;) {
-      const recorded = await recordDueReminders(deps, on, BATCH)
+    while (!signal?.aborted) {
+      const recorded = await recordDueReminders(deps, on, batch)
       outcome.expiring += recorded.expiring
       outcome.expired += recorded.expired
-      if (recorded.expiring + recorded.expired < BATCH) break
+      if (recorded.expiring + recorded.expired < batch) break
     }
   } finally {
     await releaseLease(deps.sql, SWEEP_JOB, holder)
@@ -98,9 +101,10 @@ export async function recordDueReminders(deps: Pick<Deps, 'sql'>, on: string, li
  * only) until the returned stop function is called; a failed sweep is logged, the next one runs.
  */
 export function startQualificationReminders(deps: ReminderDeps) {
+  const stop = new AbortController()
   let running: Promise<unknown> = Promise.resolve()
   const round = () => {
-    running = sweepQualificationReminders(deps).catch((err) =>
+    running = sweepQualificationReminders(deps, undefined, { signal: stop.signal }).catch((err) =>
       deps.logger.warn({ err: (err as Error).message }, 'qualification reminder sweep failed'),
     )
   }
@@ -110,6 +114,7 @@ export function startQualificationReminders(deps: ReminderDeps) {
   timer?.unref()
   return async () => {
     clearInterval(timer)
+    stop.abort()
     await running
   }
 }
