@@ -1,6 +1,6 @@
 import { insertEvent } from '../../../sql/outbox'
 import { releaseLease, takeLease } from '../../../sql/lease'
-import { claimDueReminders } from '../../../sql/qualification-reminder'
+import { claimDueReminders, type ReminderCursor } from '../../../sql/qualification-reminder'
 import { today } from '../context'
 import type { Deps } from '../deps'
 
@@ -47,8 +47,10 @@ export async function sweepQualificationReminders(
   if (!(await takeLease(deps.sql, SWEEP_JOB, holder, SWEEP_LEASE_SECONDS))) return outcome
   outcome.ran = true
   try {
+    let after: ReminderCursor | null = null
     while (!signal?.aborted) {
-      const recorded = await recordDueReminders(deps, on, batch)
+      const recorded = await recordDueReminders(deps, on, batch, after)
+      after = recorded.last
       outcome.expiring += recorded.expiring
       outcome.expired += recorded.expired
       if (recorded.expiring + recorded.expired < batch) break
@@ -60,14 +62,27 @@ export async function sweepQualificationReminders(
   return outcome
 }
 
+/** The order reminders are claimed in: expiry date, then qualification id. */
+const laterThan = (a: ReminderCursor, b: ReminderCursor) =>
+  a.expiryDate !== b.expiryDate
+    ? a.expiryDate > b.expiryDate
+    : BigInt(a.qualificationId) > BigInt(b.qualificationId)
+
 /**
- * Claims up to `limit` due reminders and records their events in one transaction. Safe to run
- * concurrently with itself (the unique key decides who records), which is what the lease spares.
+ * Claims up to `limit` due reminders after `after` and records their events in one transaction,
+ * and says where the batch ended (`last`, null when it claimed none). Safe to run concurrently
+ * with itself (the unique key decides who records), which is what the lease spares.
  */
-export async function recordDueReminders(deps: Pick<Deps, 'sql'>, on: string, limit: number) {
-  const counts = { expiring: 0, expired: 0 }
+export async function recordDueReminders(
+  deps: Pick<Deps, 'sql'>,
+  on: string,
+  limit: number,
+  after: ReminderCursor | null = null,
+) {
+  const counts = { expiring: 0, expired: 0, last: null as ReminderCursor | null }
   await deps.sql.begin(async (tx) => {
-    for (const r of await claimDueReminders(tx, on, limit)) {
+    for (const r of await claimDueReminders(tx, on, limit, after)) {
+      if (!counts.last || laterThan(r, counts.last)) counts.last = r
       const common = {
         supplierId: r.supplierId,
         qualificationId: r.qualificationId,
