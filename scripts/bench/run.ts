@@ -979,6 +979,8 @@ interface RegistrationRow {
   cpu?: { service: number; database: number }
   /** WAL written per registration during the measured run: KB, and full-page images. */
   wal?: { kb: number; fullPages: number }
+  /** File pages read again after the kernel had dropped them from its cache, per registration. */
+  refaults?: number
   /**
    * How many times the row was measured: a row in which PostgreSQL started a checkpoint is
    * measured again, up to CHECKPOINT_ATTEMPTS times; `checkpointed` when the last one met one too.
@@ -1024,6 +1026,40 @@ const walWritten = async (db: Sql) =>
       SELECT wal_bytes::float8 AS bytes, wal_fpi::float8 AS fpi FROM pg_stat_wal
     `
   )[0]
+
+/**
+ * File pages the kernel has read again after dropping them from its page cache (Linux). A data
+ * set that does not stay cached is partly read from disk while it is measured: on stop 39's VM,
+ * whose kernel pages out what was not touched for a minute (DAMON, below), 77,539 pages were read
+ * again in 50 s of one-client registrations at 1,000,000 suppliers, and about 1 % of the requests
+ * took 0.1 to 1.4 s, in the identity probe's statement.
+ */
+function pageRefaults(): number {
+  try {
+    const line = readFileSync('/proc/vmstat', 'utf8').match(/^workingset_refault_file (\d+)$/m)
+    return line ? Number(line[1]) : NaN
+  } catch {
+    return NaN
+  }
+}
+
+/** Whether the kernel's DAMON pages out memory left untouched (a VM host's memory policy). */
+function damonPageout(): boolean {
+  const root = '/sys/kernel/mm/damon/admin/kdamonds'
+  try {
+    return readdirSync(root)
+      .filter((d) => /^\d+$/.test(d))
+      .some((d) => {
+        if (readFileSync(`${root}/${d}/state`, 'utf8').trim() !== 'on') return false
+        const schemes = `${root}/${d}/contexts/0/schemes`
+        return readdirSync(schemes)
+          .filter((x) => /^\d+$/.test(x))
+          .some((x) => readFileSync(`${schemes}/${x}/action`, 'utf8').trim() === 'pageout')
+      })
+  } catch {
+    return false
+  }
+}
 
 /** Every PostgreSQL server process on this machine (the benchmark's server is local). */
 const postgresPids = () =>
@@ -1145,6 +1181,7 @@ async function registrationRun(url: string, suppliers: number) {
           service: cpuMsOf([service.child.pid!]),
           database: cpuMsOf(postgresPids()),
           wal: await walWritten(stats),
+          refaults: pageRefaults(),
         }
         row.registration = await wrk(target, { script, threads: clients, connections: clients })
         const registered = row.registration.registered || NaN
@@ -1157,6 +1194,7 @@ async function registrationRun(url: string, suppliers: number) {
           kb: (wal.bytes - before.wal.bytes) / 1024 / registered,
           fullPages: (wal.fpi - before.wal.fpi) / registered,
         }
+        row.refaults = (pageRefaults() - before.refaults) / registered
         row.attempts = attempt
         row.checkpointed = (await checkpointsStarted(stats)) !== checkpoints
         if (!row.checkpointed) break
@@ -1190,14 +1228,14 @@ function renderRegistration(
   const lines = [
     `Run of ${date.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}; default \`DUPLICATE_NAME_THRESHOLD\` (${loadConfig({ NODE_ENV: 'development' }).duplicateNameThreshold}); the service under registration load for ${WARM_UP} s first, then wrk for ${SECONDS} s per row (after 3 s of its own), one connection per client; the service's pool ${POOL} connections.`,
     '',
-    '| suppliers | clients | registrations/s | p50 per request ms | p99 ms | confirmed 395006 | errors | CPU per registration ms: service / database | WAL per registration KB / full pages | measured | near-duplicate statement p50 / p99 ms | whole check p50 / p99 ms | candidates per check |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| suppliers | clients | registrations/s | p50 per request ms | p99 ms | confirmed 395006 | errors | CPU per registration ms: service / database | WAL per registration KB / full pages | pages read again per registration | measured | near-duplicate statement p50 / p99 ms | whole check p50 / p99 ms | candidates per check |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (x) =>
-        `| ${x.suppliers.toLocaleString('en')} | ${x.clients} | ${f1(perSecond(x))} | ${f1(x.registration.p50)} | ${f1(x.registration.p99)} | ${x.registration.confirmed ?? 0} | ${x.registration.failures} | ${f1(x.cpu?.service)} / ${f1(x.cpu?.database)} | ${f1(x.wal?.kb)} / ${f1(x.wal?.fullPages)} | ${measured(x)} | ${f2(x.statement.p50)} / ${f2(x.statement.p99)} | ${f2(x.check.p50)} / ${f2(x.check.p99)} | ${f2(x.check.candidates)} |`,
+        `| ${x.suppliers.toLocaleString('en')} | ${x.clients} | ${f1(perSecond(x))} | ${f1(x.registration.p50)} | ${f1(x.registration.p99)} | ${x.registration.confirmed ?? 0} | ${x.registration.failures} | ${f1(x.cpu?.service)} / ${f1(x.cpu?.database)} | ${f1(x.wal?.kb)} / ${f1(x.wal?.fullPages)} | ${f1(x.refaults)} | ${measured(x)} | ${f2(x.statement.p50)} / ${f2(x.statement.p99)} | ${f2(x.check.p50)} / ${f2(x.check.p99)} | ${f2(x.check.candidates)} |`,
     ),
     '',
-    `Each row starts right after a \`CHECKPOINT\`, so that every row starts in the same state (after a checkpoint, the first change to a page writes all of it to the WAL; at a real rate of registrations, a few a minute, most pages one touches are such a first change). "Measured": a row in which PostgreSQL started another checkpoint is measured again (up to ${CHECKPOINT_ATTEMPTS} times); a row that met one every time is marked, and the ratio is not judged on it.`,
+    `Each row starts right after a \`CHECKPOINT\`, so that every row starts in the same state (after a checkpoint, the first change to a page writes all of it to the WAL; at a real rate of registrations, a few a minute, most pages one touches are such a first change). "Measured": a row in which PostgreSQL started another checkpoint is measured again (up to ${CHECKPOINT_ATTEMPTS} times); a row that met one every time is marked, and the ratio is not judged on it. "Pages read again": file pages the kernel read back after dropping them from its cache (\`workingset_refault_file\`), a data set read partly from disk while measured.${damonPageout() ? ' On this machine the kernel pages out memory left untouched for a while (DAMON `pageout`), so the data set does not stay cached between rows.' : ''}`,
     '',
   ]
   for (const r of runs) {
