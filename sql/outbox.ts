@@ -16,7 +16,12 @@ export type { DomainEvent }
  * undeclared key, and the write fails instead of announcing something malformed.
  */
 export async function insertEvent(sql: Sql, event: DomainEvent) {
-  return none(insertEventsStep(sql, [event]))
+  return insertEvents(sql, [event])
+}
+
+/** Pending events of one write, in one statement, in the order given (none: no statement). */
+export async function insertEvents(sql: Sql, events: readonly DomainEvent[]) {
+  if (events.length) await none(insertEventsStep(sql, events))
 }
 
 /**

@@ -1,4 +1,4 @@
-import { insertEvent } from '../../../sql/outbox'
+import { insertEvents, type DomainEvent } from '../../../sql/outbox'
 import { releaseLease, takeLease } from '../../../sql/lease'
 import { claimDueReminders, type ReminderCursor } from '../../../sql/qualification-reminder'
 import { today } from '../context'
@@ -81,6 +81,7 @@ export async function recordDueReminders(
 ) {
   const counts = { expiring: 0, expired: 0, last: null as ReminderCursor | null }
   await deps.sql.begin(async (tx) => {
+    const events: DomainEvent[] = []
     for (const r of await claimDueReminders(tx, on, limit, after)) {
       if (!counts.last || laterThan(r, counts.last)) counts.last = r
       const common = {
@@ -89,24 +90,21 @@ export async function recordDueReminders(
         qualificationType: r.qualificationType,
         expiryDate: r.expiryDate,
       }
+      const aggregate = { aggregateType: 'SUPPLIER', aggregateId: r.supplierId } as const
       if (r.kind === 'EXPIRED') {
-        await insertEvent(tx, {
-          aggregateType: 'SUPPLIER',
-          aggregateId: r.supplierId,
-          eventType: 'QualificationExpired',
-          payload: common,
-        })
+        events.push({ ...aggregate, eventType: 'QualificationExpired', payload: common })
         counts.expired++
       } else {
-        await insertEvent(tx, {
-          aggregateType: 'SUPPLIER',
-          aggregateId: r.supplierId,
+        events.push({
+          ...aggregate,
           eventType: 'QualificationExpiring',
           payload: { ...common, warningDays: r.warningDays ?? 0 },
         })
         counts.expiring++
       }
     }
+    // One statement for the batch's events: one each was 500 round trips a batch.
+    await insertEvents(tx, events)
   })
   return counts
 }
