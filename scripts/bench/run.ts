@@ -157,8 +157,8 @@ async function seeded(suppliers: number): Promise<string> {
   }
   // A data set seeded before the latest migrations gets them (new indexes) before it is measured.
   await migrate(url)
-  await recordDueReminders(url)
   const db = connect({ url, max: 1, timezone: 'UTC' })
+  await recordDueReminders(db)
   // VACUUM too: the visibility map a settled database has (autovacuum) makes index-only scans pay.
   // Then a checkpoint, so that the pages the vacuum dirtied are not written during a measurement.
   await db`VACUUM ANALYZE`
@@ -174,20 +174,15 @@ async function seeded(suppliers: number): Promise<string> {
  * through the measured rows (one-client p99 762 ms). Recorded here, the measured service's
  * start-up sweep finds nothing.
  */
-async function recordDueReminders(url: string) {
-  const sql = connect({ url, max: 1, timezone: config.timezone })
-  try {
-    const swept = await sweepQualificationReminders({
-      sql,
-      logger: createLogger({ level: 'silent' }),
-      config: { timezone: config.timezone, qualificationExpirySweepSeconds: 0 },
-    })
-    if (!swept.ran) log('qualification reminders: another sweep holds the lease; not swept here')
-    else if (swept.expiring + swept.expired)
-      log(`qualification reminders: ${swept.expiring + swept.expired} due, recorded`)
-  } finally {
-    await sql.end()
-  }
+async function recordDueReminders(sql: postgres.Sql) {
+  const swept = await sweepQualificationReminders({
+    sql,
+    logger: createLogger({ level: 'silent' }),
+    config: { timezone: config.timezone, qualificationExpirySweepSeconds: 0 },
+  })
+  if (!swept.ran) log('qualification reminders: another sweep holds the lease; not swept here')
+  else if (swept.expiring + swept.expired)
+    log(`qualification reminders: ${swept.expiring + swept.expired} due, recorded`)
 }
 
 interface Started {
@@ -1155,6 +1150,17 @@ async function registrationRun(url: string, suppliers: number) {
   const fleet = await startFleet(url, `fleet-registration-${suppliers}.log`)
   const service = await startService(url, fleet.port, `service-registration-${suppliers}.log`)
   const stats = connect({ url, max: 1, timezone: 'UTC' })
+  /** What a row is measured by, read before and after it. */
+  const counters = async () => {
+    const wal = await walWritten(stats)
+    return {
+      service: cpuMsOf([service.child.pid!]),
+      database: cpuMsOf(postgresPids()),
+      walBytes: wal.bytes,
+      fullPages: wal.fpi,
+      refaults: pageRefaults(),
+    }
+  }
   try {
     // A service answers its first minute's requests in code V8 has not optimized yet, and runs
     // its start-up sweeps (qualification reminders, the audit seal, approve notes) meanwhile: 17
@@ -1177,24 +1183,14 @@ async function registrationRun(url: string, suppliers: number) {
         await stats`CHECKPOINT`
         const checkpoints = await checkpointsStarted(stats)
         await wrk(target, { script, threads: clients, connections: clients, seconds: 3 })
-        const before = {
-          service: cpuMsOf([service.child.pid!]),
-          database: cpuMsOf(postgresPids()),
-          wal: await walWritten(stats),
-          refaults: pageRefaults(),
-        }
+        const before = await counters()
         row.registration = await wrk(target, { script, threads: clients, connections: clients })
+        const after = await counters()
         const registered = row.registration.registered || NaN
-        const wal = await walWritten(stats)
-        row.cpu = {
-          service: (cpuMsOf([service.child.pid!]) - before.service) / registered,
-          database: (cpuMsOf(postgresPids()) - before.database) / registered,
-        }
-        row.wal = {
-          kb: (wal.bytes - before.wal.bytes) / 1024 / registered,
-          fullPages: (wal.fpi - before.wal.fpi) / registered,
-        }
-        row.refaults = (pageRefaults() - before.refaults) / registered
+        const per = (f: (c: typeof after) => number) => (f(after) - f(before)) / registered
+        row.cpu = { service: per((c) => c.service), database: per((c) => c.database) }
+        row.wal = { kb: per((c) => c.walBytes) / 1024, fullPages: per((c) => c.fullPages) }
+        row.refaults = per((c) => c.refaults)
         row.attempts = attempt
         row.checkpointed = (await checkpointsStarted(stats)) !== checkpoints
         if (!row.checkpointed) break
