@@ -76,6 +76,12 @@ const { values: opts } = parseArgs({
     out: { type: 'string', default: 'docs/benchmarks.md' },
     /** Seconds of registration load on a freshly started service before its rows are measured. */
     'warm-up': { type: 'string', default: '60' },
+    /**
+     * Rounds of the registration rows, taken in turn (1, 16, 1, 16, …) on one service: a row's
+     * figures are its median round's. One 10 s window drifts from the next by more than the
+     * 16-to-1 target's margin (stop 40: 122 to 166 a second in identical runs at 16 clients).
+     */
+    rounds: { type: 'string', default: '3' },
   },
 })
 const SECONDS = Number(opts.seconds)
@@ -83,6 +89,7 @@ const CONNECTIONS = Number(opts.connections)
 const POOL = Number(opts.pool)
 const WARM_UP = Number(opts['warm-up'])
 const CLIENTS = opts.clients!.split(',').map(Number)
+const ROUNDS = Number(opts.rounds)
 const BASE_URL =
   process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable'
 const WORK = '.bench'
@@ -963,9 +970,8 @@ async function probeNames(db: postgres.Sql, count: number): Promise<string[]> {
   return [...variants, ...fresh]
 }
 
-interface RegistrationRow {
-  suppliers: number
-  clients: number
+/** One measurement of a registration row: wrk's figures and what the row cost. */
+interface RegistrationRound {
   registration: Figures
   /**
    * CPU time per registration (ms) of the service's process (all its threads) and of every
@@ -976,12 +982,27 @@ interface RegistrationRow {
   wal?: { kb: number; fullPages: number }
   /** File pages read again after the kernel had dropped them from its cache, per registration. */
   refaults?: number
+  /** The share of the machine's CPU time left idle during the measured run. */
+  idle?: number
+  /**
+   * The service's main thread per registration (ms): on a CPU, and runnable but waiting for one.
+   * Their sum is the most registrations a second it can take (1000 / sum) as it is scheduled.
+   */
+  mainThread?: { running: number; waiting: number }
   /**
    * How many times the row was measured: a row in which PostgreSQL started a checkpoint is
    * measured again, up to CHECKPOINT_ATTEMPTS times; `checkpointed` when the last one met one too.
    */
   attempts?: number
   checkpointed?: boolean
+}
+
+/** A row of the registration table: its median round (by registrations a second), and every round. */
+interface RegistrationRow extends RegistrationRound {
+  suppliers: number
+  clients: number
+  /** Every round of the row, in the order taken (`--rounds`). */
+  rounds: RegistrationRound[]
   /** The near-duplicate statement alone (the key probe), and the whole check with its scoring. */
   statement: { p50: number; p99: number }
   check: { p50: number; p99: number; candidates: number }
@@ -1035,6 +1056,31 @@ function pageRefaults(): number {
     return line ? Number(line[1]) : NaN
   } catch {
     return NaN
+  }
+}
+
+/** The machine's CPU time so far (/proc/stat, in clock ticks): all of it, and idle (iowait too). */
+function machineTicks(): { total: number; idle: number } {
+  try {
+    const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number)
+    return { total: cpu.slice(0, 8).reduce((a, b) => a + b, 0), idle: cpu[3] + cpu[4] }
+  } catch {
+    return { total: NaN, idle: NaN }
+  }
+}
+
+/**
+ * A thread's time so far, ms: on a CPU, and runnable but waiting for one (/proc/…/schedstat).
+ * Read for the service's main thread (its tid is the process id), the serial stage of the service.
+ */
+function threadTimes(pid: number): { running: number; waiting: number } {
+  try {
+    const [running, waiting] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8')
+      .split(' ')
+      .map(Number)
+    return { running: running / 1e6, waiting: waiting / 1e6 }
+  } catch {
+    return { running: NaN, waiting: NaN }
   }
 }
 
@@ -1142,6 +1188,7 @@ async function registrationRun(url: string, suppliers: number) {
         statement: spread(statementMs),
         check: { ...spread(checkMs), candidates: candidates / checkMs.length },
         registration: undefined as unknown as Figures,
+        rounds: [],
       })
     } finally {
       await pool.end()
@@ -1159,6 +1206,8 @@ async function registrationRun(url: string, suppliers: number) {
       walBytes: wal.bytes,
       fullPages: wal.fpi,
       refaults: pageRefaults(),
+      machine: machineTicks(),
+      mainThread: threadTimes(service.child.pid!),
     }
   }
   try {
@@ -1174,33 +1223,58 @@ async function registrationRun(url: string, suppliers: number) {
       connections: Math.max(...CLIENTS),
       seconds: WARM_UP,
     })
-    for (const row of rows) {
-      log(`registration (${suppliers.toLocaleString('en')} suppliers, ${row.clients} clients)`)
-      const script = REGISTRATION_LUA
-      const clients = row.clients
-      for (let attempt = 1; attempt <= CHECKPOINT_ATTEMPTS; attempt++) {
-        // Every row starts just after a checkpoint, so that each starts in the same state.
-        await stats`CHECKPOINT`
-        const checkpoints = await checkpointsStarted(stats)
-        await wrk(target, { script, threads: clients, connections: clients, seconds: 3 })
-        const before = await counters()
-        row.registration = await wrk(target, { script, threads: clients, connections: clients })
-        const after = await counters()
-        const registered = row.registration.registered || NaN
-        const per = (f: (c: typeof after) => number) => (f(after) - f(before)) / registered
-        row.cpu = { service: per((c) => c.service), database: per((c) => c.database) }
-        row.wal = { kb: per((c) => c.walBytes) / 1024, fullPages: per((c) => c.fullPages) }
-        row.refaults = per((c) => c.refaults)
-        row.attempts = attempt
-        row.checkpointed = (await checkpointsStarted(stats)) !== checkpoints
-        if (!row.checkpointed) break
-        log(`  PostgreSQL started a checkpoint during attempt ${attempt}`)
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const row of rows) {
+        log(
+          `registration (${suppliers.toLocaleString('en')} suppliers, ${row.clients} clients, round ${round} of ${ROUNDS})`,
+        )
+        const script = REGISTRATION_LUA
+        const clients = row.clients
+        for (let attempt = 1; attempt <= CHECKPOINT_ATTEMPTS; attempt++) {
+          // Every row starts just after a checkpoint, so that each starts in the same state.
+          await stats`CHECKPOINT`
+          const checkpoints = await checkpointsStarted(stats)
+          await wrk(target, { script, threads: clients, connections: clients, seconds: 3 })
+          const before = await counters()
+          const registration = await wrk(target, { script, threads: clients, connections: clients })
+          const after = await counters()
+          const registered = registration.registered || NaN
+          const per = (f: (c: typeof after) => number) => (f(after) - f(before)) / registered
+          const checkpointed = (await checkpointsStarted(stats)) !== checkpoints
+          if (!checkpointed || attempt === CHECKPOINT_ATTEMPTS) {
+            row.rounds.push({
+              registration,
+              cpu: { service: per((c) => c.service), database: per((c) => c.database) },
+              wal: { kb: per((c) => c.walBytes) / 1024, fullPages: per((c) => c.fullPages) },
+              refaults: per((c) => c.refaults),
+              idle:
+                (after.machine.idle - before.machine.idle) /
+                (after.machine.total - before.machine.total),
+              mainThread: {
+                running: per((c) => c.mainThread.running),
+                waiting: per((c) => c.mainThread.waiting),
+              },
+              attempts: attempt,
+              checkpointed,
+            })
+            break
+          }
+          log(`  PostgreSQL started a checkpoint during attempt ${attempt}`)
+        }
       }
     }
+    for (const row of rows) Object.assign(row, medianRound(row.rounds))
   } finally {
     await Promise.all([stop(service), stop(fleet), stats.end()])
   }
   return { backfill, rows }
+}
+
+/** The round with the median registrations a second (the lower middle one of an even count). */
+function medianRound(rounds: RegistrationRound[]): RegistrationRound {
+  const rate = (r: RegistrationRound) => r.registration.registered ?? 0
+  const sorted = [...rounds].sort((a, b) => rate(a) - rate(b))
+  return sorted[Math.floor((sorted.length - 1) / 2)]
 }
 
 /** The registration section of docs/benchmarks.md: issue 26's targets against the figures. */
@@ -1214,7 +1288,7 @@ function renderRegistration(
   const rows = runs.flatMap((r) => r.rows)
   const measured = (x: RegistrationRow) =>
     `${x.attempts === 1 ? 'once' : `${x.attempts} times`}${x.checkpointed ? ', a checkpoint in each' : ''}`
-  const perSecond = (x: RegistrationRow) => (x.registration.registered ?? 0) / SECONDS
+  const perSecond = (x: RegistrationRound) => (x.registration.registered ?? 0) / SECONDS
   const at = (suppliers: number, clients: number) =>
     rows.find((x) => x.suppliers === suppliers && x.clients === clients)
   const small = Number(opts.small)
@@ -1222,16 +1296,16 @@ function renderRegistration(
   const most = Math.max(...CLIENTS)
   const one = Math.min(...CLIENTS)
   const lines = [
-    `Run of ${date.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}; default \`DUPLICATE_NAME_THRESHOLD\` (${loadConfig({ NODE_ENV: 'development' }).duplicateNameThreshold}); the service under registration load for ${WARM_UP} s first, then wrk for ${SECONDS} s per row (after 3 s of its own), one connection per client; the service's pool ${POOL} connections.`,
+    `Run of ${date.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}; default \`DUPLICATE_NAME_THRESHOLD\` (${loadConfig({ NODE_ENV: 'development' }).duplicateNameThreshold}); the service under registration load for ${WARM_UP} s first, then wrk for ${SECONDS} s per row (after 3 s of its own), one connection per client; the service's pool ${POOL} connections. Each row was measured in ${ROUNDS} rounds, the rows taken in turn (${CLIENTS.join(', ')}, ${CLIENTS.join(', ')}, …) on the same service; a row shows its median round, and every round's rate beside it.`,
     '',
-    '| suppliers | clients | registrations/s | p50 per request ms | p99 ms | confirmed 395006 | errors | CPU per registration ms: service / database | WAL per registration KB / full pages | pages read again per registration | measured | near-duplicate statement p50 / p99 ms | whole check p50 / p99 ms | candidates per check |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| suppliers | clients | registrations/s | every round | p50 per request ms | p99 ms | confirmed 395006 | errors | CPU per registration ms: service / database | WAL per registration KB / full pages | pages read again per registration | CPU idle | service main thread per registration ms: running / waiting for a CPU | measured | near-duplicate statement p50 / p99 ms | whole check p50 / p99 ms | candidates per check |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (x) =>
-        `| ${x.suppliers.toLocaleString('en')} | ${x.clients} | ${f1(perSecond(x))} | ${f1(x.registration.p50)} | ${f1(x.registration.p99)} | ${x.registration.confirmed ?? 0} | ${x.registration.failures} | ${f1(x.cpu?.service)} / ${f1(x.cpu?.database)} | ${f1(x.wal?.kb)} / ${f1(x.wal?.fullPages)} | ${f1(x.refaults)} | ${measured(x)} | ${f2(x.statement.p50)} / ${f2(x.statement.p99)} | ${f2(x.check.p50)} / ${f2(x.check.p99)} | ${f2(x.check.candidates)} |`,
+        `| ${x.suppliers.toLocaleString('en')} | ${x.clients} | ${f1(perSecond(x))} | ${x.rounds.map((r) => f1(perSecond(r))).join(' · ')} | ${f1(x.registration.p50)} | ${f1(x.registration.p99)} | ${x.registration.confirmed ?? 0} | ${x.registration.failures} | ${f1(x.cpu?.service)} / ${f1(x.cpu?.database)} | ${f1(x.wal?.kb)} / ${f1(x.wal?.fullPages)} | ${f1(x.refaults)} | ${x.idle === undefined ? '–' : `${Math.round(x.idle * 100)} %`} | ${f2(x.mainThread?.running)} / ${f2(x.mainThread?.waiting)} | ${measured(x)} | ${f2(x.statement.p50)} / ${f2(x.statement.p99)} | ${f2(x.check.p50)} / ${f2(x.check.p99)} | ${f2(x.check.candidates)} |`,
     ),
     '',
-    `Each row starts right after a \`CHECKPOINT\`, so that every row starts in the same state (after a checkpoint, the first change to a page writes all of it to the WAL; at a real rate of registrations, a few a minute, most pages one touches are such a first change). "Measured": a row in which PostgreSQL started another checkpoint is measured again (up to ${CHECKPOINT_ATTEMPTS} times); a row that met one every time is marked, and the ratio is not judged on it. "Pages read again": file pages the kernel read back after dropping them from its cache (\`workingset_refault_file\`), a data set read partly from disk while measured.${damonPageout() ? ' On this machine the kernel pages out memory left untouched for a while (DAMON `pageout`), so the data set does not stay cached between rows.' : ''}`,
+    `Each row starts right after a \`CHECKPOINT\`, so that every row starts in the same state (after a checkpoint, the first change to a page writes all of it to the WAL; at a real rate of registrations, a few a minute, most pages one touches are such a first change). "Measured": a row in which PostgreSQL started another checkpoint is measured again (up to ${CHECKPOINT_ATTEMPTS} times); a row that met one every time is marked, and the ratio is not judged on it. "Pages read again": file pages the kernel read back after dropping them from its cache (\`workingset_refault_file\`), a data set read partly from disk while measured. "CPU idle": the share of the machine's CPU time (all cores) left idle in the row. "Service main thread": the time the service's one JavaScript thread spent on a CPU, and runnable but waiting for one, per registration (\`/proc/<pid>/schedstat\`): its serial stage, so 1,000 ms over their sum is the most registrations a second it could take as it was scheduled.${damonPageout() ? ' On this machine the kernel pages out memory left untouched for a while (DAMON `pageout`), so the data set does not stay cached between rows.' : ''}`,
     '',
   ]
   for (const r of runs) {
@@ -1251,7 +1325,7 @@ function renderRegistration(
     lines.push(
       '| target (issue 26) | figure | |',
       '|---|---|---|',
-      `| registrations at ${most} clients ≥ 2 × at ${one}, at ${full.toLocaleString('en')} | ${f2(perSecond(big16) / perSecond(big1))} × | ${big1.checkpointed || big16.checkpointed ? '**not judged**: a checkpoint fell in a row' : met(perSecond(big1) > 0 && perSecond(big16) >= 2 * perSecond(big1))} |`,
+      `| registrations at ${most} clients ≥ 2 × at ${one}, at ${full.toLocaleString('en')} (medians; round by round ${big16.rounds.map((r, i) => f2(perSecond(r) / perSecond(big1.rounds[i]))).join(', ')}) | ${f2(perSecond(big16) / perSecond(big1))} × | ${big1.checkpointed || big16.checkpointed ? '**not judged**: a checkpoint fell in a row' : met(perSecond(big1) > 0 && perSecond(big16) >= 2 * perSecond(big1))} |`,
       `| ≥ 100 registrations/s at ${full.toLocaleString('en')}, ${most} clients | ${f1(perSecond(big16))} | ${met(perSecond(big16) >= 100)} |`,
       `| p99 < 300 ms at ${full.toLocaleString('en')}, ${most} clients | ${f1(big16.registration.p99)} ms | ${met(big16.registration.p99 < 300)} |`,
       `| near-duplicate statement p50 at ${full.toLocaleString('en')} ≤ 1.5 × at ${small.toLocaleString('en')} (1 client) | ${f2(big1.statement.p50 / small1.statement.p50)} | ${met(big1.statement.p50 <= 1.5 * small1.statement.p50)} |`,
