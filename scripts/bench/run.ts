@@ -79,7 +79,8 @@ const { values: opts } = parseArgs({
     /**
      * Rounds of the registration rows, taken in turn (1, 16, 1, 16, …) on one service: a row's
      * figures are its median round's. One 10 s window drifts from the next by more than the
-     * 16-to-1 target's margin (stop 40: 122 to 166 a second in identical runs at 16 clients).
+     * 16-to-1 target's margin (stop 40: 131 to 161 a second at 16 clients in three runs of 15 s,
+     * each on a service started afresh).
      */
     rounds: { type: 'string', default: '3' },
   },
@@ -90,6 +91,8 @@ const POOL = Number(opts.pool)
 const WARM_UP = Number(opts['warm-up'])
 const CLIENTS = opts.clients!.split(',').map(Number)
 const ROUNDS = Number(opts.rounds)
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1)
+  throw new Error(`--rounds ${opts.rounds}: a whole number ≥ 1`)
 const BASE_URL =
   process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable'
 const WORK = '.bench'
