@@ -83,6 +83,11 @@ const { values: opts } = parseArgs({
      * each on a service started afresh).
      */
     rounds: { type: 'string', default: '3' },
+    /**
+     * The registration run's service as this many `node:cluster` workers on one port, each with
+     * a pool of `--pool` (scripts/bench/cluster.ts): an experiment, the service has no such mode.
+     */
+    workers: { type: 'string', default: '1' },
   },
 })
 const SECONDS = Number(opts.seconds)
@@ -93,6 +98,9 @@ const CLIENTS = opts.clients!.split(',').map(Number)
 const ROUNDS = Number(opts.rounds)
 if (!Number.isInteger(ROUNDS) || ROUNDS < 1)
   throw new Error(`--rounds ${opts.rounds}: a whole number ≥ 1`)
+const WORKERS = Number(opts.workers)
+if (!Number.isInteger(WORKERS) || WORKERS < 1)
+  throw new Error(`--workers ${opts.workers}: a whole number ≥ 1`)
 const BASE_URL =
   process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable'
 const WORK = '.bench'
@@ -415,15 +423,34 @@ const startFleet = (url: string, log: string) =>
   )
 
 /**
- * The service (its real entry point) on `url`, with `env` over serviceEnv, and the V8 flag of
- * `npm run start:prod` (docs/operations.md).
+ * The service (its real entry point, or `entry`) on `url`, with `env` over serviceEnv, and the
+ * V8 flag of `npm run start:prod` (docs/operations.md).
  */
-const startService = (url: string, fleetPort: number, log: string, env: NodeJS.ProcessEnv = {}) =>
+const startService = (
+  url: string,
+  fleetPort: number,
+  log: string,
+  env: NodeJS.ProcessEnv = {},
+  entry = 'src/main.ts',
+) =>
   startListening(
-    ['--max-semi-space-size=64', '--import', 'tsx', 'src/main.ts'],
+    ['--max-semi-space-size=64', '--import', 'tsx', entry],
     { ...serviceEnv(url, fleetPort), ...env },
     join(WORK, log),
   )
+
+/** The processes whose parent is `pid` (the workers of scripts/bench/cluster.ts). */
+const childrenOf = (pid: number) =>
+  readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1].split(' ')[1] === String(pid)
+      } catch {
+        return false
+      }
+    })
+    .map(Number)
 
 /** A collector stand-in that accepts every OTLP export (scripts/bench/otlp-sink.ts). */
 const startOtlpSink = (log: string) =>
@@ -1198,19 +1225,30 @@ async function registrationRun(url: string, suppliers: number) {
     }
   }
   const fleet = await startFleet(url, `fleet-registration-${suppliers}.log`)
-  const service = await startService(url, fleet.port, `service-registration-${suppliers}.log`)
+  const service =
+    WORKERS === 1
+      ? await startService(url, fleet.port, `service-registration-${suppliers}.log`)
+      : await startService(
+          url,
+          fleet.port,
+          `service-registration-${suppliers}.log`,
+          { BENCH_WORKERS: String(WORKERS) },
+          'scripts/bench/cluster.ts',
+        )
+  // With workers, the service's CPU is theirs (and the primary's); the main thread is one's.
+  const servicePids = WORKERS === 1 ? [] : childrenOf(service.child.pid!)
   const stats = connect({ url, max: 1, timezone: 'UTC' })
   /** What a row is measured by, read before and after it. */
   const counters = async () => {
     const wal = await walWritten(stats)
     return {
-      service: cpuMsOf([service.child.pid!]),
+      service: cpuMsOf([service.child.pid!, ...servicePids]),
       database: cpuMsOf(postgresPids()),
       walBytes: wal.bytes,
       fullPages: wal.fpi,
       refaults: pageRefaults(),
       machine: machineTicks(),
-      mainThread: threadTimes(service.child.pid!),
+      mainThread: WORKERS === 1 ? threadTimes(service.child.pid!) : { running: NaN, waiting: NaN },
     }
   }
   try {
@@ -1299,7 +1337,7 @@ function renderRegistration(
   const most = Math.max(...CLIENTS)
   const one = Math.min(...CLIENTS)
   const lines = [
-    `Run of ${date.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}; default \`DUPLICATE_NAME_THRESHOLD\` (${loadConfig({ NODE_ENV: 'development' }).duplicateNameThreshold}); the service under registration load for ${WARM_UP} s first, then wrk for ${SECONDS} s per row (after 3 s of its own), one connection per client; the service's pool ${POOL} connections. Each row was measured in ${ROUNDS} rounds, the rows taken in turn (${CLIENTS.join(', ')}, ${CLIENTS.join(', ')}, …) on the same service; a row shows its median round, and every round's rate beside it.`,
+    `Run of ${date.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}; default \`DUPLICATE_NAME_THRESHOLD\` (${loadConfig({ NODE_ENV: 'development' }).duplicateNameThreshold}); the service under registration load for ${WARM_UP} s first, then wrk for ${SECONDS} s per row (after 3 s of its own), one connection per client; the service's pool ${POOL} connections. Each row was measured in ${ROUNDS} rounds, the rows taken in turn (${CLIENTS.join(', ')}, ${CLIENTS.join(', ')}, …) on the same service; a row shows its median round, and every round's rate beside it.${WORKERS > 1 ? ` The service ran as ${WORKERS} \`node:cluster\` workers on one port, each with that pool (\`--workers\`, an experiment: the service has no such mode); its CPU is theirs.` : ''}`,
     '',
     '| suppliers | clients | registrations/s | every round | p50 per request ms | p99 ms | confirmed 395006 | errors | CPU per registration ms: service / database | WAL per registration KB / full pages | pages read again per registration | CPU idle | service main thread per registration ms: running / waiting for a CPU | measured | near-duplicate statement p50 / p99 ms | whole check p50 / p99 ms | candidates per check |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
