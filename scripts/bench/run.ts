@@ -1225,16 +1225,13 @@ async function registrationRun(url: string, suppliers: number) {
     }
   }
   const fleet = await startFleet(url, `fleet-registration-${suppliers}.log`)
-  const service =
-    WORKERS === 1
-      ? await startService(url, fleet.port, `service-registration-${suppliers}.log`)
-      : await startService(
-          url,
-          fleet.port,
-          `service-registration-${suppliers}.log`,
-          { BENCH_WORKERS: String(WORKERS) },
-          'scripts/bench/cluster.ts',
-        )
+  const service = await startService(
+    url,
+    fleet.port,
+    `service-registration-${suppliers}.log`,
+    WORKERS === 1 ? {} : { BENCH_WORKERS: String(WORKERS) },
+    WORKERS === 1 ? undefined : 'scripts/bench/cluster.ts',
+  )
   // With workers, the service's CPU is theirs (and the primary's); the main thread is one's.
   const servicePids = WORKERS === 1 ? [] : childrenOf(service.child.pid!)
   const stats = connect({ url, max: 1, timezone: 'UTC' })
