@@ -439,19 +439,6 @@ const startService = (
     join(WORK, log),
   )
 
-/** The processes whose parent is `pid` (the workers of scripts/bench/cluster.ts). */
-const childrenOf = (pid: number) =>
-  readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        return readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1].split(' ')[1] === String(pid)
-      } catch {
-        return false
-      }
-    })
-    .map(Number)
-
 /** A collector stand-in that accepts every OTLP export (scripts/bench/otlp-sink.ts). */
 const startOtlpSink = (log: string) =>
   startListening(['--import', 'tsx', 'scripts/bench/otlp-sink.ts', '0'], {}, join(WORK, log))
@@ -1038,16 +1025,32 @@ interface RegistrationRow extends RegistrationRound {
   check: { p50: number; p99: number; candidates: number }
 }
 
+/** A file of a process under /proc (Linux), or undefined once the process is gone. */
+function procFile(pid: number | string, name: string): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/${name}`, 'utf8')
+  } catch {
+    return undefined
+  }
+}
+
+/** The fields of /proc/<pid>/stat after the command name (state, parent, …), if still there. */
+const statFields = (pid: number | string) => procFile(pid, 'stat')?.split(') ')[1].split(' ')
+
+/** The processes on this machine that `test` accepts. */
+const processesWhere = (test: (pid: string) => boolean) =>
+  readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter(test)
+    .map(Number)
+
 /** User and system CPU time (ms) of these processes so far, read from /proc (Linux). */
 function cpuMsOf(pids: number[]): number {
   let ticks = 0
   for (const pid of pids) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-      ticks += Number(fields[11]) + Number(fields[12])
-    } catch {
-      // gone meanwhile (a backend that ended): its time is not counted
-    }
+    // A process gone meanwhile (a backend that ended): its time is not counted.
+    const fields = statFields(pid)
+    if (fields) ticks += Number(fields[11]) + Number(fields[12])
   }
   return ticks * 10 // USER_HZ is 100 on Linux
 }
@@ -1104,14 +1107,10 @@ function machineTicks(): { total: number; idle: number } {
  * Read for the service's main thread (its tid is the process id), the serial stage of the service.
  */
 function threadTimes(pid: number): { running: number; waiting: number } {
-  try {
-    const [running, waiting] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8')
-      .split(' ')
-      .map(Number)
-    return { running: running / 1e6, waiting: waiting / 1e6 }
-  } catch {
-    return { running: NaN, waiting: NaN }
-  }
+  const [running, waiting] = (procFile(pid, `task/${pid}/schedstat`) ?? 'NaN NaN')
+    .split(' ')
+    .map(Number)
+  return { running: running / 1e6, waiting: waiting / 1e6 }
 }
 
 /** Whether the kernel's DAMON pages out memory left untouched (a VM host's memory policy). */
@@ -1133,17 +1132,11 @@ function damonPageout(): boolean {
 }
 
 /** Every PostgreSQL server process on this machine (the benchmark's server is local). */
-const postgresPids = () =>
-  readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        return readFileSync(`/proc/${d}/comm`, 'utf8').trim() === 'postgres'
-      } catch {
-        return false
-      }
-    })
-    .map(Number)
+const postgresPids = () => processesWhere((pid) => procFile(pid, 'comm')?.trim() === 'postgres')
+
+/** The processes whose parent is `parent` (the workers of scripts/bench/cluster.ts). */
+const childrenOf = (parent: number) =>
+  processesWhere((pid) => statFields(pid)?.[1] === String(parent))
 
 /**
  * Registration and its near-duplicate check on one data set, at every client count: first the
