@@ -3,6 +3,7 @@ import { createAdaptorServer } from '@hono/node-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BODY_CAPS } from '../src/http/body-shape'
 import { useHarness } from './harness'
+import { draftBody } from './supplier-data'
 import { unchanged } from './unchanged'
 
 /**
@@ -165,5 +166,51 @@ describe('a body is refused while it arrives', () => {
     // for half a second, then closes); a closed connection reads as no further answer.
     expect(await c.answer()).toBeUndefined()
     expect(c.isClosed()).toBe(true)
+  })
+})
+
+/*
+ * A body that announces at most 64 KiB is read whole by the adapter (`arrayBuffer()`) rather than
+ * through a web stream (bodyTextOf): over a real socket, it may still arrive in pieces, and its
+ * client may still leave half-way.
+ */
+describe('a small body, read whole', () => {
+  it('arriving in pieces with pauses between: created, and the connection carries the next request', async () => {
+    const c = client()
+    const body = JSON.stringify(draftBody())
+    const bytes = Buffer.from(body)
+    expect(bytes.length).toBeLessThan(64 * 1024)
+    await c.write(head('/admin/supplier/items', { 'content-length': bytes.length }))
+    for (const piece of [bytes.subarray(0, 7), bytes.subarray(7, 40), bytes.subarray(40)]) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      await c.write(piece)
+    }
+    const answer = await c.answer()
+    expect(answer?.status).toBe(200)
+    expect(answer?.body).toMatchObject({ code: 200, data: { status: 'DRAFT' } })
+    const [row] = await h.sql`
+      SELECT full_name FROM supplier
+      WHERE supplier_id = ${answer?.body.data.supplierId} AND deleted_at IS NULL`
+    expect(row.full_name).toBe(JSON.parse(body).fullName)
+    await c.write('GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n')
+    expect((await c.answer())?.status).toBe(200)
+    c.socket.destroy()
+  })
+
+  it('a client that leaves half-way through its body: nothing written, and the next client is served', async () => {
+    await unchanged(h, async () => {
+      const c = client()
+      const bytes = Buffer.from(JSON.stringify(draftBody()))
+      await c.write(head('/admin/supplier/items', { 'content-length': bytes.length }))
+      await c.write(bytes.subarray(0, bytes.length >> 1))
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      c.socket.destroy()
+      // Time for the server to see the connection go and settle the half-read request.
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    })
+    const next = client()
+    await next.write('GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n')
+    expect((await next.answer())?.status).toBe(200)
+    next.socket.destroy()
   })
 })

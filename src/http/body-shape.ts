@@ -245,7 +245,7 @@ export type BodyText =
  * header announced (chunked), counted as it arrives.
  */
 export async function readBodyText(
-  body: ReadableStream<Uint8Array> | null,
+  body: ReadableStream<Uint8Array> | Uint8Array | null,
   { limit = Infinity, caps = BODY_CAPS }: { limit?: number; caps?: BodyCaps } = {},
 ): Promise<BodyText> {
   const scan = new ShapeScan(caps)
@@ -275,9 +275,12 @@ export async function readBodyText(
     recentLength = 0
   }
   let size = 0
-  if (body) {
-    const reader = body.getReader()
-    for (;;) {
+  // Bytes already read (bodyTextOf's small body) are one piece of a stream that ends after it.
+  const reader = body instanceof ReadableStream ? body.getReader() : undefined
+  let whole = body instanceof Uint8Array ? body : undefined
+  while (reader || whole) {
+    let bytes: Uint8Array
+    if (reader) {
       let read: ReadableStreamReadResult<Uint8Array>
       try {
         read = await reader.read()
@@ -286,18 +289,21 @@ export async function readBodyText(
         return { refusal: MALFORMED }
       }
       if (read.done) break
-      const bytes = read.value
-      size += bytes.length
-      // Not read further: a client sending more than its route takes may send without end.
-      if (size > limit) return { refusal: `request body exceeds ${limit} bytes`, overLimit: true }
-      for (let at = 0; at < bytes.length; at += SLICE) {
-        const piece = decode(bytes.subarray(at, at + SLICE))
-        keep(piece)
-        const problem = scan.push(piece)
-        if (problem) {
-          discardRest(reader, limit - size)
-          return { refusal: problem === 'malformed' ? MALFORMED : problem }
-        }
+      bytes = read.value
+    } else {
+      bytes = whole as Uint8Array
+      whole = undefined
+    }
+    size += bytes.length
+    // Not read further: a client sending more than its route takes may send without end.
+    if (size > limit) return { refusal: `request body exceeds ${limit} bytes`, overLimit: true }
+    for (let at = 0; at < bytes.length; at += SLICE) {
+      const piece = decode(bytes.subarray(at, at + SLICE))
+      keep(piece)
+      const problem = scan.push(piece)
+      if (problem) {
+        if (reader) discardRest(reader, limit - size)
+        return { refusal: problem === 'malformed' ? MALFORMED : problem }
       }
     }
   }
@@ -380,6 +386,27 @@ export async function readBodyAhead(c: { req: { raw: Request } }, limit: number)
   return text
 }
 
-/** The body of this request, read once: as limitBody read it ahead, or now, as it arrives. */
-export const bodyTextOf = (c: { req: { raw: Request } }): BodyText | Promise<BodyText> =>
-  readAhead.get(c) ?? readBodyText(c.req.raw.body, { limit: limits.get(c) })
+/**
+ * The body of this request, read once: as limitBody read it ahead, or now. A body that announces
+ * at most a slice is read whole by the runtime (`arrayBuffer()`: Hono's Node adapter then reads
+ * the socket's stream itself, with its own handling of a client that goes away, where `body`
+ * builds a whole web Request and a web stream over it, a twentieth of a registration's work on
+ * the service's one thread) and scanned as one piece before anything is built from it; what it
+ * may hold is bounded by the length it announced, which Node's parser enforces. Anything larger
+ * is read as it arrives.
+ */
+export const bodyTextOf = (c: { req: { raw: Request } }): BodyText | Promise<BodyText> => {
+  const kept = readAhead.get(c)
+  if (kept) return kept
+  const { raw } = c.req
+  const limit = limits.get(c)
+  const announced = raw.headers.get('content-length')
+  if (announced !== null && Number(announced) <= SLICE && !raw.headers.has('transfer-encoding')) {
+    return raw.arrayBuffer().then(
+      (bytes) => readBodyText(new Uint8Array(bytes), { limit }),
+      // The client went away mid-body, as a stream's read answers it.
+      (): BodyText => ({ refusal: MALFORMED }),
+    )
+  }
+  return readBodyText(raw.body, { limit })
+}
