@@ -8,7 +8,7 @@ import type { Sql } from '../../../sql/db'
 import { fail } from '../../errors'
 import type { DomainDeps, WriteContext } from '../context'
 import { mapConstraintViolation } from './constraints'
-import { transaction } from './transaction'
+import { allSettled, transaction } from './transaction'
 
 /**
  * One write of the supplier aggregate, in the spec's write order. The pipeline owns the order;
@@ -67,8 +67,14 @@ export async function runWrite<Seen, Result>(
   try {
     committed = await transaction(deps, ctx, async (tx) => {
       await claimKey(tx, ctx)
-      await guardDuplicateSubmit(tx, deps, ctx)
-      const result = await command.run(tx, seen)
+      // The claim goes out with the command's first statement, not a round trip ahead of it:
+      // the connection runs them in the order sent, so the claim still comes first (a twin
+      // waits on its unique index before anything of the command runs), and it is judged
+      // first. A refused claim rolls the command's work back with it.
+      const [, result] = await allSettled([
+        guardDuplicateSubmit(tx, deps, ctx),
+        command.run(tx, seen),
+      ] as const)
       if (ctx.idempotencyKey) {
         await completeIdempotencyKey(
           tx,
