@@ -390,10 +390,10 @@ export async function readBodyAhead(c: { req: { raw: Request } }, limit: number)
  * The body of this request, read once: as limitBody read it ahead, or now. A body that announces
  * at most a slice is read whole by the runtime (`arrayBuffer()`: Hono's Node adapter then reads
  * the socket's stream itself, with its own handling of a client that goes away, where `body`
- * builds a whole web Request and a web stream over it, a twentieth of a registration's work on
- * the service's one thread) and scanned as one piece before anything is built from it; what it
- * may hold is bounded by the length it announced, which Node's parser enforces. Anything larger
- * is read as it arrives.
+ * builds a whole web Request and a web stream over it: 3.9 % of the service's one thread at 16
+ * registering clients, stop 40) and scanned as one piece before anything is built from it; what
+ * it may hold is bounded by the length it announced, which Node's parser enforces. Anything
+ * larger is read as it arrives.
  */
 export const bodyTextOf = (c: { req: { raw: Request } }): BodyText | Promise<BodyText> => {
   const kept = readAhead.get(c)
