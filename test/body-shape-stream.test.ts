@@ -324,6 +324,22 @@ describe('a body is refused as soon as it breaks a cap', () => {
     expect((await readBodyText(broken)).refusal).toBe(MALFORMED)
   })
 
+  it('bytes already read whole (a small body) get the verdict and text the same bytes streamed get', async () => {
+    const texts = [
+      '\ufeff{"fullName":"苏州云栖旅游服务有限公司","a":[1,2,{"b":"😀\\""}]}',
+      `{"types":[${'{},'.repeat(BODY_CAPS.arrayItems + 1)}{}]}`,
+      '{}}',
+      '',
+    ]
+    for (const text of texts) {
+      const bytes = encoder.encode(text)
+      expect(await readBodyText(bytes)).toEqual(await readBodyText(streamOf([bytes])))
+    }
+    expect((await readBodyText(encoder.encode('"abc"'), { limit: 4 })).refusal).toBe(
+      'request body exceeds 4 bytes',
+    )
+  })
+
   it('no body is the empty text, left to the parser', async () => {
     expect(await readBodyText(null)).toEqual({ text: '' })
   })

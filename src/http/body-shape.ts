@@ -276,7 +276,7 @@ export async function readBodyText(
   }
   let size = 0
   // Bytes already read (bodyTextOf's small body) are one piece of a stream that ends after it.
-  const reader = body instanceof ReadableStream ? body.getReader() : undefined
+  const reader = body instanceof Uint8Array ? undefined : body?.getReader()
   let whole = body instanceof Uint8Array ? body : undefined
   while (reader || whole) {
     let bytes: Uint8Array
