@@ -49,8 +49,9 @@ export function limitBodies(configured: number): MiddlewareHandler {
     // As Hono's bodyLimit reads the headers: a length without a transfer coding is the size.
     const length = c.req.header('content-length')
     if (length !== undefined && !c.req.header('transfer-encoding')) {
-      limitBody(c, limit)
-      return Number.parseInt(length, 10) > limit ? refuse(c, limit) : next()
+      const announced = Number.parseInt(length, 10)
+      limitBody(c, limit, announced)
+      return announced > limit ? refuse(c, limit) : next()
     }
     const read = await readBodyAhead(c, limit)
     return read.overLimit ? refuse(c, limit) : next()
