@@ -37,6 +37,8 @@ const READINESS_MS = Math.min(2000, BOUNDS.statementTimeoutMs)
  */
 const RECOVERY_MS = DEADLINE_MS + 1000
 
+const QUIET_MS = 300
+
 /**
  * Waits until no backend but the caller's own is running a statement or sitting in a
  * transaction: what the service sent into the silence has reached the server and ended there
@@ -50,8 +52,15 @@ async function settled(sql: postgres.Sql) {
         WHERE datname = current_database() AND pid <> pg_backend_pid()
           AND state IN ('active', 'idle in transaction', 'idle in transaction (aborted)')`
     )[0].n
+  // Quiet is none seen for QUIET_MS on end, not one look: right after the network comes back,
+  // what the proxy delivered may not have begun on the server when first asked (seen in CI: the
+  // loop ended at once, and the check after it found the statement running).
   const since = performance.now()
-  while ((await busy()) > 0 && performance.now() - since < 10_000) {
+  let quietSince: number | undefined
+  while (performance.now() - since < 10_000) {
+    const now = performance.now()
+    if ((await busy()) > 0) quietSince = undefined
+    else if (now - (quietSince ??= now) >= QUIET_MS) break
     await new Promise((r) => setTimeout(r, 50))
   }
   expect(await busy(), 'the service left a statement or transaction running').toBe(0)
