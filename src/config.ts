@@ -25,6 +25,24 @@ const base64Bytes = (value: string) => {
   }
 }
 
+/**
+ * The bytes a base64 key stands for, as the service decodes it (`atob`: `=` padding optional,
+ * ASCII white space ignored), or undefined when it is not base64. Two texts of one key compare
+ * equal here, so that no respelling of a public development key passes for another key.
+ */
+const keyBytes = (value: string) => {
+  try {
+    return atob(value)
+  } catch {
+    return undefined
+  }
+}
+
+const sameKey = (a: string, b: string) => {
+  const bytes = keyBytes(a)
+  return bytes !== undefined && bytes === keyBytes(b)
+}
+
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1'])
 
 const positiveIdString = z.string().regex(/^[1-9][0-9]{0,18}$/, 'must be a positive integer')
@@ -449,14 +467,15 @@ const crossChecks = (entry: LoadOptions['entry']) => (env: Env, ctx: z.Refinemen
       message: 'must name one of DATA_ENCRYPTION_KEYS',
     })
   }
-  if ([...env.DATA_ENCRYPTION_KEYS.values()].includes(env.BLIND_INDEX_KEY)) {
+  const dataKeys = [...env.DATA_ENCRYPTION_KEYS.values()]
+  if (dataKeys.some((k) => sameKey(k, env.BLIND_INDEX_KEY))) {
     ctx.addIssue({
       code: 'custom',
       path: ['BLIND_INDEX_KEY'],
       message: 'must differ from every DATA_ENCRYPTION_KEYS key',
     })
   }
-  if ([...env.DATA_ENCRYPTION_KEYS.values(), env.BLIND_INDEX_KEY].includes(env.AUDIT_HMAC_KEY)) {
+  if ([...dataKeys, env.BLIND_INDEX_KEY].some((k) => sameKey(k, env.AUDIT_HMAC_KEY))) {
     ctx.addIssue({
       code: 'custom',
       path: ['AUDIT_HMAC_KEY'],
@@ -476,12 +495,11 @@ const crossChecks = (entry: LoadOptions['entry']) => (env: Env, ctx: z.Refinemen
     ],
     [
       'DATA_ENCRYPTION_KEYS',
-      [...env.DATA_ENCRYPTION_KEYS.values()].some((k) =>
-        DEV_SECRETS.DATA_ENCRYPTION_KEYS.endsWith(k),
-      ),
+      dataKeys.some((k) => sameKey(k, DEV_SECRETS.DATA_ENCRYPTION_KEYS.split(':')[1])),
     ],
-    ['BLIND_INDEX_KEY', env.BLIND_INDEX_KEY === DEV_SECRETS.BLIND_INDEX_KEY],
-    ['AUDIT_HMAC_KEY', env.AUDIT_HMAC_KEY === DEV_SECRETS.AUDIT_HMAC_KEY],
+    // Compared as the bytes the keys decode to: the text may be respelled (no `=`, white space).
+    ['BLIND_INDEX_KEY', sameKey(env.BLIND_INDEX_KEY, DEV_SECRETS.BLIND_INDEX_KEY)],
+    ['AUDIT_HMAC_KEY', sameKey(env.AUDIT_HMAC_KEY, DEV_SECRETS.AUDIT_HMAC_KEY)],
     ['INTERNAL_TOKEN', env.INTERNAL_TOKEN === DEV_SECRETS.INTERNAL_TOKEN],
   ]
   for (const [name, isDev] of devValues) {

@@ -238,6 +238,37 @@ describe('loadConfig', () => {
     },
   )
 
+  /** The development keys written as atob still decodes them to the same bytes. */
+  const respelled = (key: string) => [key.replace(/=+$/, ''), ` ${key}`, `${key} `, `\t${key}`]
+
+  it.each(['BLIND_INDEX_KEY', 'AUDIT_HMAC_KEY', 'DATA_ENCRYPTION_KEYS'] as const)(
+    'with NODE_ENV unset, refuses %s respelled (no `=` padding, white space around): the bytes are compared',
+    (name) => {
+      const real = { ...PRODUCTION, NODE_ENV: undefined, DATABASE_URL: undefined }
+      const [id, key] =
+        name === 'DATA_ENCRYPTION_KEYS'
+          ? DEV_SECRETS.DATA_ENCRYPTION_KEYS.split(':')
+          : [undefined, DEV_SECRETS[name]]
+      for (const spelling of respelled(key)) {
+        const value = id ? `${id}:${spelling}` : spelling
+        const err = configError({ ...real, [name]: value })
+        expect(err.problems, JSON.stringify(value)).toEqual([
+          expect.stringMatching(new RegExp(`^${name}: development secret refused`)),
+        ])
+      }
+    },
+  )
+
+  it('one key respelled does not pass for another: blind-index and audit keys differ by bytes', () => {
+    const key = btoa('k'.repeat(32))
+    expect(() => load({ DATA_ENCRYPTION_KEYS: `k1:${key}`, BLIND_INDEX_KEY: ` ${key}` })).toThrow(
+      /BLIND_INDEX_KEY: must differ/,
+    )
+    expect(() => load({ BLIND_INDEX_KEY: key, AUDIT_HMAC_KEY: key.replace(/=+$/, '') })).toThrow(
+      /AUDIT_HMAC_KEY: must differ/,
+    )
+  })
+
   it.each(['development', 'test'])(
     'NODE_ENV=%s, said explicitly, takes the development secrets on a loopback HOST',
     (env) => {
