@@ -59,6 +59,15 @@ END $$;
 
 
 --
+-- Name: domain_event_order_key(text, bigint, jsonb); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.domain_event_order_key(aggregate_type text, aggregate_id bigint, payload jsonb) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN CASE WHEN (aggregate_type = 'SUPPLIER'::text) THEN (aggregate_id)::text ELSE COALESCE((payload ->> 'supplierId'::text), ((aggregate_type || ':'::text) || (aggregate_id)::text)) END;
+
+
+--
 -- Name: forbid_delete(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -139,6 +148,29 @@ CREATE FUNCTION public.next_version(previous timestamp with time zone) RETURNS t
 
 
 --
+-- Name: search_grams(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.search_grams(t text) RETURNS text[]
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$
+  SELECT coalesce(array_agg(DISTINCT v.g), '{}')
+  FROM unnest(string_to_array(t, chr(31))) AS p(part),
+       LATERAL generate_series(1, char_length(p.part)) AS i,
+       LATERAL (VALUES (substr(p.part, i, 1)),
+                       (CASE WHEN i < char_length(p.part) THEN substr(p.part, i, 2) END)) AS v(g)
+  WHERE v.g IS NOT NULL
+$$;
+
+
+--
+-- Name: FUNCTION search_grams(t text); Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON FUNCTION public.search_grams(t text) IS 'characters and pairs of adjacent characters of each U+001F-separated part: the keyword index''s terms';
+
+
+--
 -- Name: supplier_count_changed(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -195,6 +227,17 @@ BEGIN
   RAISE EXCEPTION 'supplier.create_time never changes (supplier_type.supplier_create_time copies it)'
     USING ERRCODE = 'integrity_constraint_violation';
 END $$;
+
+
+--
+-- Name: supplier_no_fold(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.supplier_no_fold(n text) RETURNS text
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$
+  SELECT regexp_replace(lower(n), '[^a-z0-9]', '', 'g')
+$$;
 
 
 --
@@ -471,6 +514,24 @@ COMMENT ON TABLE public.audit_trail_state IS 'one row: when the rows written bef
 
 
 --
+-- Name: backfill_progress; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.backfill_progress (
+    job text NOT NULL,
+    after_id bigint DEFAULT 0 NOT NULL,
+    finished_at timestamp with time zone
+);
+
+
+--
+-- Name: TABLE backfill_progress; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.backfill_progress IS 'How far an online backfill of existing rows got: the last supplier_id done; finished_at once all were';
+
+
+--
 -- Name: change_log; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -612,8 +673,10 @@ CREATE TABLE public.domain_event (
     create_time timestamp with time zone DEFAULT now() NOT NULL,
     published_at timestamp with time zone,
     tx_id xid8 DEFAULT pg_current_xact_id() NOT NULL,
+    parked_reason text,
+    parked_at timestamp with time zone,
     CONSTRAINT domain_event_aggregate_check CHECK ((aggregate_type = ANY (ARRAY['SUPPLIER'::text, 'ACCOUNT'::text, 'RELATION'::text, 'SUPPLIER_TYPE'::text]))),
-    CONSTRAINT domain_event_status_check CHECK ((status = ANY (ARRAY['PENDING'::text, 'PUBLISHED'::text])))
+    CONSTRAINT domain_event_status_check CHECK ((status = ANY (ARRAY['PENDING'::text, 'PUBLISHED'::text, 'PARKED'::text])))
 );
 
 
@@ -621,7 +684,7 @@ CREATE TABLE public.domain_event (
 -- Name: TABLE domain_event; Type: COMMENT; Schema: public; Owner: -
 --
 
-COMMENT ON TABLE public.domain_event IS 'outbox; PENDING until the relay (EVENTS_NATS_URL) has JetStream acknowledge it, then PUBLISHED';
+COMMENT ON TABLE public.domain_event IS 'outbox; PENDING until the relay (EVENTS_NATS_URL) has JetStream acknowledge it, then PUBLISHED; PARKED when it cannot be published';
 
 
 --
@@ -629,6 +692,13 @@ COMMENT ON TABLE public.domain_event IS 'outbox; PENDING until the relay (EVENTS
 --
 
 COMMENT ON COLUMN public.domain_event.tx_id IS 'the writing transaction; the relay reads only events whose transaction is older than every running one';
+
+
+--
+-- Name: COLUMN domain_event.parked_reason; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON COLUMN public.domain_event.parked_reason IS 'why the relay could not publish it (names the failing fields, never a value); set while PARKED';
 
 
 --
@@ -2390,6 +2460,27 @@ ALTER TABLE public.supplier_resource_relation ALTER COLUMN relation_id ADD GENER
 
 
 --
+-- Name: supplier_search; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.supplier_search (
+    supplier_id bigint NOT NULL,
+    full_fold text NOT NULL,
+    short_fold text DEFAULT ''::text NOT NULL,
+    spellings text DEFAULT ''::text NOT NULL,
+    version smallint NOT NULL,
+    terms text[] GENERATED ALWAYS AS (public.search_grams(((((full_fold || chr(31)) || short_fold) || chr(31)) || spellings))) STORED
+);
+
+
+--
+-- Name: TABLE supplier_search; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.supplier_search IS 'folded names and other spellings of a supplier for the list keyword; no row: not searchable yet';
+
+
+--
 -- Name: supplier_supplier_id_seq; Type: SEQUENCE; Schema: public; Owner: -
 --
 
@@ -2478,6 +2569,14 @@ ALTER TABLE ONLY public.audit_chain_head
 
 ALTER TABLE ONLY public.audit_trail_state
     ADD CONSTRAINT audit_trail_state_pkey PRIMARY KEY (singleton);
+
+
+--
+-- Name: backfill_progress backfill_progress_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.backfill_progress
+    ADD CONSTRAINT backfill_progress_pkey PRIMARY KEY (job);
 
 
 --
@@ -2777,6 +2876,14 @@ ALTER TABLE ONLY public.supplier_resource_relation
 
 
 --
+-- Name: supplier_search supplier_search_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.supplier_search
+    ADD CONSTRAINT supplier_search_pkey PRIMARY KEY (supplier_id);
+
+
+--
 -- Name: supplier_type supplier_type_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2848,6 +2955,20 @@ CREATE INDEX change_log_approval ON public.change_log USING btree (approval_log_
 
 
 --
+-- Name: change_log_field; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX change_log_field ON public.change_log USING btree (field_name, date_trunc('second'::text, (create_time AT TIME ZONE 'UTC'::text)) DESC, change_log_id DESC) INCLUDE (create_time) WHERE (supplier_id IS NOT NULL);
+
+
+--
+-- Name: change_log_operation; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX change_log_operation ON public.change_log USING btree (operation_type, date_trunc('second'::text, (create_time AT TIME ZONE 'UTC'::text)) DESC, change_log_id DESC) INCLUDE (create_time) WHERE (supplier_id IS NOT NULL);
+
+
+--
 -- Name: change_log_order; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2862,10 +2983,24 @@ CREATE INDEX change_log_rule ON public.change_log USING btree (target_id, create
 
 
 --
+-- Name: change_log_status; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX change_log_status ON public.change_log USING btree (status, date_trunc('second'::text, (create_time AT TIME ZONE 'UTC'::text)) DESC, change_log_id DESC) INCLUDE (create_time) WHERE ((supplier_id IS NOT NULL) AND (status IS NOT NULL));
+
+
+--
 -- Name: change_log_supplier; Type: INDEX; Schema: public; Owner: -
 --
 
 CREATE INDEX change_log_supplier ON public.change_log USING btree (supplier_id, date_trunc('second'::text, (create_time AT TIME ZONE 'UTC'::text)) DESC, change_log_id DESC) INCLUDE (create_time);
+
+
+--
+-- Name: change_log_target_type; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX change_log_target_type ON public.change_log USING btree (target_type, date_trunc('second'::text, (create_time AT TIME ZONE 'UTC'::text)) DESC, change_log_id DESC) INCLUDE (create_time) WHERE (supplier_id IS NOT NULL);
 
 
 --
@@ -2890,10 +3025,24 @@ CREATE UNIQUE INDEX dict_type_code_live ON public.dict_type USING btree (dict_ty
 
 
 --
+-- Name: domain_event_parked_id; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX domain_event_parked_id ON public.domain_event USING btree (event_id) WHERE (status = 'PARKED'::text);
+
+
+--
 -- Name: domain_event_pending; Type: INDEX; Schema: public; Owner: -
 --
 
 CREATE INDEX domain_event_pending ON public.domain_event USING btree (event_id) WHERE (status = 'PENDING'::text);
+
+
+--
+-- Name: domain_event_pending_id; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX domain_event_pending_id ON public.domain_event USING btree (event_id) WHERE (status = 'PENDING'::text);
 
 
 --
@@ -3149,6 +3298,13 @@ CREATE UNIQUE INDEX supplier_no_live ON public.supplier USING btree (supplier_no
 
 
 --
+-- Name: supplier_no_terms; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX supplier_no_terms ON public.supplier USING gin (public.search_grams(public.supplier_no_fold(supplier_no))) WITH (fastupdate=off) WHERE ((deleted_at IS NULL) AND (supplier_no IS NOT NULL));
+
+
+--
 -- Name: supplier_no_trgm; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -3188,6 +3344,13 @@ CREATE INDEX supplier_resource_relation_supplier ON public.supplier_resource_rel
 --
 
 CREATE INDEX supplier_resource_relation_supplier_module ON public.supplier_resource_relation USING btree (supplier_id, resource_module, update_time DESC, relation_id DESC) INCLUDE (resource_id) WHERE (deleted_at IS NULL);
+
+
+--
+-- Name: supplier_search_terms; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX supplier_search_terms ON public.supplier_search USING gin (terms) WITH (fastupdate=off);
 
 
 --
@@ -3512,6 +3675,14 @@ ALTER TABLE ONLY public.supplier_resource_relation
 
 
 --
+-- Name: supplier_search supplier_search_supplier_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.supplier_search
+    ADD CONSTRAINT supplier_search_supplier_id_fkey FOREIGN KEY (supplier_id) REFERENCES public.supplier(supplier_id);
+
+
+--
 -- Name: supplier_type supplier_type_supplier_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -3548,4 +3719,7 @@ INSERT INTO public.schema_migrations (version) VALUES
     ('20261125200000'),
     ('20261126000100'),
     ('20261126120000'),
-    ('20261127000100');
+    ('20261127000100'),
+    ('20261202000100'),
+    ('20261202000200'),
+    ('20261202000300');

@@ -1,6 +1,6 @@
 import { parseEventPayload, type DomainEvent } from '../src/schemas/events'
 import { z } from 'zod'
-import { many, none, one, type Sql } from './db'
+import { many, maybeOne, none, one, type Sql } from './db'
 
 export type { DomainEvent }
 
@@ -57,23 +57,38 @@ const StoredEventRow = z.object({
   eventType: z.string(),
   payload: z.unknown(),
   createTime: z.string(),
+  orderKey: z.string(),
 })
 
+export type PublishableEvent = z.output<typeof StoredEventRow>
+
 /**
- * The next PENDING events the relay may publish, in event_id order: only those whose writing
- * transaction is older than every transaction still running (tx_id below the snapshot's xmin).
- * A running transaction may hold a smaller event_id than a committed one; reading past it would
- * publish out of order, so the committed one waits until that transaction ends, and no event is
- * ever passed over (the relay reads by status, not from a cursor).
+ * The next PENDING events the relay may publish, in event_id order, each with its order key
+ * (`domain_event_order_key`: the supplier, or the aggregate of an event of no supplier):
+ * only those whose writing transaction is older than every transaction still running (tx_id
+ * below the snapshot's xmin), so that no later commit can bring an event of the same supplier
+ * with a smaller id, and none behind a PARKED event of its own key (a supplier's later events
+ * wait for the parked one to be re-queued). The relay reads by status, not from a cursor, so
+ * none is ever passed over.
  */
 export function publishableEvents(sql: Sql, limit: number) {
   return many(
     sql`
+      WITH parked AS (
+        SELECT domain_event_order_key(aggregate_type, aggregate_id, payload) AS order_key, min(event_id) AS first_id
+        FROM domain_event WHERE status = 'PARKED' GROUP BY 1
+      )
       SELECT event_id::text AS "eventId", aggregate_type AS "aggregateType",
              aggregate_id::text AS "aggregateId", event_type AS "eventType", payload,
-             to_char(create_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createTime"
-      FROM domain_event
+             to_char(create_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "createTime",
+             domain_event_order_key(aggregate_type, aggregate_id, payload) AS "orderKey"
+      FROM domain_event e
       WHERE status = 'PENDING' AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
+        AND NOT EXISTS (
+          SELECT 1 FROM parked p
+          WHERE p.order_key = domain_event_order_key(e.aggregate_type, e.aggregate_id, e.payload)
+            AND p.first_id < e.event_id
+        )
       ORDER BY event_id
       LIMIT ${limit}
     `,
@@ -81,22 +96,128 @@ export function publishableEvents(sql: Sql, limit: number) {
   )
 }
 
-/** After JetStream acknowledged it: PUBLISHED, once (a second call changes nothing). */
-export function markPublished(sql: Sql, eventId: string) {
+/** After JetStream acknowledged them: PUBLISHED, in one statement, once (again: no change). */
+export function markPublished(sql: Sql, eventIds: readonly string[]) {
   return none(sql`
     UPDATE domain_event SET status = 'PUBLISHED', published_at = now()
-    WHERE event_id = ${eventId} AND status = 'PENDING'
+    WHERE event_id = ANY(${eventIds as string[]}::bigint[]) AND status = 'PENDING'
   `)
 }
 
-const PendingStats = z.object({ pending: z.number(), oldestAgeSeconds: z.number() })
+/**
+ * An event that cannot be published: PARKED with the reason (which names what is wrong, never a
+ * value). True when this call parked it (it was PENDING).
+ */
+export async function parkEvent(sql: Sql, eventId: string, reason: string) {
+  const parked = await none(sql`
+    UPDATE domain_event SET status = 'PARKED', parked_reason = ${reason}, parked_at = now()
+    WHERE event_id = ${eventId} AND status = 'PENDING'
+  `)
+  return parked === 1
+}
 
-/** How many events wait, and for how long the oldest has (0 when none): for /metrics. */
+const ParkedRow = z.object({
+  eventId: z.string(),
+  aggregateType: z.string(),
+  aggregateId: z.string(),
+  eventType: z.string(),
+  orderKey: z.string(),
+  reason: z.string().nullable(),
+  parkedAt: z.string(),
+  held: z.number(),
+})
+
+/** The PARKED events, oldest first, each with how many later events of its key wait behind it. */
+export function parkedEvents(sql: Sql) {
+  return many(
+    sql`
+      WITH parked AS (
+        SELECT event_id, aggregate_type, aggregate_id, event_type, parked_reason, parked_at,
+               domain_event_order_key(aggregate_type, aggregate_id, payload) AS order_key
+        FROM domain_event WHERE status = 'PARKED'
+      )
+      SELECT p.event_id::text AS "eventId", p.aggregate_type AS "aggregateType",
+             p.aggregate_id::text AS "aggregateId", p.event_type AS "eventType",
+             p.order_key AS "orderKey", p.parked_reason AS reason,
+             to_char(p.parked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "parkedAt",
+             (SELECT count(*)::int FROM domain_event e
+              WHERE e.status = 'PENDING' AND e.event_id > p.event_id
+                AND domain_event_order_key(e.aggregate_type, e.aggregate_id, e.payload) = p.order_key) AS held
+      FROM parked p ORDER BY p.event_id
+    `,
+    ParkedRow,
+  )
+}
+
+const StoredPayload = z.object({ eventType: z.string(), payload: z.unknown(), status: z.string() })
+
+/** One stored event's type, payload and status (null: no such event), for the operator's checks. */
+export function storedEvent(sql: Sql, eventId: string) {
+  return maybeOne(
+    sql`
+      SELECT event_type AS "eventType", payload, status FROM domain_event
+      WHERE event_id = ${eventId}
+    `,
+    StoredPayload,
+  )
+}
+
+/** A PARKED event back to PENDING, its reason cleared; true when it was PARKED. */
+export async function requeueEvent(sql: Sql, eventId: string) {
+  const requeued = await none(sql`
+    UPDATE domain_event SET status = 'PENDING', parked_reason = NULL, parked_at = NULL
+    WHERE event_id = ${eventId} AND status = 'PARKED'
+  `)
+  return requeued === 1
+}
+
+const HeldBy = z.object({
+  held: z.number(),
+  pid: z.number().nullable(),
+  database: z.string().nullable(),
+  ageSeconds: z.number().nullable(),
+  state: z.string().nullable(),
+})
+
+/**
+ * How many committed PENDING events the xmin rule holds back, and the transaction holding them
+ * (the oldest one with a transaction id, of any database of the cluster; `pid` null when the
+ * role cannot see it, which pg_read_all_stats allows).
+ */
+export function publishingHeldBy(sql: Sql) {
+  return one(
+    sql`
+      SELECT (SELECT count(*)::int FROM domain_event
+              WHERE status = 'PENDING' AND NOT tx_id < pg_snapshot_xmin(pg_current_snapshot())) AS held,
+             a.pid, a.datname AS database,
+             extract(epoch FROM now() - a.xact_start)::float8 AS "ageSeconds", a.state
+      FROM (SELECT 1) AS one
+      LEFT JOIN LATERAL (
+        SELECT pid, datname, xact_start, state FROM pg_stat_activity
+        WHERE backend_xid IS NOT NULL AND pid <> pg_backend_pid()
+        ORDER BY age(backend_xid) DESC LIMIT 1
+      ) AS a ON true
+    `,
+    HeldBy,
+  )
+}
+
+const PendingStats = z.object({
+  pending: z.number(),
+  oldestAgeSeconds: z.number(),
+  parked: z.number(),
+})
+
+/**
+ * How many events wait, for how long the oldest has (0 when none), and how many are PARKED: for
+ * /metrics.
+ */
 export function pendingEventStats(sql: Sql) {
   return one(
     sql`
       SELECT count(*)::int AS pending,
-             COALESCE(extract(epoch FROM now() - min(create_time)), 0)::float8 AS "oldestAgeSeconds"
+             COALESCE(extract(epoch FROM now() - min(create_time)), 0)::float8 AS "oldestAgeSeconds",
+             (SELECT count(*)::int FROM domain_event WHERE status = 'PARKED') AS parked
       FROM domain_event WHERE status = 'PENDING'
     `,
     PendingStats,

@@ -9,7 +9,7 @@ import { connect } from '../sql/db'
 import { createApp, domainDeps } from './app'
 import { startApprovalSweeper } from './domain/approval/reconcile'
 import { startNameKeyBackfill } from './domain/supplier/name-keys'
-import { startEventRelay } from './domain/events/relay'
+import { stableRelayHolder, startEventRelay } from './domain/events/relay'
 import { startQualificationReminders } from './domain/supplier/qualification-reminders'
 import { ConfigError, loadConfig, type Config } from './config'
 import { withDotEnv } from './dotenv'
@@ -211,7 +211,11 @@ try {
   // Suppliers written before the name keys existed are keyed while the service serves.
   stopBackfill = startNameKeyBackfill(deps)
   // Off (nothing runs, events stay PENDING) unless EVENTS_NATS_URL is set.
-  stopRelay = startEventRelay(deps)
+  // Its lease holder is this host and port: a restarted instance takes its lease back at once.
+  stopRelay = startEventRelay({
+    ...deps,
+    holder: stableRelayHolder((server.address() as AddressInfo).port),
+  })
   stopReminders = startQualificationReminders(deps)
   handler = (req, env) => app.fetch(req, env)
   const { address, port } = server.address() as AddressInfo

@@ -61,9 +61,14 @@ export function createMetrics({
     help: 'Domain events the relay had acknowledged by JetStream (and marked PUBLISHED)',
     registers: [registry],
   })
+  const eventsParked = new Counter({
+    name: 'supplier_events_parked_total',
+    help: 'Domain events the relay parked because they cannot be published (see docs/events.md)',
+    registers: [registry],
+  })
   const eventsFailed = new Counter({
     name: 'supplier_events_publish_failures_total',
-    help: 'Publish attempts of the relay that failed (the event stays PENDING and is retried)',
+    help: 'Failed attempts of the relay, each publish and each connection (events stay PENDING)',
     registers: [registry],
   })
   const scrapeErrors = new Counter({
@@ -112,6 +117,14 @@ export function createMetrics({
     registers: [registry],
     async collect() {
       await fromDatabase(async () => this.set((await pendingEventStats(sql)).pending))
+    },
+  })
+  new Gauge({
+    name: 'supplier_events_parked',
+    help: 'Domain events PARKED, waiting for an operator (npm run events -- parked)',
+    registers: [registry],
+    async collect() {
+      await fromDatabase(async () => this.set((await pendingEventStats(sql)).parked))
     },
   })
   new Gauge({
@@ -172,7 +185,8 @@ export function createMetrics({
       standbyUp.set({ standby }, seconds === undefined ? 0 : 1)
       if (seconds !== undefined) lag.set({ standby }, seconds)
     },
-    eventPublished: () => eventsPublished.inc(),
+    eventPublished: (count = 1) => eventsPublished.inc(count),
+    eventParked: () => eventsParked.inc(),
     eventPublishFailed: () => eventsFailed.inc(),
   }
   return { registry, observer }

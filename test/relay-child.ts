@@ -7,7 +7,7 @@ import { connectJetStream } from '../src/ports/event-broker'
 /*
  * A relay in a process of its own, for the kill -9 test (test/events-relay.test.ts): it publishes
  * to the machine's NATS, and once JetStream acknowledged the `stopAfter`-th event it says so on
- * stdout and waits, before marking it PUBLISHED, to be killed.
+ * stdout and waits, before its batch is marked PUBLISHED, to be killed.
  * Usage: relay-child.ts <database url> <stream> <subject prefix> <stopAfter>
  */
 

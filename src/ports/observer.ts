@@ -21,10 +21,12 @@ export interface Observer {
   databaseRead?(target: 'standby' | 'primary', reason: string): void
   /** A standby's replay lag as last measured, in seconds; undefined while it does not answer. */
   standbyLag?(standby: string, seconds: number | undefined): void
-  /** The relay had one event acknowledged by the broker. */
-  eventPublished(): void
-  /** The relay failed to publish one event (it stays PENDING and is retried). */
+  /** The relay had `count` (1 when not given) events acknowledged by the broker and marked. */
+  eventPublished(count?: number): void
+  /** A failed attempt of the relay: a publish, or a connection (the events stay PENDING). */
   eventPublishFailed(): void
+  /** The relay parked an event it cannot publish. */
+  eventParked?(): void
 }
 
 /** Reports every lookup that rejects (error or deadline), then rejects as before. */
