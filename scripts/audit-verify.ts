@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { connect } from '../sql/db'
 import { loadConfig } from '../src/config'
-import { createCipher } from '../src/crypto/sensitive'
+import { AuditKey } from '../src/crypto/audit'
 import { startEmbedded, type EmbeddedDatabase } from '../src/db/embedded'
 import { sealUnsealedRows } from '../src/domain/audit/trail'
 import { markLegacyRowsSealed } from '../sql/audit-trail'
@@ -18,11 +19,35 @@ import { describeFinding, verifyAuditTrail } from '../src/domain/audit/verify'
  *                                     at its next start; rows written around the service: only
  *                                     after you have looked at them)
  * Needs the service's AUDIT_HMAC_KEY, and DATABASE_URL, or else the embedded database in
- * DATA_DIR (stop the service first: the embedded database serves one process).
+ * DATA_DIR (stop the service first: the embedded database serves one process); no other secret.
  * Exit status: 0 whole, 1 broken, 2 cannot run.
  */
 const { values: opts } = parseArgs({ options: { seal: { type: 'boolean', default: false } } })
-const config = loadConfig()
+
+/**
+ * The secrets this tool does not use, replaced by throwaway values whatever the environment
+ * holds, so that a DBA is asked only for the database and the audit key (and no key the service
+ * encrypts with or signs tokens with need be handed to the tool).
+ */
+const unused = () => {
+  const key = () => randomBytes(32).toString('base64')
+  return {
+    AUTH_JWT_SECRET: randomBytes(32).toString('hex'),
+    AUTH_JWKS_URL: undefined,
+    DATA_ENCRYPTION_KEYS: `unused:${key()}`,
+    DATA_ENCRYPTION_KEY_ID: undefined,
+    BLIND_INDEX_KEY: key(),
+    INTERNAL_TOKEN: randomBytes(32).toString('hex'),
+  }
+}
+
+let config: ReturnType<typeof loadConfig>
+try {
+  config = loadConfig({ ...process.env, ...unused() })
+} catch (err) {
+  console.error(`audit:verify cannot run: ${(err as Error).message}`)
+  process.exit(2)
+}
 let embedded: EmbeddedDatabase | undefined
 let url = config.databaseUrl
 if (!url) {
@@ -37,7 +62,7 @@ if (!url) {
 const sql = connect({ url, max: 1, timezone: config.timezone })
 let status = 2
 try {
-  const cipher = await createCipher(config.crypto)
+  const cipher = { audit: await AuditKey.create(config.crypto.auditKey) }
   if (opts.seal) {
     const sealed = await sealUnsealedRows(sql, { cipher })
     await markLegacyRowsSealed(sql)

@@ -140,6 +140,44 @@ describe('the audit trail', () => {
     expect(clean.stdout).toContain('the audit trail is whole')
   })
 
+  it('npm run audit:verify asks a DBA for the database and the audit key only', async () => {
+    await history()
+    const secrets = [
+      'AUTH_JWT_SECRET',
+      'DATA_ENCRYPTION_KEYS',
+      'BLIND_INDEX_KEY',
+      'AUDIT_HMAC_KEY',
+      'INTERNAL_TOKEN',
+    ]
+    const bare = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !secrets.includes(name)),
+    )
+    const verify = async (env: Record<string, string>) => {
+      try {
+        const { stdout, stderr } = await run(
+          process.execPath,
+          ['--import', 'tsx', 'scripts/audit-verify.ts'],
+          { env: { ...bare, NODE_ENV: 'production', DATABASE_URL: h.db.url, ...env } },
+        )
+        return { status: 0, stdout, stderr }
+      } catch (err) {
+        const e = err as { code: number; stdout: string; stderr: string }
+        return { status: e.code, stdout: e.stdout, stderr: e.stderr }
+      }
+    }
+    // Without the audit key: it cannot run, and says so naming that key alone.
+    const keyless = await verify({})
+    expect(keyless.status, keyless.stderr).toBe(2)
+    expect(keyless.stderr).toMatch(/AUDIT_HMAC_KEY/)
+    for (const other of secrets.filter((s) => s !== 'AUDIT_HMAC_KEY')) {
+      expect(keyless.stderr).not.toContain(other)
+    }
+    // With an audit key (another one than the trail's, so every chain reads as broken): it runs.
+    const ran = await verify({ AUDIT_HMAC_KEY: randomBytes(32).toString('base64') })
+    expect(ran.stdout, ran.stderr).toMatch(/checked \d+ row\(s\) in \d+ chain\(s\)/)
+    expect(ran.status).toBe(1)
+  })
+
   it('keeps one unbroken chain when writes to one supplier run at once', async () => {
     const { supplierId } = await insertSupplier(h, {
       status: 'ACTIVE',
