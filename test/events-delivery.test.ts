@@ -229,6 +229,33 @@ describe('event delivery contract', () => {
     await created.stop()
   })
 
+  it('CloudEvents time is when the writing transaction began, not its commit; /asyncapi.json claims no id order', async () => {
+    const { events, stream } = own()
+    await settleEarlier()
+    const s = supplier()
+    const began = await h.sql.begin(async (tx) => {
+      const [{ t }] = await tx<{ t: string }[]>`
+        SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t`
+      await tx`SELECT pg_sleep(0.3)`
+      await insertEvent(tx, event(s, '1'))
+      return t
+    })
+    await eventsPublishable(h.sql)
+    const relay = createEventRelay({ sql: h.sql, logger: h.deps.logger, config: { events } })
+    expect(await relay.round()).toEqual({ ran: true, published: 1 })
+    await relay.stop()
+    const [m] = await streamMessages(stream)
+    expect(m.body.time).toBe(began)
+
+    const res = await h.call('GET', '/asyncapi.json', { admin: null })
+    const doc = res.body as { info: { description: string } }
+    expect(doc.info.description).not.toContain('commit order')
+    expect(doc.info.description).toContain(
+      'the events of one supplier arrive in the order they committed',
+    )
+    expect(doc.info.description).toContain('resume from the stream sequence, not from an event id')
+  })
+
   it('subject patterns: what a stream subject takes', () => {
     expect(subjectMatches('supplier.events.>', 'supplier.events.SUPPLIER.SupplierActivated')).toBe(
       true,

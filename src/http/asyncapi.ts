@@ -107,7 +107,7 @@ export function buildAsyncApi(events: Config['events'], info: { title: string; v
       description:
         'Domain events of the supplier administration service, published by its relay to NATS JetStream (stream `' +
         events.stream +
-        '`) as CloudEvents 1.0 in structured JSON mode, in commit order, each with `Nats-Msg-Id` = the event id. Payloads carry ids, statuses, codes, field names and masks only, never a plaintext sensitive value. See docs/events.md.',
+        '`) as CloudEvents 1.0 in structured JSON mode, each with `Nats-Msg-Id` = the event id. Order: the events of one supplier arrive in the order they committed; across suppliers there is no order, and event ids are not in publication order (resume from the stream sequence, not from an event id). Delivery: at least once; JetStream drops a re-publish within the stream duplicate window, and a consumer that must be exact de-duplicates on the CloudEvent `id`. Payloads carry ids, statuses, codes, field names and masks only, never a plaintext sensitive value. See docs/events.md.',
     },
     defaultContentType: 'application/json',
     channels,

@@ -487,7 +487,11 @@ export const CloudEvent = z.strictObject({
   source: z.string().min(1).describe('EVENTS_SOURCE'),
   type: z.string().min(1).describe('<EVENTS_TYPE_PREFIX>.<event type>.v<version>'),
   subject: idString.describe('the id of the aggregate the event is about'),
-  time: z.iso.datetime().describe('when the change committed its transaction (RFC 3339, UTC)'),
+  time: z.iso
+    .datetime()
+    .describe(
+      'when the writing transaction began (RFC 3339, UTC): not its commit time, and not an order',
+    ),
   datacontenttype: z.literal('application/json'),
   aggregatetype: z.enum(AGGREGATE_TYPES).describe('extension: the aggregate `subject` names'),
   data: z.record(z.string(), z.unknown()).describe('the payload, as the catalog declares it'),
