@@ -66,6 +66,11 @@ const { values: opts } = parseArgs({
      */
     'only-registration': { type: 'boolean', default: false },
     /**
+     * Only the event relay against the write path (scripts/bench/relay.ts): --connections
+     * writers for --seconds on a database of its own; a table row per run to stdout.
+     */
+    'only-relay': { type: 'boolean', default: false },
+    /**
      * Only issue 29's figures, on clusters of the run's own (a primary and a streaming standby,
      * test/replicas.ts) seeded with --small suppliers: reads with and without the standby,
      * registration with asynchronous and synchronous replication, and `--failover-runs` runs of
@@ -112,7 +117,7 @@ const NAMES_LUA = join(WORK, 'names.lua')
 writeFileSync(NAMES_LUA, registrationNamesLua())
 const FLEET_TOKEN = 'bench-fleet-internal-token'
 
-for (const tool of ['wrk', 'pgbench']) {
+for (const tool of opts['only-relay'] ? [] : ['wrk', 'pgbench']) {
   if (spawnSync('which', [tool]).status !== 0) {
     console.error(
       `${tool} is not installed: apt-get install ${tool === 'wrk' ? 'wrk' : 'postgresql-client'}`,
@@ -1390,6 +1395,21 @@ async function writeRegistrationSection(
     JSON.stringify({ date, machine, runs }, null, 2) + '\n',
   )
   log(`registration figures written to ${opts.out} and docs/bench/registration.json`)
+}
+
+if (opts['only-relay']) {
+  const { relayBench, relayRow } = await import('./relay')
+  for (let round = 0; round < Number(opts.rounds); round++) {
+    const f = await relayBench({
+      baseUrl: BASE_URL,
+      seconds: Number(opts.seconds),
+      clients: Number(opts.connections),
+      batch: process.env.EVENTS_RELAY_BATCH ? Number(process.env.EVENTS_RELAY_BATCH) : undefined,
+    })
+    log(JSON.stringify(f))
+    console.log(relayRow(f))
+  }
+  process.exit(0)
 }
 
 if (opts['only-registration']) {

@@ -95,7 +95,10 @@ export interface RoundOutcome {
 export interface EventRelay {
   /** One round: under the lease, publishes until nothing publishable is left. Throws on failure. */
   round(): Promise<RoundOutcome>
-  /** Rounds every EVENTS_RELAY_INTERVAL_MS, backing off after failures, until `stop`. */
+  /**
+   * Rounds every EVENTS_RELAY_INTERVAL_MS (a tenth of it after a round that published), backing
+   * off after failures, until `stop`.
+   */
   start(): void
   /** Ends the loop, waits for the round in flight, closes the connection, frees the lease. */
   stop(): Promise<void>
@@ -251,9 +254,10 @@ export function createEventRelay(deps: RelayDeps): EventRelay {
 
   function loop() {
     running = round().then(
-      () => {
+      ({ published }) => {
         failures = 0
-        schedule(events.relayIntervalMs)
+        // Under load the next round comes sooner: the backlog waits a tenth of the interval.
+        schedule(published > 0 ? Math.ceil(events.relayIntervalMs / 10) : events.relayIntervalMs)
       },
       async (err: unknown) => {
         failures++

@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto'
+import pino from 'pino'
+import { jetstreamManager } from '@nats-io/jetstream'
+import { connect as natsConnect } from '@nats-io/transport-node'
+import { connect, type Sql } from '../../sql/db'
+import { insertEvent, pendingEventStats } from '../../sql/outbox'
+import { loadConfig } from '../../src/config'
+import { migrate } from '../../src/db/migrate'
+import { createEventRelay } from '../../src/domain/events/relay'
+
+/*
+ * npm run bench -- --only-relay: whether the event relay keeps up with the write path. On a
+ * database of its own (made afresh) and a stream of its own on the machine's NATS
+ * (BENCH_NATS_URL, else nats://127.0.0.1:4222), `clients` connections record events as fast as
+ * they can for `seconds`, each a supplier's chain of three transactions of one event each (the
+ * write path's shape: a supplier's events one after the other), while the relay runs as the
+ * service runs it (its defaults: a round every second, batches of 100). It reports events
+ * committed per second, events published per second over the same window, the backlog and the
+ * age of its oldest event when the writers stop, and how long the relay then takes to drain it.
+ */
+
+export interface RelayFigures {
+  clients: number
+  seconds: number
+  committedPerSecond: number
+  publishedPerSecond: number
+  backlogAtEnd: number
+  oldestAgeAtEndSeconds: number
+  drainSeconds: number
+  /** The backlog sampled every second of the run: bounded when the relay keeps up. */
+  backlogSamples: number[]
+  batch: number
+  load: string
+}
+
+const NATS = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222'
+
+async function writer(sql: Sql, until: number, supplierBase: bigint, counter: { n: number }) {
+  let next = supplierBase
+  while (Date.now() < until) {
+    const supplierId = String(next++)
+    for (let op = 1; op <= 3; op++) {
+      await sql.begin((tx) =>
+        insertEvent(tx, {
+          aggregateType: 'SUPPLIER',
+          aggregateId: supplierId,
+          eventType: 'SupplierDraftDeleted',
+          payload: { supplierId, operatorId: String(op) },
+        }),
+      )
+      counter.n++
+    }
+  }
+}
+
+export async function relayBench(opts: {
+  baseUrl: string
+  seconds: number
+  clients: number
+  /** EVENTS_RELAY_BATCH, else its default. */
+  batch?: number
+}): Promise<RelayFigures> {
+  const name = `bench_relay_${process.pid}`
+  const admin = connect({ url: opts.baseUrl, max: 1, timezone: 'UTC' })
+  await admin.unsafe(`DROP DATABASE IF EXISTS ${name}`)
+  await admin.unsafe(`CREATE DATABASE ${name}`)
+  const u = new URL(opts.baseUrl)
+  u.pathname = `/${name}`
+  const url = u.toString()
+  await migrate(url)
+  const tag = randomBytes(4).toString('hex').toUpperCase()
+  const events = {
+    ...loadConfig({ NODE_ENV: 'test' }).events,
+    natsServers: [NATS],
+    stream: `BENCH_RELAY_${tag}`,
+    subjectPrefix: `bench.${tag.toLowerCase()}.events`,
+    ...(opts.batch && { relayBatch: opts.batch }),
+  }
+  // As the service: its pool for the writers, the relay on the same pool.
+  const sql = connect({ url, max: opts.clients + 2, timezone: 'UTC' })
+  const relay = createEventRelay({ sql, logger: pino({ level: 'warn' }), config: { events } })
+  try {
+    relay.start()
+    const counter = { n: 0 }
+    const started = Date.now()
+    const until = started + opts.seconds * 1000
+    const [{ t0 }] = await sql<{ t0: string }[]>`SELECT clock_timestamp()::text AS t0`
+    const backlogSamples: number[] = []
+    const sampler = setInterval(() => {
+      void pendingEventStats(sql).then((s) => backlogSamples.push(s.pending))
+    }, 1000)
+    await Promise.all(
+      Array.from({ length: opts.clients }, (_, i) =>
+        writer(sql, until, 9_007_199_254_740_993n + BigInt(i) * 10_000_000n, counter),
+      ),
+    )
+    const elapsed = (Date.now() - started) / 1000
+    clearInterval(sampler)
+    const stats = await pendingEventStats(sql)
+    const [{ published }] = await sql<{ published: number }[]>`
+      SELECT count(*)::int AS published FROM domain_event
+      WHERE status = 'PUBLISHED' AND published_at <= clock_timestamp() AND published_at >= ${t0}::timestamptz`
+    const drainStart = Date.now()
+    while ((await pendingEventStats(sql)).pending > 0) await new Promise((r) => setTimeout(r, 50))
+    const drainSeconds = (Date.now() - drainStart) / 1000
+    const [load] = (await import('node:os')).loadavg()
+    return {
+      clients: opts.clients,
+      seconds: Math.round(elapsed * 10) / 10,
+      committedPerSecond: Math.round(counter.n / elapsed),
+      publishedPerSecond: Math.round(published / elapsed),
+      backlogAtEnd: stats.pending,
+      oldestAgeAtEndSeconds: Math.round(stats.oldestAgeSeconds * 100) / 100,
+      drainSeconds: Math.round(drainSeconds * 100) / 100,
+      backlogSamples,
+      batch: events.relayBatch,
+      load: load.toFixed(2),
+    }
+  } finally {
+    await relay.stop()
+    await sql.end({ timeout: 5 })
+    const nc = await natsConnect({ servers: NATS })
+    await (await jetstreamManager(nc)).streams.delete(events.stream).catch(() => false)
+    await nc.close()
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name}`)
+    await admin.end({ timeout: 5 })
+  }
+}
+
+/** The figures as the table row of docs/benchmarks.md. */
+export const relayRow = (f: RelayFigures) =>
+  `| ${f.clients} | ${f.batch} | ${f.seconds} | ${f.committedPerSecond} | ${f.publishedPerSecond} | ${f.backlogAtEnd} | ${f.oldestAgeAtEndSeconds} | ${f.drainSeconds} | ${Math.max(...f.backlogSamples)} | ${f.load} |`
