@@ -53,10 +53,12 @@ const COMMAND_FOLDERS = ['(^|/)(supplier|account|resource)/', 'a command folder'
 const ABOVE_DOMAIN = [['entries'], ['db'], ['routes'], ['http']]
 
 const layers = [
+  layer('src/vocabulary.ts (import-free)', ['src/vocabulary.ts'], [['.', 'anything']]),
+  // Normalization needs Unicode's confusables, and nothing of the service.
   layer(
-    'src/vocabulary.ts and src/identity.ts (import-free)',
-    ['src/vocabulary.ts', 'src/identity.ts'],
-    [['.', 'anything']],
+    'src/identity.ts (the confusables table only)',
+    ['src/identity.ts'],
+    [['^(?!unhomoglyph$)', 'anything but unhomoglyph']],
   ),
   // What the traced layers share through the OpenTelemetry API; logger.ts and sql/ read it.
   layer(

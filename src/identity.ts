@@ -3,6 +3,8 @@
  * that blind indexes, uniqueness and duplicate checks compare. Pure functions, no crypto.
  */
 
+import unhomoglyph from 'unhomoglyph'
+
 /** Maps full-width ASCII variants (U+FF01..U+FF5E) to ASCII and the ideographic space to ' '. */
 export function toHalfWidth(s: string): string {
   return s.replace(/[\uFF01-\uFF5E\u3000]/g, (ch) =>
@@ -42,9 +44,42 @@ export function normalizeName(s: string): string {
   return trimName(toHalfWidth(s)).replace(/\s+/g, ' ')
 }
 
-/** Half-width, all whitespace removed, upper-cased (`９１ａｂ 12` -> `91AB12`). */
+/**
+ * The Latin letter(s) a non-ASCII letter is drawn like, by Unicode's confusables (UTS #39,
+ * confusables.txt, through the `unhomoglyph` package): Cyrillic `А` and Greek `Α` -> `A`, Cyrillic
+ * `м` -> `m`; undefined when it looks like no Latin letter (a Han character, Cyrillic `Ж`). An
+ * upper-case letter whose prototype is `l` (Greek `Ι`, Cyrillic `І`) is the capital `I`.
+ */
+function latinLookalike(c: string): string | undefined {
+  for (const form of c === c.toUpperCase() ? [c] : [c, c.toUpperCase()]) {
+    const prototype = unhomoglyph(form)
+    if (prototype === 'l' && form !== form.toLowerCase()) return c === form ? 'I' : 'i'
+    if (/^[A-Za-z0-9]+$/.test(prototype)) return c === form ? prototype : prototype.toLowerCase()
+  }
+  return undefined
+}
+
+/**
+ * Characters of the Latin (not ASCII), Greek and Cyrillic scripts that look like a Latin letter,
+ * written as that letter; everything else, ASCII included, as it is. ASCII is left alone on
+ * purpose: TR39's skeleton maps `0` to `O` and `1` to `l`, distinctions a tax number keeps.
+ */
+export function latinLookalikes(s: string): string {
+  return s.replace(LOOKALIKE_SCRIPTS, (c) => (c < '\u0080' ? c : (latinLookalike(c) ?? c)))
+}
+const LOOKALIKE_SCRIPTS = /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Latin}]/gu
+const NOT_LETTER_OR_DIGIT = /[^\p{L}\p{N}]+/gu
+
+/**
+ * The one form of a tax number that identity compares (C-02's blind index, the stored value, the
+ * check-character rules): NFKC (full-width `９１` -> `91`), every character that is not a letter
+ * or digit removed (white space, zero-width and format characters, soft hyphens, hyphens, dots,
+ * slashes), upper case, and letters drawn like Latin ones written as those (Cyrillic `А`, Greek
+ * `Μ`). `９１３３-０１０６ ma\u200Btm` and `91330106MATM` are one number.
+ */
 export function normalizeTaxNo(s: string): string {
-  return toHalfWidth(s).replace(/\s+/g, '').toUpperCase()
+  const letters = s.normalize('NFKC').replace(NOT_LETTER_OR_DIGIT, '').toUpperCase()
+  return latinLookalikes(letters).toUpperCase().normalize('NFKC').replace(NOT_LETTER_OR_DIGIT, '')
 }
 
 /** Half-width with whitespace and hyphens removed (`6222-0212 3456` -> `622202123456`). */

@@ -9,6 +9,7 @@ import { connect } from '../sql/db'
 import { createApp, domainDeps } from './app'
 import { startApprovalSweeper } from './domain/approval/reconcile'
 import { startNameKeyBackfill } from './domain/supplier/name-keys'
+import { startTaxNoBackfill } from './domain/supplier/tax-number'
 import { stableRelayHolder, startEventRelay } from './domain/events/relay'
 import { startQualificationReminders } from './domain/supplier/qualification-reminders'
 import { ConfigError, loadConfig, type Config } from './config'
@@ -101,6 +102,7 @@ let reads: ReadRouter | undefined
 let startupSql: postgres.Sql | undefined
 let stopSweeper: () => Promise<void> = async () => {}
 let stopBackfill: () => Promise<void> = async () => {}
+let stopTaxNoBackfill: () => Promise<void> = async () => {}
 let stopRelay: () => Promise<void> = async () => {}
 let stopReminders: () => Promise<void> = async () => {}
 let serving: { url: string; embedded: boolean } | undefined
@@ -210,6 +212,8 @@ try {
   stopSweeper = startApprovalSweeper(domainDeps(deps))
   // Suppliers written before the name keys existed are keyed while the service serves.
   stopBackfill = startNameKeyBackfill(deps)
+  // Tax numbers written before look-alike characters were folded are rewritten in their new form.
+  stopTaxNoBackfill = startTaxNoBackfill(deps)
   // Off (nothing runs, events stay PENDING) unless EVENTS_NATS_URL is set.
   // Its lease holder is this host and port: a restarted instance takes its lease back at once.
   stopRelay = startEventRelay({
@@ -241,6 +245,7 @@ const shutdown = (signal: string) => {
   server!.close(async () => {
     await stopSweeper()
     await stopBackfill()
+    await stopTaxNoBackfill()
     await reads?.stop()
     await stopReminders()
     await stopRelay()

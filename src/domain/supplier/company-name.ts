@@ -135,7 +135,7 @@ export function companyKeyGroups(name: string): KeyGroup[] {
     if (r.script === 'han') keys.add('t:' + r.trade.slice(0, KEY_TEXT))
     if (r.roman) keys.add('p:' + r.roman.slice(0, KEY_TEXT))
     // Typos are keyed on the first reading only (both sides: see compareCompanies).
-    if (i === 0 && r.script === 'han' && typoHan(r.trade)) {
+    if (i === 0 && r.script === 'han' && !r.whole && typoHan(r.trade)) {
       keys.add('d:' + r.trade)
       for (const d of deletions(r.trade)) keys.add('d:' + d)
     } else if (i === 0 && r.script === 'latin' && length(r.trade) >= TYPO_LATIN_MIN) {
@@ -200,6 +200,9 @@ function compareReadings(a: NameReading, b: NameReading): { score: number; reaso
   }
   // A second reading (东方明珠 for 东方 + 明珠) carries a place: only its exact form, or its pinyin
   // against a Latin name, says anything; typos and homophones are the first reading's.
+  // A reading without a trade name agrees only when equal (上海金山酒店管理 is not 上海宝山酒店管理).
+  if (a.whole || b.whole)
+    return { score: 0.49 * dice(a.trade, b.trade), reason: 'SIMILAR_WHOLE_NAME' }
   const homophone =
     a.roman !== '' && a.roman === b.roman && ((a.primary && b.primary) || a.script !== b.script)
   const written =

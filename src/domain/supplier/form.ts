@@ -11,7 +11,7 @@ import { nameKeysOf } from './name-keys'
 import { maskForLog, type FieldChange } from '../write/change-log'
 import { checkStorageUrls, emptyToNull } from '../write/fields'
 import { checkAccounts } from '../account/rules'
-import { hasWrongCheckCharacter } from './uscc'
+import { hasWrongCheckCharacter, usccTypos, type UsccTypo } from './uscc'
 
 /**
  * What checking and writing a supplier form can answer (identityOf, checkFieldRules,
@@ -80,10 +80,23 @@ export async function identityOf(
   const taxNoBidx = taxNo === undefined ? undefined : await deps.cipher.blindIndex(taxNo, 'taxNo')
   // A typo in a unified social credit code would make another company's number, or the same
   // company's under a second spelling that C-02 cannot see. The number itself is never echoed.
-  if (taxNo !== undefined && taxNoBidx !== seen?.taxNoBidx && hasWrongCheckCharacter(taxNo)) {
-    fail('BAD_REQUEST', 'taxNo: check character of the unified social credit code is wrong')
+  if (taxNo !== undefined && taxNoBidx !== seen?.taxNoBidx) {
+    if (hasWrongCheckCharacter(taxNo)) {
+      fail('BAD_REQUEST', 'taxNo: check character of the unified social credit code is wrong')
+    }
+    const typos = usccTypos(taxNo)
+    if (typos.length) fail('BAD_REQUEST', typoMessage(typos))
   }
   return { fullName, taxNo, taxNoBidx }
+}
+
+/** Names each character a mistyped code cannot hold and its place; the number stays unsaid. */
+function typoMessage(typos: UsccTypo[]): string {
+  const each = typos.map((t) => `character ${t.position} is “${t.character}”`).join(' and ')
+  const meant = typos.map((t) => t.meant).join(' and ')
+  return typos.length === 1
+    ? `taxNo: ${each}, a letter no unified social credit code uses (is it ${meant}?)`
+    : `taxNo: ${each}, letters no unified social credit code uses (are they ${meant}?)`
 }
 
 /**

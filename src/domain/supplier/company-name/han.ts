@@ -11,7 +11,7 @@ import {
   type Place,
 } from './dictionaries'
 import type { NameReading } from './model'
-import { hanText } from './normalize'
+import { hanText, otherText } from './normalize'
 import { HAN_LEADING_FORMS } from './words'
 
 export interface HanName {
@@ -80,6 +80,11 @@ export function parseHan(text: string): HanName {
     s = head
   }
 
+  // A name that is nothing but a form (有限公司) has no trade name: the loop below keeps a character.
+  if (hanForms.get(s)) {
+    forms.unshift(s)
+    s = ''
+  }
   for (;;) {
     const form = hanForms.endOf(s, 1)
     // 饭店 is a hotel, not a 店: the longer of form and industry wording wins.
@@ -146,6 +151,13 @@ export function parseHan(text: string): HanName {
     const lastPlace =
       before.at(-1)?.places[0]?.short ?? (to < s.length ? tail?.places[0]?.short : undefined)
     const rest = readRest(s.slice(from, to), placesOf(before, to < s.length), lastPlace, country)
+    if (!rest.reading.trade) {
+      // Only a form (有限公司), or letters of another script before it: every letter and digit.
+      // Letters of another script have no pinyin: such a name sounds like nothing else.
+      const trade = otherText(text)
+      const roman = hanText(trade) === trade ? romanize(trade) : ''
+      rest.reading = { ...rest.reading, trade, roman, whole: true }
+    }
     return { ...rest, region: lastPlace }
   }
   const ambiguous = fronts.filter((f) => f.ambiguous)
@@ -157,9 +169,15 @@ export function parseHan(text: string): HanName {
   const first = fronts[0]
   if (first?.ambiguous && first.places.every((p) => p.district)) ways.unshift(ways.splice(1, 1)[0])
   const readings: NameReading[] = []
-  // At most three readings, so that their keys stay within 16.
+  // At most three readings, so that their keys stay within 16. A later reading whose trade name
+  // is a place alone (杭州 of 杭州旅游服务有限公司) is no trade name: the name's first reading
+  // already says what it does without one.
   for (const w of ways)
-    if (readings.length < 3 && readings.every((r) => r.trade !== w.reading.trade))
+    if (
+      readings.length < 3 &&
+      readings.every((r) => r.trade !== w.reading.trade) &&
+      !(readings.length && regionAliases.has(w.reading.trade))
+    )
       readings.push({ ...w.reading, primary: readings.length === 0 })
   const chosen = ways[0]
   const region = chosen.region ?? bracketPlaces[0]?.short ?? (country || undefined)
@@ -187,18 +205,12 @@ function readRest(rest: string, places: string[], lastPlace: string | undefined,
     for (const l of w.value) lines.add(l)
     rest = rest.slice(0, -w.word.length)
   }
-  let trade = rest
-  if (!trade) {
-    // Nothing but region and industry: the trade name is the generic word that opens the industry
-    // (中国国际旅行社 → 中国国际), else the place (黄山旅游发展 → 黄山), else the first word.
-    const first = words[0] ?? ''
-    if (first && hanIndustry.get(first)?.size === 0) {
-      trade = country + first
-      words.shift()
-    } else if (lastPlace) trade = lastPlace
-    else if (country) trade = country
-    else if (first) trade = words.shift() ?? ''
-  }
+  // Nothing but place, industry and form leaves no trade name: the reading is then everything the
+  // name says but its form (杭州市旅游服务有限公司 → 杭州旅游服务, 黄山市旅游发展 → 黄山旅游发展,
+  // 中国国际旅行社), so that two such names agree only where all of that agrees, not on an empty
+  // or a bare place's trade name. A name of nothing but a form is read whole (parseHan).
+  const trade = rest || (lastPlace ?? country) + words.join('')
+  const whole = !rest
   return {
     industry: words.join(''),
     reading: {
@@ -207,6 +219,7 @@ function readRest(rest: string, places: string[], lastPlace: string | undefined,
       script: 'han' as const,
       places,
       lines,
+      whole,
     },
   }
 }

@@ -30,8 +30,9 @@ interface Unit {
  * joiners anywhere. A place is a place where names put it: first (Hangzhou Jincheng …, and a place
  * within it after it) or last (… (Hangzhou) Co., Ltd.); a place name anywhere else is part of the
  * trade name (Shanghai Jinjiang Hotels: jinjiang). Industry words (Travel, Services) come out
- * wherever they stand; the words left are the distinctive ones. Where none is left, a place is
- * the name (the first of a place before another, else the last), else the industry words.
+ * wherever they stand; the words left are the distinctive ones. Where none is left, a place in
+ * front of another place is the trade name; else the name has no trade name and is read as all
+ * its words but its legal form.
  * Dictionary words mistyped by one letter are read as the word (Managment).
  */
 export function parseLatin(text: string): LatinName {
@@ -97,13 +98,16 @@ export function parseLatin(text: string): LatinName {
   }
   let places = [...leading, ...bracketed, ...(last ? [last] : [])]
   let tradeWords = distinctive
-  if (!tradeWords.length && places.length) {
-    const named =
-      leading.length && trailing ? leading[leading.length - 1] : places[places.length - 1]
+  if (!tradeWords.length && leading.length && trailing) {
+    // A place before another one is the trade name (Jincheng … (Hangzhou)).
+    const named = leading[leading.length - 1]
     tradeWords = [named.text]
-    if (places.length > 1) places = places.filter((p) => p !== named)
+    places = places.filter((p) => p !== named)
   }
-  if (!tradeWords.length) tradeWords = industry.length ? industry : body
+  // Otherwise no distinctive word leaves no trade name: the name is then read as all it says but
+  // its form (Hangzhou Travel Service), so that it agrees only with names saying all of that, not
+  // with every name of its place (Hangzhou Co., Ltd.).
+  if (!tradeWords.length) tradeWords = body
   const tradeName = tradeWords.join(' ')
   const trade = tradeName.replace(/ /g, '')
   const codes = [...new Set(places.flatMap((p) => p.codes))].filter((c) => c !== '000000')

@@ -15,4 +15,9 @@ export interface NameReading {
   lines: ReadonlySet<string>
   /** The name's first reading: only it is compared for typos (and keyed for them). */
   primary: boolean
+  /**
+   * The name has no trade name: `trade` is all it says but its form (杭州旅游服务), or the whole
+   * name. Such a reading agrees only when equal: no typo, no homophone.
+   */
+  whole?: boolean
 }

@@ -1,3 +1,4 @@
+import { latinLookalikes } from '../../../identity'
 import { toSimplified } from './dictionaries'
 
 /** CJK unified ideographs and their extensions (compatibility ones are folded by NFKC). */
@@ -6,14 +7,19 @@ const isHan = (cp: number) =>
   (cp >= 0x3400 && cp <= 0x4dbf) ||
   (cp >= 0x20000 && cp <= 0x3134f)
 
+/** Characters a reader cannot see: default-ignorable (zero-width, joiners) and format ones. */
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}]/gu
+
 /**
  * What every name goes through first: compatibility forms folded (full-width letters, digits and
- * brackets, ㈱, compatibility ideographs: NFKC), traditional and variant characters made
+ * brackets, ㈱, compatibility ideographs: NFKC), invisible characters dropped (U+200B, U+2060,
+ * the soft hyphen), Cyrillic, Greek and other letters drawn like Latin ones written as those
+ * (`latinLookalikes`: Unicode's confusables), traditional and variant characters made
  * simplified, accents dropped (Société → societe), lower case, and every kind of bracket written
  * as ( ). The script decides how the rest is read: two Han characters make a Chinese name.
  */
 export function normalizeName(name: string): { text: string; script: 'han' | 'latin' | 'other' } {
-  let s = toSimplified(name.normalize('NFKC'))
+  let s = toSimplified(latinLookalikes(name.normalize('NFKC').replace(INVISIBLE, '')))
   s = s
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
