@@ -45,6 +45,12 @@ export function createMetrics({
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   })
+  const clientTimeouts = new Counter({
+    name: 'supplier_http_client_timeouts_total',
+    help: 'Requests answered 408: the client had not sent its whole body by the request deadline',
+    labelNames: ['method', 'route'],
+    registers: [registry],
+  })
   const lookupFailures = new Counter({
     name: 'supplier_permission_lookup_failures_total',
     help: 'Permission or role lookups that failed or timed out (each denied the request)',
@@ -177,6 +183,7 @@ export function createMetrics({
       const c = code === undefined ? '' : String(code)
       requests.inc({ method, route, status: String(status), code: c })
       latency.observe({ method, route, code: c }, seconds)
+      if (status === 408) clientTimeouts.inc({ method, route })
     },
     permissionLookupFailed: () => lookupFailures.inc(),
     approvalOutcome: (bizType, outcome) => outcomes.inc({ biz_type: bizType, outcome }),

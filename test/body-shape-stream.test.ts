@@ -4,6 +4,7 @@ import {
   BODY_CAPS,
   bodyShapeProblem,
   MALFORMED,
+  NOT_UTF8,
   readBodyText,
   type BodyCaps,
 } from '../src/http/body-shape'
@@ -141,6 +142,11 @@ async function expectSameVerdict(bytes: Uint8Array, cuts: number[], caps: BodyCa
   const expected = wholeTextScan(text, caps)
   const read = await readBodyText(streamOf(piecesOf(bytes, cuts)), { caps })
   const where = `${JSON.stringify(text)} cut at ${JSON.stringify(cuts)}`
+  if (!isUtf8(bytes)) {
+    // Refused: as not UTF-8, or for what the text before the bad bytes already broke.
+    expect(read.refusal, where).toBeDefined()
+    return
+  }
   if (read.refusal === undefined) {
     expect(expected, where).toBeUndefined()
     expect(read.text, where).toBe(text)
@@ -152,6 +158,16 @@ async function expectSameVerdict(bytes: Uint8Array, cuts: number[], caps: BodyCa
   expect([MALFORMED, `(body): a string longer than ${caps.stringLength} characters`]).toContain(
     read.refusal,
   )
+}
+
+/** Whether these bytes are UTF-8 (a decoder that refuses anything else decodes them). */
+const isUtf8 = (bytes: Uint8Array) => {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** Pieces of JSON text, and bytes no encoder writes (cut or stray UTF-8 sequences). */
@@ -338,6 +354,20 @@ describe('a body is refused as soon as it breaks a cap', () => {
     expect((await readBodyText(encoder.encode('"abc"'), { limit: 4 })).refusal).toBe(
       'request body exceeds 4 bytes',
     )
+  })
+
+  it('bytes that are not UTF-8, wherever the body is cut: refused as such, not read as U+FFFD', async () => {
+    const json = encoder.encode('{"remark":"供应商"}')
+    for (const bad of [[0xff], [0x80], [0xe4, 0xbe, 0x22], [0xc0, 0xaf], [0xed, 0xa0, 0x80]]) {
+      const bytes = new Uint8Array([...json.subarray(0, 12), ...bad, ...json.subarray(12)])
+      for (let cut = 0; cut <= bytes.length; cut++) {
+        const read = await readBodyText(streamOf(piecesOf(bytes, [cut])))
+        expect(read.refusal, `${JSON.stringify(bad)} cut at ${cut}`).toBe(NOT_UTF8)
+      }
+    }
+    // A sequence cut by the end of the body.
+    const cutShort = new Uint8Array([...json, 0xe4, 0xbe])
+    expect((await readBodyText(cutShort)).refusal).toBe(NOT_UTF8)
   })
 
   it('no body is the empty text, left to the parser', async () => {

@@ -103,6 +103,42 @@ describe('text and dates PostgreSQL cannot store: 400 naming the field, nothing 
     expect(ok.body).toMatchObject({ code: 200 })
   })
 
+  it('a body that is not UTF-8: 400 naming it, nothing stored (no U+FFFD in its place)', async () => {
+    const admin = await h.admin()
+    const headers = {
+      authorization: `Bearer ${await h.token(admin)}`,
+      'x-admin-id': admin,
+      'content-type': 'application/json',
+    }
+    const json = new TextEncoder().encode(JSON.stringify(draftBody({ remark: 'ab' })))
+    const at = json.indexOf(0x62) // the b of the remark: the last "b" of the text
+    // A stray continuation byte, a cut three-byte sequence, an overlong form, a surrogate's
+    // encoding, and a cut sequence at the very end of the body.
+    const bad = [[0x80], [0xe4, 0xbe], [0xc0, 0xaf], [0xed, 0xa0, 0x80]]
+    const bodies = [
+      ...bad.map(
+        (bytes) => new Uint8Array([...json.subarray(0, at), ...bytes, ...json.subarray(at)]),
+      ),
+      new Uint8Array([...json, 0xe4]),
+    ]
+    for (const raw of bodies) {
+      await unchanged(h, async () => {
+        const res = await h.app.request('/admin/supplier/items', {
+          method: 'POST',
+          headers: { ...headers, 'idempotency-key': `utf8-${Math.random()}` },
+          body: raw,
+        })
+        expect(res.status).toBe(400)
+        expect(await res.json()).toEqual({
+          code: 400,
+          message: '(body): not valid UTF-8',
+          success: false,
+          data: null,
+        })
+      })
+    }
+  })
+
   it('NUL in query parameters and path segments', async () => {
     await refused('GET', '/admin/supplier/items?keyword=a%00b', 'keyword')
     await refused('GET', '/admin/supplier/items?typeCode=%00', 'typeCode')

@@ -5,7 +5,7 @@ import { matchedRoutes } from 'hono/route'
 import { AppError, ERRORS } from '../errors'
 import { failure } from './envelope'
 import { READ_METHODS } from './auth'
-import { declaredBodySize, limitBody, readBodyAhead } from './body-shape'
+import { declaredBodySize, limitBody } from './body-shape'
 
 const NO_BODY = '(body): this operation takes no body'
 
@@ -13,18 +13,17 @@ const NO_BODY = '(body): this operation takes no body'
  * The body limit of each route, enforced before the body is read: the size its body validator
  * declares, and no body at all on a route without one (a DELETE, the archive command): a body
  * sent there would be ignored, so it is refused (400, before authentication, nothing written).
- * A path no route serves keeps the configured limit, and its 404 or 405.
+ * A path no route serves keeps the configured limit, and its 404 or 405; its body is never read.
  *
- * A body that announces no size (chunked, or a Request built in-process) is read here, before
- * authentication, so that one over its limit is refused as early as one that announces it; it is
- * read as it arrives, its shape counted on the way (not held whole in one buffer before anything
- * could count it, as Hono's bodyLimit did), and kept for its route's validator, which answers a
- * refusal of its shape as it does any body's.
+ * Only headers are read here, before authentication. A body that announces no size (chunked) is
+ * given its limit and read by its route's validator, after authentication and authorization,
+ * counted against the limit as it arrives: an anonymous client's body is never read or kept (it
+ * gets its 401 at once, and @hono/node-server drains the unread body for half a second or 64 MiB,
+ * then closes the connection).
  */
 export function limitBodies(configured: number): MiddlewareHandler {
   const refuse = (c: Context, limit: number) =>
     failure(c, ERRORS.BAD_REQUEST, `request body exceeds ${limit} bytes`, null, 400)
-  const large = bodyLimit({ maxSize: configured, onError: (c) => refuse(c, configured) })
   const refuseAny = bodyLimit({
     maxSize: 0,
     onError: () => {
@@ -42,7 +41,8 @@ export function limitBodies(configured: number): MiddlewareHandler {
       }
       return next()
     }
-    if (!route.length) return large(c, next)
+    // No route reads this body: only an announced length over the configured limit is refused.
+    if (!route.length) return announcedLength(c) > configured ? refuse(c, configured) : next()
     const size = route.map((r) => declaredBodySize(r.handler)).find((s) => s !== undefined)
     if (size === undefined) return refuseAny(c, next)
     const limit = size === 'large' ? configured : Math.min(size, configured)
@@ -53,7 +53,13 @@ export function limitBodies(configured: number): MiddlewareHandler {
       limitBody(c, limit, announced)
       return announced > limit ? refuse(c, limit) : next()
     }
-    const read = await readBodyAhead(c, limit)
-    return read.overLimit ? refuse(c, limit) : next()
+    limitBody(c, limit)
+    return next()
   }
 }
+
+/** The length a request announces without a transfer coding; 0 when it announces none. */
+const announcedLength = (c: Context) =>
+  c.req.header('transfer-encoding')
+    ? 0
+    : Number.parseInt(c.req.header('content-length') ?? '0', 10) || 0

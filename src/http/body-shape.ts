@@ -201,6 +201,9 @@ export function bodyShapeProblem(text: string, caps: BodyCaps = BODY_CAPS) {
 
 // ---- Reading a body. ----
 
+/** The answer to a body whose bytes are not UTF-8 (RFC 8259 §8.1: JSON text is UTF-8). */
+export const NOT_UTF8 = '(body): not valid UTF-8'
+
 /** The parser's answer to a body that is not JSON (Hono's validator's, kept). */
 export const MALFORMED = 'Malformed JSON in request body'
 
@@ -252,7 +255,8 @@ export async function readBodyText(
   // The byte order mark is dropped here, not by the decoder: Node 26's decoder, fed a stream
   // whose first piece ends inside the first character, drops the next U+FEFF as well, and the
   // text would no longer be the one a single decode gives.
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: true })
+  // Bytes that are not UTF-8 are refused, not replaced by U+FFFD and stored as if sent.
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true, fatal: true })
   let first = true
   const decode = (bytes?: Uint8Array) => {
     let piece = decoder.decode(bytes, { stream: bytes !== undefined })
@@ -261,6 +265,13 @@ export async function readBodyText(
       if (piece.charCodeAt(0) === 0xfeff) piece = piece.slice(1)
     }
     return piece
+  }
+  const decodeOrRefuse = (bytes?: Uint8Array) => {
+    try {
+      return decode(bytes)
+    } catch {
+      return undefined
+    }
   }
   /** The text so far: joined strings of about KEPT characters, and the pieces since. */
   const kept: string[] = []
@@ -298,7 +309,11 @@ export async function readBodyText(
     // Not read further: a client sending more than its route takes may send without end.
     if (size > limit) return { refusal: `request body exceeds ${limit} bytes`, overLimit: true }
     for (let at = 0; at < bytes.length; at += SLICE) {
-      const piece = decode(bytes.subarray(at, at + SLICE))
+      const piece = decodeOrRefuse(bytes.subarray(at, at + SLICE))
+      if (piece === undefined) {
+        if (reader) discardRest(reader, limit - size)
+        return { refusal: NOT_UTF8 }
+      }
       keep(piece)
       const problem = scan.push(piece)
       if (problem) {
@@ -307,7 +322,8 @@ export async function readBodyText(
       }
     }
   }
-  const last = decode()
+  const last = decodeOrRefuse()
+  if (last === undefined) return { refusal: NOT_UTF8 }
   keep(last)
   const problem = scan.push(last) ?? scan.end()
   if (problem) return { refusal: problem === 'malformed' ? MALFORMED : problem }
@@ -367,33 +383,31 @@ export function declareBody<M extends object>(validator: M, size: BodySize): M {
 export const declaredBodySize = (handler: object): BodySize | undefined => declared.get(handler)
 
 /**
- * The limit of each request's body (limitBodies) and the size it announced, if it did, and its
- * text when read ahead of its validator.
+ * The limit of each request's body (limitBodies) and the size it announced, if it did. The body
+ * itself is read only by its route's validator, after authentication (bodyTextOf).
  */
 const limits = new WeakMap<object, { limit: number; announced?: number }>()
-const readAhead = new WeakMap<object, BodyText>()
 
 /**
  * Records how many bytes this request's body may have, and the size its headers announced
- * (a length without a transfer coding, as limitBodies in http/body-limit.ts reads them).
+ * (a length without a transfer coding, as limitBodies in http/body-limit.ts reads them); none
+ * for a body that announces no size, which is counted against `limit` as it arrives.
  */
-export function limitBody(c: { req: { raw: Request } }, limit: number, announced: number) {
+export function limitBody(c: { req: { raw: Request } }, limit: number, announced?: number) {
   limits.set(c, { limit, announced })
 }
 
-/**
- * Reads this request's body now, up to `limit` (a body that announces no size, whose limit only
- * reading it can check), and keeps what was read for its validator.
- */
-export async function readBodyAhead(c: { req: { raw: Request } }, limit: number) {
-  limits.set(c, { limit })
-  const text = await readBodyText(c.req.raw.body, { limit })
-  readAhead.set(c, text)
-  return text
-}
+/** Requests whose body is being read: what they wait for is their client's bytes. */
+const arriving = new WeakSet<object>()
 
 /**
- * The body of this request, read once: as readBodyAhead read it, or now. A body that announces
+ * Whether this request waits for its own client to send the rest of its body: at the request
+ * deadline, that is the client's delay (HTTP 408), not the service's (http/deadline.ts).
+ */
+export const bodyArriving = (c: object) => arriving.has(c)
+
+/**
+ * The body of this request, read once, now. A body that announces
  * at most a slice is read whole by the runtime (`arrayBuffer()`: Hono's Node adapter then reads
  * the socket's stream itself, with its own handling of a client that goes away, where `body`
  * builds a whole web Request and a web stream over it: 3.9 % of the service's one thread at 16
@@ -401,17 +415,17 @@ export async function readBodyAhead(c: { req: { raw: Request } }, limit: number)
  * it may hold is bounded by the length it announced, which Node's parser enforces. Anything
  * larger is read as it arrives.
  */
-export const bodyTextOf = (c: { req: { raw: Request } }): BodyText | Promise<BodyText> => {
-  const kept = readAhead.get(c)
-  if (kept) return kept
+export const bodyTextOf = (c: { req: { raw: Request } }): Promise<BodyText> => {
   const { raw } = c.req
   const { limit, announced } = limits.get(c) ?? {}
-  if (announced !== undefined && announced <= SLICE) {
-    return raw.arrayBuffer().then(
-      (bytes) => readBodyText(new Uint8Array(bytes), { limit }),
-      // The client went away mid-body, as a stream's read answers it.
-      (): BodyText => ({ refusal: MALFORMED }),
-    )
-  }
-  return readBodyText(raw.body, { limit })
+  arriving.add(c)
+  const read =
+    announced !== undefined && announced <= SLICE
+      ? raw.arrayBuffer().then(
+          (bytes) => readBodyText(new Uint8Array(bytes), { limit }),
+          // The client went away mid-body, as a stream's read answers it.
+          (): BodyText => ({ refusal: MALFORMED }),
+        )
+      : readBodyText(raw.body, { limit })
+  return read.finally(() => arriving.delete(c))
 }

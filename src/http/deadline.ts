@@ -2,6 +2,8 @@ import type { MiddlewareHandler } from 'hono'
 import type { Logger } from 'pino'
 import { RequestDeadline } from '../domain/deadline'
 import { AppError, ERRORS } from '../errors'
+import { bodyArriving } from './body-shape'
+import { failure } from './envelope'
 import type { AppEnv } from './types'
 
 /**
@@ -23,6 +25,11 @@ const after = <T>(ms: number, value: T) => {
  * caller gets 395030 (retry later) or, while a COMMIT of the request is unanswered, 395033
  * (outcome unknown); a write that already committed answers what committed. The work goes on
  * without its caller, bounded by the pool's own bounds, and commits nothing any more.
+ *
+ * A request still waiting for its own body at the deadline (a client that trickles it) is the
+ * client's delay, not the service's: HTTP 408 with code 400, and the connection closed, so that
+ * the rest of the body is not waited for (`supplier_http_client_timeouts_total` in /metrics,
+ * apart from the service's 395030).
  */
 export function requestDeadline(
   ms: number,
@@ -45,6 +52,17 @@ export function requestDeadline(
     }
     // Still running: its failure, if any, is the mapper's to log; this answer is given now.
     work.catch(() => {})
+    if (state === 'open' && bodyArriving(c)) {
+      logger.warn({ requestId: c.get('requestId'), ms }, 'request body not received in time')
+      c.header('Connection', 'close')
+      return failure(
+        c,
+        ERRORS.BAD_REQUEST,
+        `request body not received within the request deadline of ${ms} ms`,
+        null,
+        408,
+      )
+    }
     logger.warn({ requestId: c.get('requestId'), ms, state }, 'request deadline passed')
     throw state === 'open'
       ? new AppError(
