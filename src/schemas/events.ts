@@ -28,22 +28,63 @@ const operatorId = id.describe('the administrator who made the change')
 const fields = z
   .array(z.string().min(1))
   .describe('names of the fields proposed (their values are in the approval, sealed)')
+/**
+ * Fields whose values no event carries: names of natural persons (the legal representative, a
+ * contact; a contact added or removed is summarised by its name) and free text that may hold
+ * anything (remarks). A subscriber learns that the field changed and whether it is set: each
+ * value is `******`, or null when empty. Their values stay in the change log and the read API,
+ * behind their permissions. docs/events.md lists what an event carries.
+ */
+export const WITHHELD_EVENT_FIELDS: readonly string[] = [
+  'legalRepresentative',
+  'contactName',
+  'contact',
+  'remark',
+]
+const withheld = new Set(WITHHELD_EVENT_FIELDS)
+const WITHHELD_VALUE = '******'
+
+/** A change as an event carries it: a withheld field's values as `******` (or null). */
+export const forSubscribers = <C extends { field: string; old: string | null; new: string | null }>(
+  changes: C[],
+): C[] =>
+  changes.map((c) =>
+    withheld.has(c.field)
+      ? {
+          ...c,
+          old: c.old === null ? null : WITHHELD_VALUE,
+          new: c.new === null ? null : WITHHELD_VALUE,
+        }
+      : c,
+  )
+
 const maskedValue = z
   .string()
   .nullable()
-  .describe('the value as the change log keeps it: masked when sensitive, cut at 200 characters')
+  .describe(
+    `the value as the change log keeps it: masked when sensitive, cut at 200 characters; for ${WITHHELD_EVENT_FIELDS.join(', ')} only \`${WITHHELD_VALUE}\` (set) or null (empty)`,
+  )
 const changes = z
   .array(
-    z.strictObject({
-      targetType: z.enum(CHANGE_TARGET_TYPES).describe('what the field belongs to'),
-      targetId: id.nullable().describe('the supplier, contact, account, … the field belongs to'),
-      field: z.string().min(1),
-      old: maskedValue,
-      new: maskedValue,
-    }),
+    z
+      .strictObject({
+        targetType: z.enum(CHANGE_TARGET_TYPES).describe('what the field belongs to'),
+        targetId: id.nullable().describe('the supplier, contact, account, … the field belongs to'),
+        field: z.string().min(1),
+        old: maskedValue,
+        new: maskedValue,
+      })
+      // Refused, not passed on: a builder that forgot forSubscribers fails its write.
+      .refine(
+        (c) =>
+          !withheld.has(c.field) || [c.old, c.new].every((v) => v === null || v === WITHHELD_VALUE),
+        { message: 'a withheld field carries only ****** or null', path: ['new'] },
+      ),
   )
   .min(1)
-  .describe('the changed fields with their old and new values, masked exactly as in the change log')
+  .describe(
+    'the changed fields with their old and new values, masked as in the change log; names of natural persons and remarks withheld',
+  )
 const riskFlags = z.array(z.enum(RISK_FLAG_CODES)).describe('the account risk flags raised')
 const accountNoMask = z.string().describe('the account number, masked (never plaintext)')
 const supplierStatus = z.enum(SUPPLIER_STATUSES)
@@ -499,11 +540,25 @@ export const CloudEvent = z.strictObject({
 export type CloudEvent = z.output<typeof CloudEvent>
 
 /**
+ * A stored payload with its withheld fields withheld: an event recorded before they were (with a
+ * contact's name in `changes`) is published as one recorded now would be, not refused.
+ */
+function withheldFromStored(payload: unknown): unknown {
+  if (typeof payload !== 'object' || payload === null || !('changes' in payload)) return payload
+  const { changes } = payload as { changes: unknown }
+  const isChange = (c: unknown): c is { field: string; old: string | null; new: string | null } =>
+    typeof c === 'object' && c !== null && typeof (c as { field?: unknown }).field === 'string'
+  if (!Array.isArray(changes) || !changes.every(isChange)) return payload
+  return { ...payload, changes: forSubscribers(changes) }
+}
+
+/**
  * The CloudEvent of a stored event. The payload is parsed by its catalog schema again, so a row
- * changed by hand or written before the catalog is refused here rather than published.
+ * changed by hand or written before the catalog is refused here rather than published (the
+ * relay parks it, with this error as the reason: it names fields and checks, never a value).
  */
 export function toCloudEvent(naming: CloudEventNaming, event: StoredEvent): CloudEvent {
-  const parsed = parseEventPayload(event.eventType, event.payload)
+  const parsed = parseEventPayload(event.eventType, withheldFromStored(event.payload))
   if (!parsed.success) throw new Error(`event ${event.eventId}: ${parsed.error}`)
   const type = event.eventType as EventType
   const aggregate = EVENT_CATALOG[type].aggregate
