@@ -38,15 +38,39 @@ export function findSupplier(sql: Sql, supplierId: string) {
   )
 }
 
-/** The same row under FOR UPDATE: the aggregate lock every write re-checks under. */
+/**
+ * The same row under the aggregate lock, which every write of the supplier takes before any
+ * other lock (docs/architecture.md, "Lock order"). FOR NO KEY UPDATE is the mode an UPDATE of the
+ * row takes anyway: it serializes the supplier's writers, yet lets a row that references the
+ * supplier be inserted meanwhile (its foreign key takes KEY SHARE), so no writer waits for
+ * another's child row while holding what that one needs.
+ */
 export function lockSupplier(sql: Sql, supplierId: string) {
   return maybeOne(
     sql`
       SELECT ${supplierColumns(sql)} FROM supplier s
       WHERE s.supplier_id = ${supplierId} AND s.deleted_at IS NULL
-      FOR UPDATE
+      FOR NO KEY UPDATE
     `,
     SupplierRow,
+  )
+}
+
+/**
+ * The aggregate lock of an approval's supplier, taken first by a transaction that decides,
+ * applies or withdraws the approval: the approval row, the supplier's children and its audit
+ * chain head are all locked after it, as every command of that supplier locks them.
+ */
+export function lockSupplierOfApproval(sql: Sql, approvalLogId: string) {
+  return none(
+    sql`
+      SELECT 1 FROM supplier s
+      WHERE s.supplier_id = (
+          SELECT a.supplier_id FROM approval_log a WHERE a.approval_log_id = ${approvalLogId}
+        )
+        AND s.deleted_at IS NULL
+      FOR NO KEY UPDATE OF s
+    `,
   )
 }
 

@@ -228,6 +228,7 @@ export default {
           observer: {
             databaseRead: (target, reason) => logger.debug({ target, reason }, 'database read'),
             request: () => {},
+            writeConflict: () => {},
             permissionLookupFailed: () => {},
             approvalOutcome: () => {},
             eventPublished: () => {},

@@ -51,6 +51,12 @@ export function createMetrics({
     labelNames: ['method', 'route'],
     registers: [registry],
   })
+  const writeConflicts = new Counter({
+    name: 'supplier_write_conflicts_total',
+    help: 'Write transactions the database ended as a deadlock (40P01) or serialization failure (40001), by SQLSTATE and outcome: retried, or refused as 395014 after the last attempt',
+    labelNames: ['sqlstate', 'outcome'],
+    registers: [registry],
+  })
   const lookupFailures = new Counter({
     name: 'supplier_permission_lookup_failures_total',
     help: 'Permission or role lookups that failed or timed out (each denied the request)',
@@ -185,6 +191,7 @@ export function createMetrics({
       latency.observe({ method, route, code: c }, seconds)
       if (status === 408) clientTimeouts.inc({ method, route })
     },
+    writeConflict: (sqlstate, outcome) => writeConflicts.inc({ sqlstate, outcome }),
     permissionLookupFailed: () => lookupFailures.inc(),
     approvalOutcome: (bizType, outcome) => outcomes.inc({ biz_type: bizType, outcome }),
     databaseRead: (target, reason) => reads.inc({ target, reason }),

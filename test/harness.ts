@@ -141,6 +141,8 @@ export interface Answer {
   status: number
   body: any
   ms: number
+  /** The answer's X-Request-Id: the id its change-log rows carry. */
+  requestId: string | null
 }
 
 export interface Harness {
@@ -292,7 +294,7 @@ export function useHarness(
         body: parsed,
       })
       if (problem) throw new Error(`answer does not match /openapi.json: ${problem}`)
-      return { status: res.status, body: parsed, ms }
+      return { status: res.status, body: parsed, ms, requestId: res.headers.get('x-request-id') }
     }
   })
   afterAll(async () => {

@@ -2,6 +2,7 @@ import type { Deps } from './deps'
 import type { ApprovalProvider } from '../ports/approval-provider'
 import type { ApprovalHandlers } from './approval/handler'
 import type { RequestDeadline } from './deadline'
+import type { Contention } from './write/transaction'
 
 /** Who is writing, and the identity of the write for the duplicate-submit guard. */
 export interface WriteContext {
@@ -19,6 +20,8 @@ export interface WriteContext {
   deadline?: RequestDeadline
   /** The route's advice codes (`advise`) the caller holds, e.g. whether it may see suppliers. */
   heldCodes?: readonly string[]
+  /** Counts the times the write ran again after a lock conflict (the access log shows it). */
+  contention?: Contention
 }
 
 /** Building an Intl formatter or collator costs far more than using one: one per time zone. */

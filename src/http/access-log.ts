@@ -8,6 +8,7 @@ export interface AccessLogVariables {
   requestId: string
   resultCode?: number
   adminId?: string
+  contention?: { retries: number }
 }
 
 /**
@@ -32,7 +33,7 @@ export function accessLog(
   logger: Logger,
   observer?: Observer,
 ): MiddlewareHandler<{ Variables: AccessLogVariables }> {
-  // The line below is made only of these seven scalars, none of them sensitive, so it skips the
+  // The line below is made only of these eight scalars, none of them sensitive, so it skips the
   // redaction pass (91 wildcard paths, an eighth of a read's CPU); every other line keeps it.
   const lines = logger.child({}, { redact: [] })
   return async (c, next) => {
@@ -59,6 +60,8 @@ export function accessLog(
           code,
           durationMs: Math.round(ms * 10) / 10,
           adminId: c.get('adminId'),
+          // Only when a write was run again after a deadlock or serialization failure.
+          lockRetries: c.get('contention')?.retries || undefined,
         },
         'request',
       )

@@ -1,6 +1,7 @@
 import type { Deps } from '../domain/deps'
 import type { DocsAssets } from './docs-page'
 import type { RequestDeadline } from '../domain/deadline'
+import type { Contention } from '../domain/write/transaction'
 
 /** The entry point's dependencies as the app is built with them. */
 export interface AppDeps extends Deps {
@@ -26,5 +27,7 @@ export interface AppEnv {
      * knows its target (withdrawing an approval).
      */
     heldCodes: readonly string[]
+    /** A write's lock-conflict retries (set by `writeContext`), for the access log. */
+    contention?: Contention
   }
 }

@@ -16,6 +16,8 @@ export async function writeContext<E extends AppEnv>(
   target: string,
   body: unknown,
 ): Promise<WriteContext> {
+  const contention = { retries: 0 }
+  c.set('contention', contention)
   return {
     adminId: c.get('adminId'),
     requestId: c.get('requestId'),
@@ -25,6 +27,7 @@ export async function writeContext<E extends AppEnv>(
     idempotencyKey: idempotencyKey(c),
     deadline: c.get('deadline'),
     heldCodes: c.get('heldCodes') ?? [],
+    contention,
   }
 }
 

@@ -15,6 +15,11 @@ export interface Observer {
   }): void
   /** A permission or role lookup that failed or timed out (and so denied). */
   permissionLookupFailed(): void
+  /**
+   * A write transaction the server ended as a deadlock (40P01) or serialization failure (40001):
+   * run again ('retried'), or answered 395014 after the last attempt ('refused').
+   */
+  writeConflict(sqlState: string, outcome: 'retried' | 'refused'): void
   /** Where an approval ended after the applier ran: APPLIED, REJECTED, APPLY_FAILED, … */
   approvalOutcome(bizType: string, outcome: string): void
   /** A read-only route read from a standby or the primary, and why (DATABASE_READ_URL set). */

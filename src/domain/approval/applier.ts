@@ -8,12 +8,13 @@ import {
   recordDecision,
 } from '../../../sql/approval'
 import type { Sql } from '../../../sql/db'
+import { lockSupplierOfApproval } from '../../../sql/supplier'
 import { AppError, ERRORS, fail } from '../../errors'
 import type { ApprovalResult } from '../../ports/approval-provider'
 import type { ApprovalCommandResult } from '../../schemas/supplier'
 import { sealApproval } from '../audit/trail'
 import { mapConstraintViolation } from '../write/constraints'
-import { transaction } from '../write/transaction'
+import { allSettled, ContentionError, transaction } from '../write/transaction'
 import {
   notAppliedReason,
   type ApplierCtx,
@@ -99,8 +100,13 @@ async function applyResult(
   } catch (thrown) {
     const err = mapConstraintViolation(thrown)
     // Only a business re-check failure marks the approval; an apply that may have committed
-    // (outcome unknown) or could not run is left as it is, for a retry or the sweep.
-    if (!(err instanceof AppError) || err.entry === ERRORS.WRITE_OUTCOME_UNKNOWN) {
+    // (outcome unknown), could not run, or kept meeting lock conflicts is left as it is, for a
+    // retry or the sweep.
+    if (
+      !(err instanceof AppError) ||
+      err instanceof ContentionError ||
+      err.entry === ERRORS.WRITE_OUTCOME_UNKNOWN
+    ) {
       await keepDecision(deps, ctx, result)
       throw err
     }
@@ -127,11 +133,13 @@ async function applyResult(
  * when it matches; otherwise (decided already) the row is locked and read as it is.
  */
 async function decided(tx: Sql, deps: CoreDeps, result: ApprovalResult): Promise<ApprovalRow> {
-  const recorded = await sealApproval(
-    tx,
-    deps,
-    await recordDecision(tx, result.approvalLogId, result.decision),
-  )
+  // The supplier's aggregate lock comes first, as in every command of that supplier; the two
+  // statements go out together and run in the order sent.
+  const [, decision] = await allSettled([
+    lockSupplierOfApproval(tx, result.approvalLogId),
+    recordDecision(tx, result.approvalLogId, result.decision),
+  ] as const)
+  const recorded = await sealApproval(tx, deps, decision)
   return recorded ? ApprovalRow.parse(recorded) : locked(tx, result.approvalLogId)
 }
 
@@ -188,6 +196,7 @@ export async function withdrawApproval(
   ctx: ApplierCtx,
   approvalLogId: string,
 ): Promise<ApprovalRow> {
+  await lockSupplierOfApproval(tx, approvalLogId)
   const approval = await locked(tx, approvalLogId)
   const withdrawable = approvalSources('WITHDRAW')
   if (!withdrawable.includes(approval.status)) {

@@ -3,6 +3,7 @@ import type { ApprovalRow } from '../../../sql/approval'
 import type { Sql } from '../../../sql/db'
 import type { AppError } from '../../errors'
 import type { RequestDeadline } from '../deadline'
+import type { Contention } from '../write/transaction'
 import type { Deps } from '../deps'
 
 export type BizType = ApprovalRow['bizType']
@@ -12,6 +13,7 @@ export interface ApplierCtx {
   adminId: string
   requestId: string
   deadline?: RequestDeadline
+  contention?: Contention
 }
 
 /**

@@ -69,6 +69,12 @@ async function eligibleSupplier(
   return supplier
 }
 
+/** The distinct ids given, smallest first: the order several suppliers are locked in. */
+const inIdOrder = (ids: (string | undefined)[]) =>
+  [...new Set(ids.filter((id): id is string => id !== undefined))].sort((a, b) =>
+    BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0,
+  )
+
 /** The current name of a live resource to bind, or 395031 (vehicles: asked of the fleet). */
 async function bindableResource(
   sql: Sql,
@@ -181,9 +187,22 @@ export function reassignRelationCommand(
     },
 
     async run(tx: Sql, seen: ReassignSeen): Promise<SupplierResourceRelationVO> {
-      await eligibleSupplier(tx, body.supplierId, requiredTypeCode, true)
+      // The lock order of every write (docs/architecture.md): the suppliers first, in id order
+      // (the new one, and the one the resource leaves, whose history records it), then the
+      // relation, then their audit chain heads.
+      const before = await relationVersion(tx, target.module, target.resourceId, timezone)
+      for (const supplierId of inIdOrder([body.supplierId, before?.supplierId])) {
+        if (supplierId === body.supplierId) {
+          await eligibleSupplier(tx, supplierId, requiredTypeCode, true)
+        } else {
+          await relationSupplier(tx, supplierId, true)
+        }
+      }
       const current = await relationVersion(tx, target.module, target.resourceId, timezone, true)
       checkExpected(current, expected)
+      if (current?.supplierId !== before?.supplierId) {
+        fail('RELATION_CONFLICT', 'the relation was changed since you loaded it: reload it')
+      }
       const log = (
         targetId: string,
         fieldName: string,
@@ -240,8 +259,7 @@ export function reassignRelationCommand(
       const reason = { changeReason: body.changeReason }
       const logs: [string, FieldChange[]][] = [[body.supplierId, entries]]
       if (current && left.length) logs.push([current.supplierId, left])
-      // Each supplier's audit chain head stays locked until commit: two moves in opposite
-      // directions lock them in the same (id) order, so neither waits for the other forever.
+      // Each supplier's audit chain head stays locked until commit: in id order, as the rows.
       logs.sort(([a], [b]) => (BigInt(a) < BigInt(b) ? -1 : 1))
       for (const [supplierId, changes] of logs) {
         await logChanges(tx, deps, ctx, supplierId, 'RELATION_SET', changes, reason)
@@ -291,9 +309,15 @@ export function unbindRelationCommand(
     },
 
     async run(tx: Sql): Promise<null> {
+      // The supplier first, then the relation, then its audit chain head (docs/architecture.md).
+      const before = found(await relationVersion(tx, target.module, target.resourceId, timezone))
+      await relationSupplier(tx, before.supplierId, true)
       const current = found(
         await relationVersion(tx, target.module, target.resourceId, timezone, true),
       )
+      if (current.supplierId !== before.supplierId) {
+        fail('RELATION_CONFLICT', 'the relation was changed since you loaded it: reload it')
+      }
       await endRelation(tx, current.relationId, ctx.adminId)
       await logChanges(
         tx,
