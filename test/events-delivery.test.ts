@@ -1,6 +1,7 @@
 import { jetstreamManager } from '@nats-io/jetstream'
 import { connect as natsConnect } from '@nats-io/transport-node'
 import { afterAll, describe, expect, inject, it } from 'vitest'
+import type { Sql } from '../sql/db'
 import { insertEvent } from '../sql/outbox'
 import {
   createEventRelay,
@@ -51,7 +52,7 @@ const event = (supplierId: string, operatorId: string) =>
     payload: { supplierId, operatorId },
   }) as const
 
-const lastEventId = async (sql = h.sql) =>
+const lastEventId = async (sql: Sql = h.sql) =>
   (await sql<{ id: string }[]>`SELECT max(event_id)::text AS id FROM domain_event`)[0].id
 
 /** Lets another relay take over at once, as if the holder's lease had run out. */

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto'
 import pino from 'pino'
 import { jetstreamManager } from '@nats-io/jetstream'
 import { connect as natsConnect } from '@nats-io/transport-node'
-import { connect, type Sql } from '../../sql/db'
+import type postgres from 'postgres'
+import { connect } from '../../sql/db'
 import { insertEvent, pendingEventStats } from '../../sql/outbox'
 import { loadConfig } from '../../src/config'
 import { migrate } from '../../src/db/migrate'
@@ -35,7 +36,12 @@ export interface RelayFigures {
 
 const NATS = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222'
 
-async function writer(sql: Sql, until: number, supplierBase: bigint, counter: { n: number }) {
+async function writer(
+  sql: postgres.Sql,
+  until: number,
+  supplierBase: bigint,
+  counter: { n: number },
+) {
   let next = supplierBase
   while (Date.now() < until) {
     const supplierId = String(next++)
