@@ -241,6 +241,38 @@ $$;
 
 
 --
+-- Name: supplier_search_mirror_changed(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.supplier_search_mirror_changed() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  UPDATE supplier_search k
+  SET status = CASE WHEN NEW.deleted_at IS NULL THEN NEW.status END,
+      update_time = NEW.update_time, full_name = NEW.full_name, supplier_no = NEW.supplier_no
+  WHERE k.supplier_id = NEW.supplier_id;
+  RETURN NULL;
+END $$;
+
+
+--
+-- Name: supplier_search_mirror_inserted(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.supplier_search_mirror_inserted() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  UPDATE supplier_search k
+  SET status = CASE WHEN a.deleted_at IS NULL THEN a.status END, create_time = a.create_time,
+      update_time = a.update_time, full_name = a.full_name, supplier_no = a.supplier_no
+  FROM added a WHERE k.supplier_id = a.supplier_id;
+  RETURN NULL;
+END $$;
+
+
+--
 -- Name: supplier_type_copy_create_time(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -2469,7 +2501,12 @@ CREATE TABLE public.supplier_search (
     short_fold text DEFAULT ''::text NOT NULL,
     spellings text DEFAULT ''::text NOT NULL,
     version smallint NOT NULL,
-    terms text[] GENERATED ALWAYS AS (public.search_grams(((((full_fold || chr(31)) || short_fold) || chr(31)) || spellings))) STORED
+    status text,
+    create_time timestamp with time zone,
+    update_time timestamp with time zone,
+    full_name text,
+    supplier_no text,
+    terms text[] GENERATED ALWAYS AS (public.search_grams(((((((full_fold || chr(31)) || short_fold) || chr(31)) || spellings) || chr(31)) || COALESCE(public.supplier_no_fold(supplier_no), ''::text)))) STORED
 );
 
 
@@ -2477,7 +2514,7 @@ CREATE TABLE public.supplier_search (
 -- Name: TABLE supplier_search; Type: COMMENT; Schema: public; Owner: -
 --
 
-COMMENT ON TABLE public.supplier_search IS 'folded names and other spellings of a supplier for the list keyword; no row: not searchable yet';
+COMMENT ON TABLE public.supplier_search IS 'folded names and other spellings of a supplier for the list keyword, with mirrored list columns; no row: not searchable yet';
 
 
 --
@@ -3298,13 +3335,6 @@ CREATE UNIQUE INDEX supplier_no_live ON public.supplier USING btree (supplier_no
 
 
 --
--- Name: supplier_no_terms; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX supplier_no_terms ON public.supplier USING gin (public.search_grams(public.supplier_no_fold(supplier_no))) WITH (fastupdate=off) WHERE ((deleted_at IS NULL) AND (supplier_no IS NOT NULL));
-
-
---
 -- Name: supplier_no_trgm; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -3533,6 +3563,20 @@ CREATE TRIGGER supplier_qualification_no_physical_delete BEFORE DELETE ON public
 --
 
 CREATE TRIGGER supplier_resource_relation_no_physical_delete BEFORE DELETE ON public.supplier_resource_relation FOR EACH ROW EXECUTE FUNCTION public.forbid_delete();
+
+
+--
+-- Name: supplier supplier_search_mirror_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER supplier_search_mirror_insert AFTER INSERT ON public.supplier REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION public.supplier_search_mirror_inserted();
+
+
+--
+-- Name: supplier supplier_search_mirror_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER supplier_search_mirror_update AFTER UPDATE ON public.supplier FOR EACH ROW WHEN (((old.status IS DISTINCT FROM new.status) OR (old.deleted_at IS DISTINCT FROM new.deleted_at) OR (old.update_time IS DISTINCT FROM new.update_time) OR (old.full_name IS DISTINCT FROM new.full_name) OR (old.supplier_no IS DISTINCT FROM new.supplier_no))) EXECUTE FUNCTION public.supplier_search_mirror_changed();
 
 
 --

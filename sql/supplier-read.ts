@@ -25,13 +25,18 @@ export interface SupplierListFilter {
 }
 
 export interface KeywordSearch extends SupplierListFilter {
-  /** Trimmed, non-empty. Substring (LIKE-escaped) or trigram-similar match. */
+  /** Trimmed, non-empty, as the caller typed it (the typo fallback compares it). */
   keyword: string
   /**
+   * The keyword folded like the names (src/domain/supplier/search.ts: `keywordTerms`) and the
+   * index terms each match holds. An empty fold (no letter, digit or Han character) matches none.
+   */
+  fold: string
+  terms: string[]
+  /**
    * pg_trgm similarity from which the keyword matches a full or short name that does not
-   * contain it, when no name contains it; 0 turns that off (substring only). searchSuppliers
-   * makes it the transaction's `pg_trgm.similarity_threshold`, which the `%` operator and its
-   * index read.
+   * contain it, when no spelling contains it; 0 turns that off. searchSuppliers makes it the
+   * transaction's `pg_trgm.similarity_threshold`, which the `%` operator and its index read.
    */
   similarity?: number
 }
@@ -64,22 +69,7 @@ const typesOf = (sql: Sql) => sql`
   ), '[]'::json)
 `
 
-const listWhere = (sql: Sql, f: SupplierListFilter & Partial<KeywordSearch>) => {
-  // The columns are lowered (the trigram indexes are on lower(…)), so LIKE on the lowered
-  // pattern matches as ILIKE would, and rechecks each candidate in about two thirds of the time.
-  const contains = `%${escapeLike(f.keyword ?? '')}%`
-  const keyword = f.keyword
-    ? sql`AND (
-        lower(s.full_name) LIKE lower(${contains})
-        OR lower(s.short_name) LIKE lower(${contains})
-        OR lower(s.supplier_no) LIKE lower(${contains})
-        ${
-          f.similarity
-            ? sql`OR lower(s.full_name) % lower(${f.keyword}) OR lower(s.short_name) % lower(${f.keyword})`
-            : sql``
-        }
-      )`
-    : sql``
+const listWhere = (sql: Sql, f: SupplierListFilter) => {
   const status = f.status ? sql`AND s.status = ${f.status}` : sql``
   const typeCode = f.typeCode
     ? sql`AND EXISTS (
@@ -87,10 +77,11 @@ const listWhere = (sql: Sql, f: SupplierListFilter & Partial<KeywordSearch>) => 
         WHERE ft.supplier_id = s.supplier_id AND ft.type_code = ${f.typeCode} AND ft.deleted_at IS NULL
       )`
     : sql``
-  return sql`WHERE s.deleted_at IS NULL ${keyword} ${status} ${typeCode}`
+  return sql`WHERE s.deleted_at IS NULL ${status} ${typeCode}`
 }
 
-const listOrder = (sql: Sql, f: SupplierListFilter) => {
+/** The list's order; `first` (a keyword's rank) goes before it. */
+const listOrder = (sql: Sql, f: SupplierListFilter, first?: postgres.Fragment) => {
   const column = {
     createTime: secondOf(sql, sql`s.create_time`),
     updateTime: sql`s.update_time`,
@@ -103,7 +94,7 @@ const listOrder = (sql: Sql, f: SupplierListFilter) => {
   // The NOT NULL columns keep the plain direction so the order index serves it both ways.
   const nulls = f.sortBy === 'supplierNo' ? (asc ? sql`NULLS FIRST` : sql`NULLS LAST`) : sql``
   const direction = asc ? sql`ASC` : sql`DESC`
-  return sql`ORDER BY ${column} ${direction} ${nulls}, s.supplier_id ${direction}`
+  return sql`ORDER BY ${first ? sql`${first},` : sql``} ${column} ${direction} ${nulls}, s.supplier_id ${direction}`
 }
 
 /**
@@ -166,23 +157,54 @@ function decoratedPage(sql: Sql, ids: postgres.Fragment, timezone: string) {
 const KeywordMatches = z.object({ total: z.number().int(), ids: z.array(z.string()) })
 
 /**
- * A keyword's total and its page's ids, from one pass over its matches: the trigram indexes find
- * candidates (a BitmapOr), each is read from the heap and rechecked, and the matches are both
- * counted and sorted, where a page statement and a count statement each paid for the recheck.
- * The matches are selected before they are sorted, however rare they are: flattened into an
- * ordered query, the planner (which cannot estimate `%` and ILIKE '%…%' well) would rather walk
- * the order index and test every live supplier until a page is full; MATERIALIZED keeps the CTE
- * from being inlined.
+ * The live suppliers one of whose spellings contains the folded keyword, from supplier_search
+ * alone: the rows holding every term of the keyword (itself when one character long, else its
+ * pairs of adjacent characters) from supplier_search_terms, rechecked by LIKE on the texts, and
+ * filtered by the mirrored status and the type. `rank` is 0 for a name equal to the keyword, 1 a
+ * name containing it, 2 another spelling (pinyin, initials, supplier number).
  */
-function keywordMatches(sql: Sql, f: KeywordSearch) {
+const spellingMatches = (sql: Sql, f: KeywordSearch) => {
+  const contains = `%${escapeLike(f.fold)}%`
+  const status = f.status ? sql`AND s.status = ${f.status}` : sql`AND s.status IS NOT NULL`
+  const typeCode = f.typeCode
+    ? sql`AND EXISTS (
+        SELECT 1 FROM supplier_type ft
+        WHERE ft.supplier_id = s.supplier_id AND ft.type_code = ${f.typeCode} AND ft.deleted_at IS NULL
+      )`
+    : sql``
+  return sql`
+    SELECT s.supplier_id, s.create_time, s.update_time, s.full_name, s.supplier_no,
+           CASE WHEN s.full_fold = ${f.fold} OR s.short_fold = ${f.fold} THEN 0
+                WHEN s.full_fold LIKE ${contains} OR s.short_fold LIKE ${contains} THEN 1
+                ELSE 2 END AS rank
+    FROM supplier_search s
+    WHERE s.terms @> ${f.terms}::text[]
+      AND (s.full_fold LIKE ${contains} OR s.short_fold LIKE ${contains}
+           OR s.spellings LIKE ${contains} OR supplier_no_fold(s.supplier_no) LIKE ${contains})
+      ${status} ${typeCode}
+  `
+}
+
+/**
+ * A keyword's total and its page's ids, from one pass over its matches, counted and sorted (rank
+ * first, then the order asked for). MATERIALIZED keeps the CTE from being inlined into an ordered
+ * query, where the planner (which cannot estimate `@>` and LIKE well) would rather walk an order
+ * index and test every row until a page is full. With `similar`, the matches are instead the full
+ * or short names trigram-similar to the keyword (`%`, served by the trigram indexes of supplier),
+ * all of one rank.
+ */
+function keywordMatches(sql: Sql, f: KeywordSearch, similar: boolean) {
+  const kw = sql`lower(${f.keyword})`
+  const matches = similar
+    ? sql`SELECT s.supplier_id, s.create_time, s.update_time, s.full_name, s.supplier_no, 0 AS rank
+          FROM supplier s ${listWhere(sql, f)}
+          AND (lower(s.full_name) % ${kw} OR lower(s.short_name) % ${kw})`
+    : spellingMatches(sql, f)
   return one(
     sql`
-      WITH matches AS MATERIALIZED (
-        SELECT s.supplier_id, s.create_time, s.update_time, s.full_name, s.supplier_no
-        FROM supplier s ${listWhere(sql, f)}
-      )
+      WITH matches AS MATERIALIZED (${matches})
       SELECT (SELECT count(*)::int FROM matches) AS total,
-             ARRAY(SELECT s.supplier_id::text FROM matches s ${listOrder(sql, f)}
+             ARRAY(SELECT s.supplier_id::text FROM matches s ${listOrder(sql, f, sql`s.rank`)}
                    LIMIT ${f.limit} OFFSET ${f.offset}) AS ids
     `,
     KeywordMatches,
@@ -210,29 +232,27 @@ export async function countSuppliers(sql: Sql, f: SupplierListFilter): Promise<n
 }
 
 /**
- * A keyword search: its page and its total, read from one snapshot. The names, short names and
- * supplier numbers containing the keyword are the answer; only when none does, the names similar
- * to it (a typo), with `f.similarity` as the transaction's trigram threshold.
+ * A keyword search: its page and its total, read from one snapshot. The suppliers one of whose
+ * spellings contains the keyword are the answer (spellingMatches); only when none does, the names
+ * similar to it (a typo), with `f.similarity` as the transaction's trigram threshold.
  *
  * Similarity is a fallback because of what its candidates cost: the trigram indexes return every
  * name that shares enough trigrams with the keyword, each then read from the heap and rechecked,
- * and for a short keyword that is every short name starting like it. At 1,000,000 suppliers the
- * five-character keyword 新纪元万象 drew 23,148 candidates for its 1,113 matches, and added none
- * that the substring had not found (docs/benchmarks.md); a substring's candidates are its
- * matches. `set_config(…, true)` is SET LOCAL: it ends with the transaction, so no pooled session
- * keeps it.
+ * and for a short keyword that is every short name starting like it (docs/benchmarks.md).
+ * `set_config(…, true)` is SET LOCAL: it ends with the transaction, so no pooled session keeps it.
  */
 export function searchSuppliers(
   sql: postgres.Sql,
   f: KeywordSearch,
 ): Promise<[SupplierListItemVO[], number]> {
+  if (!f.terms.length) return Promise.resolve([[], 0])
   return sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
-    let found = await keywordMatches(tx, { ...f, similarity: 0 })
+    let found = await keywordMatches(tx, f, false)
     if (found.total === 0 && f.similarity) {
       await none(
         tx`SELECT set_config('pg_trgm.similarity_threshold', ${String(f.similarity)}, true)`,
       )
-      found = await keywordMatches(tx, f)
+      found = await keywordMatches(tx, f, true)
     }
     const ids = tx`string_to_array(${found.ids.join(',')}::text, ',')::bigint[]`
     const rows = found.ids.length > 0 ? await decoratedPage(tx, ids, f.timezone) : []

@@ -3,6 +3,7 @@ import { many, maybeOne, none, one, type Sql, DATE_TIME } from './db'
 import { SUPPLIER_STATUSES, type AccountStatus, type SupplierStatus } from '../src/vocabulary'
 import { softDeleteDraftAccounts } from './account'
 import { SupplierSubjectFields } from '../src/schemas/supplier'
+import { storeSearchRow, type SearchFields } from './supplier-search'
 
 /** The row a write works on: the subject plus what only the server may see. */
 export const SupplierRow = z.object({
@@ -100,6 +101,11 @@ export interface SupplierColumns {
    * column; the statement that writes the names stores them in supplier_name_key.
    */
   name_keys?: string[]
+  /**
+   * What the list's keyword finds the supplier by (src/domain/supplier/search.ts): not a column;
+   * the statement that writes the names stores it in supplier_search.
+   */
+  name_search?: SearchFields
 }
 
 const Version = z.object({ supplierId: z.string(), updateTime: z.string() })
@@ -118,13 +124,13 @@ const storeNameKeys = (sql: Sql, keys: string[]) => sql`
 `
 
 export function insertSupplier(sql: Sql, columns: Required<SupplierColumns>, adminId: string) {
-  const { name_keys: keys, ...supplier } = columns
+  const { name_keys: keys, name_search: search, ...supplier } = columns
   const row = { ...supplier, status: 'DRAFT', created_by: adminId, updated_by: adminId }
   return one(
     sql`
       WITH written AS (
         INSERT INTO supplier ${sql(row)} RETURNING supplier_id, update_time
-      ) ${storeNameKeys(sql, keys)}
+      ) ${storeNameKeys(sql, keys)} ${storeSearchRow(sql, search)}
       SELECT w.supplier_id::text AS "supplierId", to_char(w.update_time, ${DATE_TIME}) AS "updateTime"
       FROM written w
     `,
@@ -195,7 +201,7 @@ function guardedUpdate(
   columns: SupplierColumns & { supplier_no?: string | null; status?: SupplierStatus },
   { drawSupplierNo = false, accounts }: MoveAlso = {},
 ) {
-  const { name_keys: keys, ...supplier } = columns
+  const { name_keys: keys, name_search: search, ...supplier } = columns
   const set = { ...supplier, updated_by: guard.adminId }
   // The accounts join `written`: a compare-and-set miss moves none of them.
   const moveAccounts = accounts
@@ -215,7 +221,8 @@ function guardedUpdate(
         WHERE s.supplier_id = ${guard.supplierId} AND s.deleted_at IS NULL AND s.status = ${guard.status}
           AND to_char(s.update_time, ${DATE_TIME}) = ${guard.expectedUpdateTime}
         RETURNING s.supplier_id, s.update_time, s.supplier_no, s.license_image_url
-      ) ${keys ? storeNameKeys(sql, keys) : sql``} ${moveAccounts}
+      ) ${keys ? storeNameKeys(sql, keys) : sql``} ${search ? storeSearchRow(sql, search) : sql``}
+      ${moveAccounts}
       SELECT w.supplier_id::text AS "supplierId", to_char(w.update_time, ${DATE_TIME}) AS "updateTime",
         w.supplier_no AS "supplierNo", w.license_image_url AS "licenseImageUrl",
         ${accounts ? sql`ARRAY(SELECT m.account_id::text FROM moved m ORDER BY m.account_id)` : sql`'{}'::text[]`} AS "accountsMoved"

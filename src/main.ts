@@ -9,6 +9,7 @@ import { connect } from '../sql/db'
 import { createApp, domainDeps } from './app'
 import { startApprovalSweeper } from './domain/approval/reconcile'
 import { startNameKeyBackfill } from './domain/supplier/name-keys'
+import { startSupplierSearchBackfill } from './domain/supplier/search'
 import { startTaxNoBackfill } from './domain/supplier/tax-number'
 import { stableRelayHolder, startEventRelay } from './domain/events/relay'
 import { startQualificationReminders } from './domain/supplier/qualification-reminders'
@@ -102,6 +103,7 @@ let reads: ReadRouter | undefined
 let startupSql: postgres.Sql | undefined
 let stopSweeper: () => Promise<void> = async () => {}
 let stopBackfill: () => Promise<void> = async () => {}
+let stopSearchBackfill: () => Promise<void> = async () => {}
 let stopTaxNoBackfill: () => Promise<void> = async () => {}
 let stopRelay: () => Promise<void> = async () => {}
 let stopReminders: () => Promise<void> = async () => {}
@@ -212,6 +214,8 @@ try {
   stopSweeper = startApprovalSweeper(domainDeps(deps))
   // Suppliers written before the name keys existed are keyed while the service serves.
   stopBackfill = startNameKeyBackfill(deps)
+  // Likewise the list keyword's spellings of suppliers written before they existed.
+  stopSearchBackfill = startSupplierSearchBackfill(deps)
   // Tax numbers written before look-alike characters were folded are rewritten in their new form.
   stopTaxNoBackfill = startTaxNoBackfill(deps)
   // Off (nothing runs, events stay PENDING) unless EVENTS_NATS_URL is set.
@@ -245,6 +249,7 @@ const shutdown = (signal: string) => {
   server!.close(async () => {
     await stopSweeper()
     await stopBackfill()
+    await stopSearchBackfill()
     await stopTaxNoBackfill()
     await reads?.stop()
     await stopReminders()

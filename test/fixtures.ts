@@ -5,6 +5,8 @@ import { maskAccountNo, maskCertNo, maskPhone, maskTaxNo } from '../src/crypto/s
 import { normalizeAccountNo, normalizeTaxNo } from '../src/identity'
 import { USCC_ALPHABET, withCheckCharacter } from '../src/domain/supplier/uscc'
 import type { Harness } from './harness'
+import { setSearchRows } from '../sql/supplier-search'
+import { searchFieldsOf } from '../src/domain/supplier/search'
 
 /*
  * Test data written directly with SQL, for the rows a test needs as its starting point rather
@@ -128,6 +130,8 @@ export async function insertSupplier(
   const { sql, cipher } = h
   const taxNo = o.taxNo ?? randomTaxNo()
   const phone = o.contactPhone === undefined ? randomPhone() : o.contactPhone
+  const fullName = o.fullName ?? `Supplier ${tag()}`
+  const shortName = o.shortName ?? null
   const [row] = await sql`
     INSERT INTO supplier (
       supplier_no, full_name, short_name, tax_no_enc, tax_no_bidx, tax_no_mask,
@@ -136,7 +140,7 @@ export async function insertSupplier(
       license_image_url, approve_note_enc, remark, status, credit_level, total_score,
       is_related_party, create_time, update_time, created_by, updated_by, deleted_at
     ) VALUES (
-      ${o.supplierNo ?? null}, ${o.fullName ?? `Supplier ${tag()}`}, ${o.shortName ?? null},
+      ${o.supplierNo ?? null}, ${fullName}, ${shortName},
       ${await cipher.encrypt(taxNo)}, ${await cipher.blindIndex(normalizeTaxNo(taxNo), 'taxNo')},
       ${maskTaxNo(taxNo) as string},
       ${o.legalRepresentative ?? null}, ${await cipher.encryptNullable(phone)}, ${maskPhone(phone)},
@@ -153,6 +157,10 @@ export async function insertSupplier(
     RETURNING supplier_id::text AS id
   `
   const supplierId = row.id as string
+  // What the service's write stores with the names: the list keyword's spellings.
+  await setSearchRows(sql, [
+    { supplierId, fullName, shortName, ...searchFieldsOf(fullName, shortName) },
+  ])
   const typeIds: string[] = []
   for (const t of o.types ?? [{ typeCode: 'SCENIC', isPrimary: true }]) {
     const [r] = await sql`

@@ -21,6 +21,7 @@ export const LARGE = new Set([
   'approval_log',
   'change_log',
   'supplier_resource_relation',
+  'supplier_search',
 ])
 
 const TYPE_CODES = ['SCENIC', 'RESTAURANT', 'SUPPLIES', 'ACTIVITY', 'HOTEL', 'SERVICE', 'FLEET']

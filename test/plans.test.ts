@@ -16,6 +16,8 @@ import { probeIdentity, registrationClashes } from '../sql/supplier'
 import { lockChainHead, sealApprovalRowTakingIds } from '../sql/audit-trail'
 import { SUPPLIER_SORT_KEYS } from '../src/vocabulary'
 import { createTestDatabase, type TestDatabase } from './harness'
+import { backfillSupplierSearch, keywordTerms } from '../src/domain/supplier/search'
+import { createLogger } from '../src/logger'
 import { BUSY, LARGE, loadPlanData } from './plans-data'
 
 /*
@@ -128,6 +130,10 @@ describe('query plans of the read paths on a loaded database', () => {
     // by design, so its trail is not expected whole.
     db = await createTestDatabase(TIMEZONE, undefined, { auditTrail: 'tampered' })
     const nth = await loadPlanData(db.sql)
+    // The keyword's spellings of the loaded suppliers, as the service's backfill writes them.
+    const logger = createLogger({ level: 'silent' })
+    await backfillSupplierSearch({ sql: db.sql, logger }, { batch: 5000 })
+    await db.sql`ANALYZE supplier_search`
     id.busy = nth(BUSY)
     id.typical = nth(777)
     id.deleted = nth(19_902) // a DRAFT, soft-deleted (g % 100 < 10, g % 3 = 0)
@@ -316,35 +322,65 @@ describe('query plans of the read paths on a loaded database', () => {
   })
 
   describe('keyword search', () => {
-    // A keyword some name contains: its matches (total and page ids in one statement), then the
-    // page's rows. One that no name contains (a typo; this one resembles none either): its
-    // matches, then the similar names' matches, and no rows to read. Each matches statement
-    // reads the three trigram indexes; the rows are read by key.
+    // Every keyword, whatever its length or spelling, finds its matches through supplier_search's
+    // terms (a GIN index), and supplier is read by key for the page's rows only: one or two
+    // characters (no trigram to serve them: the old LIKE read supplier whole), a word, a supplier
+    // number, with a status, a type or another order. A keyword no spelling contains (the Han
+    // ones here, a typo) then reads the trigram indexes for similar names.
+    // Every loaded name contains an l (Co., Ltd.): reading the narrow supplier_search whole is
+    // then cheaper than its index, and the planner rightly does (supplier is still not read).
+    const everyName = [
+      {
+        table: 'supplier_search',
+        statement: /^WITH matches/,
+        reason: 'the keyword is in every name',
+      },
+    ]
     for (const [keyword, matchStatements, rows] of [
+      ['l', 1, 1],
+      ['li', 1, 1],
+      ['湖', 2, 0],
+      ['湖畔', 2, 0],
       ['lingxiu', 1, 1],
       ['Lingxiu Travel', 1, 1],
       ['SP112', 1, 1],
       ['ningbo jinhong', 2, 0],
     ] as const) {
-      it(`"${keyword}" reads the trigram indexes (a BitmapOr of bitmap index scans)`, async () => {
-        const plans = await checkPlans(`keyword "${keyword}"`, (sql) =>
-          searchSuppliers(sql, { ...list({}), keyword, similarity: 0.5 }),
+      it(`"${keyword}" reads supplier_search_terms, and supplier by key only`, async () => {
+        const plans = await checkPlans(
+          `keyword "${keyword}"`,
+          (sql) =>
+            searchSuppliers(sql, {
+              ...list({}),
+              keyword,
+              ...keywordTerms(keyword),
+              similarity: 0.5,
+            }),
+          keyword === 'l' ? everyName : [],
         )
         expect(plans).toHaveLength(matchStatements + rows)
-        for (const plan of plans.slice(0, matchStatements)) {
-          const types = walk(plan).map(({ node }) => node['Node Type'])
-          expect(types).toContain('BitmapOr')
+        expect(indexesOf(plans[0])).toContain('supplier_search_terms')
+        for (const plan of plans.slice(1, matchStatements)) {
           expect(indexesOf(plan)).toEqual(
-            expect.arrayContaining([
-              'supplier_full_name_trgm',
-              'supplier_short_name_trgm',
-              'supplier_no_trgm',
-            ]),
+            expect.arrayContaining(['supplier_full_name_trgm', 'supplier_short_name_trgm']),
           )
         }
         for (const plan of plans.slice(matchStatements)) {
           expect(indexesOf(plan).filter((i) => i.endsWith('_trgm'))).toEqual([])
         }
+      })
+    }
+
+    for (const filter of [
+      { status: 'ACTIVE' },
+      { typeCode: 'HOTEL' },
+      { sortBy: 'fullName' as const, sortDirection: 'ASC' as const },
+      { sortBy: 'supplierNo' as const, sortDirection: 'DESC' as const },
+    ]) {
+      it(`"li" with ${JSON.stringify(filter)}`, async () => {
+        await checkPlans(`keyword "li" ${JSON.stringify(filter)}`, (sql) =>
+          searchSuppliers(sql, { ...list(filter), keyword: 'li', ...keywordTerms('li') }),
+        )
       })
     }
   })

@@ -14,6 +14,7 @@ import {
   probeKeysOf,
 } from '../../src/domain/supplier/name-keys'
 import { searchSuppliers } from '../../sql/supplier-read'
+import { keywordTerms } from '../../src/domain/supplier/search'
 import { createApp } from '../../src/app'
 import { loadConfig } from '../../src/config'
 import { createCipher } from '../../src/crypto/sensitive'
@@ -938,7 +939,14 @@ async function scalingRun(url: string, suppliers: number, frequent: string) {
     ['keyword-one', distinctive],
   ]) {
     // The service's own search, similarity off: the suppliers that contain the keyword.
-    const search = { keyword, similarity: 0, limit: 1, offset: 0, timezone: 'UTC' }
+    const search = {
+      keyword,
+      ...keywordTerms(keyword),
+      similarity: 0,
+      limit: 1,
+      offset: 0,
+      timezone: 'UTC',
+    }
     matches[scenario] = (await searchSuppliers(db, search))[1]
   }
   await db.end()

@@ -8,6 +8,7 @@ import type { z } from 'zod'
 import type { BankAccountInput } from '../../schemas/supplier'
 import { today, type DomainDeps } from '../context'
 import { nameKeysOf } from './name-keys'
+import { searchFieldsOf } from './search'
 import { maskForLog, type FieldChange } from '../write/change-log'
 import { checkStorageUrls, emptyToNull } from '../write/fields'
 import { checkAccounts } from '../account/rules'
@@ -170,10 +171,11 @@ export async function diffSubject(
   // The near-duplicate probe's keys are written with the names they come from, in the same
   // statement: a renamed supplier is never found (or missed) under its old name.
   if (columns.full_name !== undefined || columns.short_name !== undefined) {
-    columns.name_keys = nameKeysOf(
-      columns.full_name ?? current!.fullName,
-      columns.short_name !== undefined ? columns.short_name : (current?.shortName ?? null),
-    )
+    const shortName =
+      columns.short_name !== undefined ? columns.short_name : (current?.shortName ?? null)
+    columns.name_keys = nameKeysOf(columns.full_name ?? current!.fullName, shortName)
+    // The list keyword's spellings likewise (search.ts).
+    columns.name_search = searchFieldsOf(columns.full_name ?? current!.fullName, shortName)
   }
   return { columns, changes }
 }

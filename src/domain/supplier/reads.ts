@@ -20,6 +20,7 @@ import { fail } from '../../errors'
 import { allowedActions } from '../lifecycle/actions'
 import { page, type PageResult } from '../paging'
 import { readOnly } from '../read-routing'
+import { keywordTerms } from './search'
 import type { Deps } from '../deps'
 
 /*
@@ -49,7 +50,12 @@ export async function listSuppliers(
     timezone: config.timezone,
   }
   const [rows, total] = keyword
-    ? await searchSuppliers(sql, { ...f, keyword, similarity: config.keywordSimilarityThreshold })
+    ? await searchSuppliers(sql, {
+        ...f,
+        keyword,
+        ...keywordTerms(keyword),
+        similarity: config.keywordSimilarityThreshold,
+      })
     : await Promise.all([supplierListPage(sql, f), countSuppliers(sql, f)])
   return page(rows, total, pageNo, pageSize)
 }

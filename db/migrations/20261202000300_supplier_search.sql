@@ -1,0 +1,120 @@
+-- migrate:up
+
+-- The list's keyword (SUP-ADM-001) served by an index whatever its length, and by any spelling of
+-- the company (src/domain/supplier/search.ts). The trigram indexes cannot serve a keyword of one or
+-- two characters (no complete trigram): most Chinese searches are two to four characters, and
+-- such a keyword read the whole table. Neither pg_bigm nor PGroonga exists on the embedded engine.
+--
+-- supplier_search holds, per supplier, its names folded as the company-name machinery normalizes
+-- them (simplified, half-width, lower case, invisible characters, spaces and marks dropped) and
+-- its other spellings (the trade names' toneless pinyin and initials, a Latin name's distinctive
+-- words run together), separated by U+001F. `terms` holds every character and every pair of
+-- adjacent characters of each of those texts (search_grams), in a GIN index: a keyword of one
+-- character is looked up as itself, a longer one as all its pairs (`terms @> pairs`), and its
+-- candidates are rechecked with LIKE on the texts, so the answer is exact at any length.
+--
+-- A supplier's row is written by the statement that writes its names (sql/supplier.ts), so a
+-- renamed supplier is never found under its old name, and a supplier number is among its terms. Suppliers written before this migration get
+-- theirs from the service's online backfill (search.ts: small batches under a lease, while it
+-- serves); until it ends, the keyword finds searchable suppliers only, and the log says so. Rows
+-- are derived data: no deleted_at (readers join supplier and read live suppliers only). `version`
+-- is the derivation's: the backfill rewrites rows of an older one.
+CREATE FUNCTION search_grams(t text) RETURNS text[] LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+  SELECT coalesce(array_agg(DISTINCT v.g), '{}')
+  FROM unnest(string_to_array(t, chr(31))) AS p(part),
+       LATERAL generate_series(1, char_length(p.part)) AS i,
+       LATERAL (VALUES (substr(p.part, i, 1)),
+                       (CASE WHEN i < char_length(p.part) THEN substr(p.part, i, 2) END)) AS v(g)
+  WHERE v.g IS NOT NULL
+$$;
+COMMENT ON FUNCTION search_grams(text) IS
+  'characters and pairs of adjacent characters of each U+001F-separated part: the keyword index''s terms';
+
+CREATE FUNCTION supplier_no_fold(n text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+  SELECT regexp_replace(lower(n), '[^a-z0-9]', '', 'g')
+$$;
+
+-- status, create_time, update_time, full_name and supplier_no mirror the supplier's (status NULL:
+-- soft-deleted), kept by the triggers below in the statement that changes them, so that a keyword
+-- is counted, filtered and ordered from its matches here alone, and supplier is read for the
+-- page's rows only: a keyword matching a third of the suppliers joined to supplier read it whole.
+-- The supplier number is drawn by SQL when a registration is applied, so its terms come from the
+-- mirrored column, folded to letters and digits.
+CREATE TABLE supplier_search (
+  supplier_id bigint PRIMARY KEY REFERENCES supplier (supplier_id),
+  full_fold text NOT NULL,
+  short_fold text NOT NULL DEFAULT '',
+  spellings text NOT NULL DEFAULT '',
+  version smallint NOT NULL,
+  status text,
+  create_time timestamptz,
+  update_time timestamptz,
+  full_name text,
+  supplier_no text,
+  terms text[] GENERATED ALWAYS AS (search_grams(
+    full_fold || chr(31) || short_fold || chr(31) || spellings || chr(31)
+    || coalesce(supplier_no_fold(supplier_no), ''))) STORED
+);
+COMMENT ON TABLE supplier_search IS
+  'folded names and other spellings of a supplier for the list keyword, with mirrored list columns; no row: not searchable yet';
+
+-- fastupdate off: a search must not scan a pending list that grows with every registration.
+CREATE INDEX supplier_search_terms ON supplier_search USING gin (terms) WITH (fastupdate = off);
+
+-- The mirror. Inserted suppliers: their rows were written by the same statement (a CTE of it), or
+-- come later from the backfill, which copies the columns itself. AFTER triggers run once the whole
+-- statement, its CTEs included, has run, so they see the row the statement wrote.
+CREATE FUNCTION supplier_search_mirror_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE supplier_search k
+  SET status = CASE WHEN a.deleted_at IS NULL THEN a.status END, create_time = a.create_time,
+      update_time = a.update_time, full_name = a.full_name, supplier_no = a.supplier_no
+  FROM added a WHERE k.supplier_id = a.supplier_id;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER supplier_search_mirror_insert AFTER INSERT ON supplier
+  REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION supplier_search_mirror_inserted();
+
+CREATE FUNCTION supplier_search_mirror_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE supplier_search k
+  SET status = CASE WHEN NEW.deleted_at IS NULL THEN NEW.status END,
+      update_time = NEW.update_time, full_name = NEW.full_name, supplier_no = NEW.supplier_no
+  WHERE k.supplier_id = NEW.supplier_id;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER supplier_search_mirror_update AFTER UPDATE ON supplier FOR EACH ROW
+  WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.deleted_at IS DISTINCT FROM NEW.deleted_at
+        OR OLD.update_time IS DISTINCT FROM NEW.update_time OR OLD.full_name IS DISTINCT FROM NEW.full_name
+        OR OLD.supplier_no IS DISTINCT FROM NEW.supplier_no)
+  EXECUTE FUNCTION supplier_search_mirror_changed();
+
+-- The change log's filters (SUP-ADM-012): each in the list's order, so a page of one filter walks
+-- its own rows newest first instead of the whole log's order index, and a count reads its entries
+-- only. supplierId and approvalLogId have theirs (change_log_supplier, change_log_approval).
+CREATE INDEX change_log_operation ON change_log USING btree (
+  operation_type, date_trunc('second', create_time AT TIME ZONE 'UTC') DESC, change_log_id DESC)
+  INCLUDE (create_time) WHERE supplier_id IS NOT NULL;
+CREATE INDEX change_log_field ON change_log USING btree (
+  field_name, date_trunc('second', create_time AT TIME ZONE 'UTC') DESC, change_log_id DESC)
+  INCLUDE (create_time) WHERE supplier_id IS NOT NULL;
+CREATE INDEX change_log_target_type ON change_log USING btree (
+  target_type, date_trunc('second', create_time AT TIME ZONE 'UTC') DESC, change_log_id DESC)
+  INCLUDE (create_time) WHERE supplier_id IS NOT NULL;
+CREATE INDEX change_log_status ON change_log USING btree (
+  status, date_trunc('second', create_time AT TIME ZONE 'UTC') DESC, change_log_id DESC)
+  INCLUDE (create_time) WHERE supplier_id IS NOT NULL AND status IS NOT NULL;
+
+-- migrate:down
+
+DROP INDEX change_log_status;
+DROP INDEX change_log_target_type;
+DROP INDEX change_log_field;
+DROP INDEX change_log_operation;
+DROP TRIGGER supplier_search_mirror_update ON supplier;
+DROP TRIGGER supplier_search_mirror_insert ON supplier;
+DROP FUNCTION supplier_search_mirror_changed();
+DROP FUNCTION supplier_search_mirror_inserted();
+DROP TABLE supplier_search;
+DROP FUNCTION supplier_no_fold(text);
+DROP FUNCTION search_grams(text);
