@@ -4,7 +4,7 @@ import { type RiskFlagCode } from '../../vocabulary'
 import type { Sql } from '../../../sql/db'
 import { fail } from '../../errors'
 import type { BankAccountInput } from '../../schemas/supplier'
-import type { Candidate } from './snapshot'
+import type { Candidate, RiskFlag } from './snapshot'
 import type { DomainDeps } from '../context'
 import { normalizeAccountNo, normalizeName } from '../../identity'
 import { checkStorageUrls } from '../write/fields'
@@ -68,11 +68,6 @@ export async function checkCandidate(
   ])
   return flags
 }
-
-/** A named risk flag: codes and other suppliers' ids only, never a value of theirs. */
-export type RiskFlag =
-  | { code: 'ACCOUNT_NO_HELD_ELSEWHERE'; supplierIds: string[] }
-  | { code: 'PERSONAL_HOLDER_MISMATCH' }
 
 const comparableName = (s: string | null | undefined) => (s ? normalizeName(s).toLowerCase() : '')
 

@@ -6,7 +6,6 @@ import { ACCOUNT_TYPES } from '../../vocabulary'
 import { canonicalJson, type DomainDeps } from '../context'
 import { normalizeAccountNo } from '../../identity'
 import { emptyToNull } from '../write/fields'
-import type { RiskFlag } from './rules'
 import {
   ACCOUNT_TERMS,
   AccountTerms,
@@ -26,10 +25,12 @@ import type { BankAccountInput } from '../../schemas/supplier'
 export const Candidate = AccountTerms.partial().strict()
 export type Candidate = z.output<typeof Candidate>
 
-const RiskFlagSchema = z.discriminatedUnion('code', [
+/** A named risk flag: codes and other suppliers' ids only, never a value of theirs. */
+export const RiskFlag = z.discriminatedUnion('code', [
   z.object({ code: z.literal('ACCOUNT_NO_HELD_ELSEWHERE'), supplierIds: z.array(z.string()) }),
   z.object({ code: z.literal('PERSONAL_HOLDER_MISMATCH') }),
 ])
+export type RiskFlag = z.output<typeof RiskFlag>
 
 const common = {
   schemaVersion: z.literal(1),
@@ -41,7 +42,7 @@ const common = {
   /** Mask and blind index of the candidate's account number, when it sets one. */
   accountNoMask: z.string().nullable(),
   accountNoBidx: z.string().nullable(),
-  riskFlags: z.array(RiskFlagSchema),
+  riskFlags: z.array(RiskFlag),
   candidateEnc: z.string(),
 }
 
