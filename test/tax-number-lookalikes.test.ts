@@ -44,6 +44,35 @@ function lookalikes(code: string): Record<string, string> {
   }
 }
 
+describe('the one form of a tax number (normalizeTaxNo)', () => {
+  it.each([
+    [
+      'zero-width space, word joiner, soft hyphen, BOM',
+      '91\u200B33\u20600106\u00ADMA\uFEFFTM',
+      '91330106MATM',
+    ],
+    ['hyphens, dots, slashes, spaces', ' 91-33.0106/MA TM ', '91330106MATM'],
+    [
+      'Cyrillic capitals А В Е К М Н О Р С Т Х',
+      '\u0410\u0412\u0415\u041A\u041C\u041D\u041E\u0420\u0421\u0422\u0425',
+      'ABEKMHOPCTX',
+    ],
+    [
+      'Cyrillic small а е о р с х к м',
+      '\u0430\u0435\u043E\u0440\u0441\u0445\u043A\u043C',
+      'AEOPCXKM',
+    ],
+    ['Cyrillic І and Greek Ι are I, not L', '\u0406\u0399\u0456\u03B9', 'IIII'],
+    [
+      'Greek capitals Α Β Ε Ζ Η Κ Μ Ν Ο Ρ Τ Υ Χ',
+      '\u0391\u0392\u0395\u0396\u0397\u039A\u039C\u039D\u039F\u03A1\u03A4\u03A5\u03A7',
+      'ABEZHKMNOPTYX',
+    ],
+    ['full width and lower case', '\uFF19\uFF11\uFF4D\uFF41', '91MA'],
+    ['ASCII look-alikes stay apart (O and 0, I and 1)', 'O0I1l', 'O0I1L'],
+  ])('%s', (_kind, sent, form) => expect(normalizeTaxNo(sent)).toBe(form))
+})
+
 describe('C-02 under look-alike characters', () => {
   it('every look-alike spelling of a held number is refused with 395004, nothing written', async () => {
     const code = freshCode()
@@ -156,7 +185,7 @@ describe('rows written before: the online backfill and the collision report', ()
       SELECT tax_no_enc, tax_no_bidx, tax_no_mask, status, deleted_at, update_time::text
       FROM supplier WHERE supplier_id = ${supplierId}
     `
-    return { ...r, taxNo: await h.cipher.decrypt(r.tax_no_enc as string) }
+    return { ...r, taxNo: await h.cipher.decrypt(r.tax_no_enc as string) } as Record<string, any>
   }
 
   it('rewrites a lone look-alike number, leaves and reports a colliding one, defers one in approval', async () => {
