@@ -9,7 +9,7 @@ import { uniqueName } from './supplier-data'
 import { confirmingFinance } from './valid-requests'
 import { withCheckCharacter } from '../src/domain/supplier/uscc'
 import { createEventRelay } from '../src/domain/events/relay'
-import { CloudEvent } from '../src/schemas/events'
+import { CloudEvent, WITHHELD_EVENT_FIELDS } from '../src/schemas/events'
 import { deleteStream, eventsPublishable, ownStream, streamMessages } from './nats'
 
 /**
@@ -43,6 +43,20 @@ const SECRETS = {
   deletedTaxNo: withCheckCharacter(`91330106MB${stamp}8`),
   deletedPhone: `138${stamp}45`,
   deletedAccountNo: `62220377${stamp}07777`,
+}
+
+/**
+ * Personal data (names of natural persons) and free text: kept and shown where permitted (reads,
+ * the change log), but never carried by an event, stored or published, in clear.
+ */
+const PERSONAL = {
+  legalRepresentative: `Zhao Rep ${stamp}`,
+  changedLegalRepresentative: `Qian Rep ${stamp}`,
+  contactName: `Li Si ${stamp}`,
+  replacedContactName: `Wang Wu ${stamp}`,
+  remark: `remark ${stamp} on the owner's family`,
+  changedRemark: `remark ${stamp} second thoughts`,
+  contactRemark: `contact remark ${stamp}`,
 }
 
 /** The forms a value could leak in: as sent, and normalized (digits only, upper case). */
@@ -137,7 +151,15 @@ describe('leak scan: no plaintext sensitive value anywhere', () => {
       taxNo: SECRETS.taxNo,
       contactPhone: SECRETS.companyPhone,
       approveNote: SECRETS.approveNote,
-      contacts: [{ contactName: 'Li Si', contactPhone: SECRETS.contactPhone, remark: 'sales' }],
+      legalRepresentative: PERSONAL.legalRepresentative,
+      remark: PERSONAL.remark,
+      contacts: [
+        {
+          contactName: PERSONAL.contactName,
+          contactPhone: SECRETS.contactPhone,
+          remark: PERSONAL.contactRemark,
+        },
+      ],
       qualifications: [
         {
           qualType: 'BUSINESS_LICENSE',
@@ -180,6 +202,8 @@ describe('leak scan: no plaintext sensitive value anywhere', () => {
       body: {
         contactPhone: SECRETS.newCompanyPhone,
         approveNote: SECRETS.changedApproveNote,
+        legalRepresentative: PERSONAL.changedLegalRepresentative,
+        remark: PERSONAL.changedRemark,
         changeReason: 'new switchboard',
         expectedUpdateTime: await versionOf(h, supplierId),
       },
@@ -188,7 +212,9 @@ describe('leak scan: no plaintext sensitive value anywhere', () => {
     const replaced = await call('PUT', `${ITEMS}/${supplierId}/contacts`, {
       admin,
       body: {
-        contacts: [{ contactName: 'Wang Wu', contactPhone: SECRETS.replacedContactPhone }],
+        contacts: [
+          { contactName: PERSONAL.replacedContactName, contactPhone: SECRETS.replacedContactPhone },
+        ],
         changeReason: 'staff change',
         expectedUpdateTime: await versionOf(h, supplierId),
       },
@@ -466,6 +492,41 @@ describe('leak scan: no plaintext sensitive value anywhere', () => {
       )
       if (row.text) scanText(`${table}.${column}`, row.text)
     }
+    // Events carry no personal data: the fields changed, their values withheld.
+    const personal = Object.entries(PERSONAL).flatMap(([name, value]) =>
+      forms(value).map((form) => ({ name, form })),
+    )
+    const [{ payloads }] = await h.sql<{ payloads: string }[]>`
+      SELECT string_agg(payload::text, ' | ') AS payloads FROM domain_event`
+    const eventTexts = [
+      ['domain_event.payload', payloads],
+      ...published.map((m, i) => [`published message #${i} (${m.subject})`, m.text]),
+    ]
+    const personalHits = eventTexts.flatMap(([where, text]) =>
+      personal.filter(({ form }) => text.includes(form)).map(({ name }) => `${name} in ${where}`),
+    )
+    expect(personalHits).toEqual([])
+    const withheld = published.flatMap((m) =>
+      ((m.body.data.changes ?? []) as { field: string; old: unknown; new: unknown }[]).filter((c) =>
+        WITHHELD_EVENT_FIELDS.includes(c.field),
+      ),
+    )
+    // The scan sees where they would be: each field's change is there, its values `******`.
+    expect(new Set(withheld.map((c) => c.field))).toEqual(
+      new Set(['legalRepresentative', 'remark', 'contact']),
+    )
+    for (const c of withheld) {
+      expect(
+        [c.old, c.new].every((v) => v === null || v === '******'),
+        JSON.stringify(c),
+      ).toBe(true)
+    }
+    // The values are kept where they belong: the change log, behind its permission.
+    const [{ logged }] = await h.sql<{ logged: string }[]>`
+      SELECT string_agg(coalesce(old_value_masked, '') || ' ' || coalesce(new_value_masked, ''), ' | ')
+        AS logged FROM change_log WHERE supplier_id = ${supplierId}`
+    expect(logged).toContain(PERSONAL.changedLegalRepresentative)
+
     // The scan itself sees what it looks for: the masks of the same values are there.
     expect(responses.join('\n')).toContain(SECRETS.taxNo.slice(-4))
     expect(hits).toEqual([])

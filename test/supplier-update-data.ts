@@ -157,17 +157,27 @@ export async function events(h: Harness, supplierId: string) {
   `) as unknown as { event_type: string; payload: string }[]
 }
 
-/** Change-log rows as an event's `changes` carries them: the same values, masked the same way. */
+/** Fields whose values no event carries (docs/events.md): `******` when set, else null. */
+const WITHHELD_IN_EVENTS = new Set(['legalRepresentative', 'contactName', 'contact', 'remark'])
+
+/**
+ * Change-log rows as an event's `changes` carries them: the same values, masked the same way,
+ * but names of natural persons and remarks withheld.
+ */
 export const asEventChanges = (
   logs: Omit<ChangeRow, 'operation_type' | 'change_reason' | 'operator_id'>[],
 ) =>
-  logs.map((l) => ({
-    targetType: l.target_type,
-    targetId: l.target_id,
-    field: l.field_name,
-    old: l.old_value_masked,
-    new: l.new_value_masked,
-  }))
+  logs.map((l) => {
+    const withheld = (v: string | null) => (v === null ? null : '******')
+    const shown = WITHHELD_IN_EVENTS.has(l.field_name) ? withheld : (v: string | null) => v
+    return {
+      targetType: l.target_type,
+      targetId: l.target_id,
+      field: l.field_name,
+      old: shown(l.old_value_masked),
+      new: shown(l.new_value_masked),
+    }
+  })
 
 export async function contactRows(h: Harness, supplierId: string) {
   return (await h.sql`

@@ -16,6 +16,7 @@ import {
 import type { AuditDeps } from '../audit/trail'
 import { assertAllowed } from '../lifecycle/policy'
 import { SUPPLIER_COMMANDS } from '../../schemas/lifecycle'
+import { forSubscribers } from '../../schemas/events'
 import {
   AccountChangeSnapshot,
   AccountCreateSnapshot,
@@ -211,7 +212,7 @@ export const accountChangeApproval = approvalHandler<AccountChangeSnapshot>({
         supplierId: supplier.supplierId,
         accountId: account.accountId,
         approvalLogId: approval.approvalLogId,
-        changes: eventChanges(supplier.supplierId, changes),
+        changes: forSubscribers(eventChanges(supplier.supplierId, changes)),
         accountNoMask: snapshot.accountNoMask ?? account.accountNoMask,
         riskFlags: flagCodes(flags),
       },

@@ -31,6 +31,7 @@ import { assertAllowed } from '../lifecycle/policy'
 import { checkIdentity } from './near-duplicate'
 import { diffSubject, type Identity, type SubjectInput } from './form'
 import { eventChanges, logChanges, type FieldChange } from '../write/change-log'
+import { forSubscribers } from '../../schemas/events'
 import { runWrite } from '../write/pipeline'
 import { relockSupplier, supplierForWrite } from '../write/target'
 import type { AuditDeps } from '../audit/trail'
@@ -247,7 +248,7 @@ async function commitProfileChange(
     eventType: what.eventType,
     payload: {
       supplierId,
-      changes: eventChanges(supplierId, changes),
+      changes: forSubscribers(eventChanges(supplierId, changes)),
       operatorId: ctx.adminId,
     },
   })
