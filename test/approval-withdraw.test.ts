@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { ERRORS } from '../src/errors'
 import { failedApproval, spoilingProvider, type BizType } from './failed-approvals'
@@ -73,6 +74,18 @@ describe('withdrawing an APPLY_FAILED approval needs the permission of the comma
     })
     const [row] = await h.sql`SELECT status FROM supplier WHERE supplier_id = ${supplierId}`
     expect(row.status).toBe('DRAFT')
+  })
+
+  it('docs/api.md states the rule: a failed registration is withdrawn with supplier:approval:submit alone', () => {
+    const api = readFileSync(new URL('../docs/api.md', import.meta.url), 'utf8')
+    const rule = /\*\*Who may withdraw\*\*:([\s\S]*?)(?=\n- \*\*|\n\n)/.exec(api)?.[1]
+    expect(rule, 'docs/api.md has no "Who may withdraw" rule').toBeDefined()
+    const text = rule!.replace(/\s+/g, ' ')
+    expect(text).toContain(`\`${SUBMIT}\`: that permission alone withdraws a failed registration`)
+    for (const [bizType, permission] of Object.entries(OPENED_WITH)) {
+      expect(text).toContain(`\`${bizType}\``)
+      if (permission) expect(text).toContain(`\`${permission}\``)
+    }
   })
 
   it('the reference says which permission each type needs', async () => {
