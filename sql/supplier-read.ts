@@ -2,7 +2,11 @@ import type postgres from 'postgres'
 import { z } from 'zod'
 import { formatDateTime, many, maybeOne, none, one, secondOf, type Sql } from './db'
 import type { SupplierSortKey } from '../src/vocabulary'
-import { SupplierBasicInfoVO, SupplierListItemVO } from '../src/schemas/supplier'
+import {
+  SupplierBasicInfoVO,
+  SupplierListItemVO,
+  SupplierTaxNoLookupVO,
+} from '../src/schemas/supplier'
 import { complianceOf } from './compliance'
 import { activeAccountCount } from './account'
 
@@ -136,10 +140,16 @@ export function supplierListPage(sql: Sql, f: SupplierListFilter) {
  * The list rows of the suppliers in `ids` (a bigint[] expression), in the array's order: its
  * positions are the page's order (ARRAY(subquery) keeps the subquery's).
  */
-function decoratedPage(sql: Sql, ids: postgres.Fragment, timezone: string) {
+function decoratedPage<T extends z.ZodType = typeof SupplierListItemVO>(
+  sql: Sql,
+  ids: postgres.Fragment,
+  timezone: string,
+  row: T = SupplierListItemVO as unknown as T,
+  also: postgres.Fragment = sql``,
+) {
   return many(
     sql`
-      SELECT s.supplier_id::text AS "supplierId", s.supplier_no AS "supplierNo",
+      SELECT s.supplier_id::text AS "supplierId", s.supplier_no AS "supplierNo", ${also}
              s.full_name AS "fullName", s.short_name AS "shortName",
              ${typesOf(sql)} AS types,
              s.status, s.credit_level AS "creditLevel", s.total_score::float8 AS "totalScore",
@@ -150,8 +160,28 @@ function decoratedPage(sql: Sql, ids: postgres.Fragment, timezone: string) {
       JOIN supplier s ON s.supplier_id = page.supplier_id AND s.deleted_at IS NULL
       ORDER BY page.position
     `,
-    SupplierListItemVO,
+    row,
   )
+}
+
+/** The lookup's answer: the list row and the tax number's mask. */
+const TaxNoHolderRow = SupplierTaxNoLookupVO.shape.supplier.unwrap()
+
+/**
+ * The live supplier whose tax number has blind index `taxNoBidx` (C-02's, unique among live
+ * suppliers: supplier_tax_no_live), as a list row with its mask; null when none.
+ */
+export async function taxNoHolder(sql: Sql, taxNoBidx: string, timezone: string) {
+  const ids = sql`ARRAY(
+    SELECT h.supplier_id FROM supplier h WHERE h.tax_no_bidx = ${taxNoBidx} AND h.deleted_at IS NULL)`
+  const rows = await decoratedPage(
+    sql,
+    ids,
+    timezone,
+    TaxNoHolderRow,
+    sql`s.tax_no_mask AS "taxNoMask",`,
+  )
+  return rows[0] ?? null
 }
 
 const KeywordMatches = z.object({ total: z.number().int(), ids: z.array(z.string()) })

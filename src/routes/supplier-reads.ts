@@ -5,7 +5,9 @@ import {
   getSupplierBasicInfo,
   listApprovalRecords,
   listSuppliers,
+  lookupSupplierByTaxNo,
 } from '../domain/supplier/reads'
+import { KiB } from '../http/body-shape'
 import { COMMAND_PERMISSIONS } from '../domain/lifecycle/actions'
 import { readOnly } from '../domain/read-routing'
 import { authorize } from '../http/auth'
@@ -17,7 +19,13 @@ import { idString } from '../schemas/id'
 import { dateTimeString } from '../schemas/calendar'
 import { SupplierAccountInfoVO } from '../schemas/account'
 import { OPINION_PERMISSION, SupplierApprovalRecordVO } from '../schemas/change-log'
-import { SupplierBasicInfoVO, SupplierIdParam, SupplierListItemVO } from '../schemas/supplier'
+import {
+  SupplierBasicInfoVO,
+  SupplierIdParam,
+  SupplierListItemVO,
+  SupplierTaxNoLookupRequest,
+  SupplierTaxNoLookupVO,
+} from '../schemas/supplier'
 import {
   CHANGE_OPERATION_TYPES,
   CHANGE_TARGET_TYPES,
@@ -46,7 +54,7 @@ export const SupplierListQuerySchema = z
   .object({
     ...pageQuery,
     keyword: optionalText(100).describe(
-      'full name, short name or supplierNo containing it; when none does, full or short names trigram-similar to it (a typo: similarity ≥ KEYWORD_SIMILARITY_THRESHOLD, 0.5 by default)',
+      "finds a supplier by any spelling containing it, compared folded (simplified Chinese, half-width, lower case; spaces, punctuation and invisible characters ignored): the full or short name, the trade name in toneless pinyin (湖畔 → hupan) or its initials (hp), a Latin name's words run together, the supplierNo. Any length, one Han character included. Order: names equal to the keyword first, then names containing it, then the other spellings; within each, sortBy/sortDirection (createTime DESC, supplierId DESC by default). When no spelling contains it, full or short names trigram-similar to it (a typo: similarity ≥ KEYWORD_SIMILARITY_THRESHOLD, 0.5 by default). A keyword of punctuation only matches none",
     ),
     status: optionalCode(SUPPLIER_STATUSES),
     typeCode: optionalText(64).describe('suppliers having this live type'),
@@ -84,6 +92,8 @@ export const supplierReadRoutes = (deps: Deps) => {
     authorize(deps.permissions, deps.logger, {
       operationId: 'listSuppliers',
       summary: 'SUP-ADM-001: page of suppliers (masked)',
+      description:
+        'With `keyword`, the suppliers one of whose spellings contains it (see the parameter), ranked: a name equal to the keyword, then a name containing it, then another spelling (pinyin, initials, supplier number); each rank in the order asked for. `total` is exact.',
       errors: [],
       tags: ['supplier'],
       permissions: ['supplier:list'],
@@ -163,6 +173,30 @@ export const supplierReadRoutes = (deps: Deps) => {
       ok(
         c,
         await listApprovalRecords(deps, c.req.valid('query'), {
+          adminId: c.get('adminId'),
+          requestId: c.get('requestId') ?? null,
+        }),
+      ),
+  )
+
+  app.post(
+    '/tax-number-lookup',
+    authorize(deps.permissions, deps.logger, {
+      operationId: 'lookupSupplierByTaxNo',
+      summary:
+        'Which live supplier holds a tax number (an addition to the spec): the number in the body, compared through the C-02 blind index; the supplier answered masked, the read audited',
+      description:
+        'A read, though a POST: a tax number may not travel in a URL. Nothing is written but one sensitive_read_audit row when a supplier is found (field `taxNo`), in the transaction that reads it; the number is never echoed or logged. `supplier` is null when no live supplier holds it.',
+      errors: [],
+      tags: ['supplier'],
+      permissions: ['supplier:view'],
+      response: resultSchema(SupplierTaxNoLookupVO),
+    }),
+    validate('json', SupplierTaxNoLookupRequest, { body: 4 * KiB }),
+    async (c) =>
+      ok(
+        c,
+        await lookupSupplierByTaxNo(deps, c.req.valid('json').taxNo, {
           adminId: c.get('adminId'),
           requestId: c.get('requestId') ?? null,
         }),

@@ -385,6 +385,51 @@ export const SupplierListItemVO = z
   .meta({ id: 'SupplierListItemVO' })
 export type SupplierListItemVO = z.output<typeof SupplierListItemVO>
 
+/**
+ * The tax-number lookup (an addition to the spec, docs/api.md): the number travels in the body,
+ * never in a URL, and is compared through C-02's blind index.
+ */
+export const SupplierTaxNoLookupRequest = z
+  .object({
+    taxNo: z
+      .string()
+      .max(LIMITS.taxNoBytes * 4)
+      .describe(
+        'compared as C-02 compares it: half-width, without whitespace, upper case; never echoed',
+      ),
+  })
+  .strict()
+  .meta({ id: 'SupplierTaxNoLookupRequest', examples: [{ taxNo: '91330106MA2B3C4D5E' }] })
+
+export const SupplierTaxNoLookupVO = z
+  .object({
+    supplier: SupplierListItemVO.extend({ taxNoMask: z.string() })
+      .nullable()
+      .describe('the live supplier holding the number, masked; null when none does'),
+  })
+  .meta({
+    id: 'SupplierTaxNoLookupVO',
+    examples: [
+      {
+        supplier: {
+          supplierId: '9007199254740993',
+          supplierNo: 'SP20261202100001',
+          fullName: '杭州湖畔旅游服务有限公司',
+          shortName: '湖畔旅游',
+          types: [{ typeCode: 'OTHER', typeName: '其他', isPrimary: true }],
+          status: 'ACTIVE',
+          creditLevel: null,
+          totalScore: null,
+          activeAccountCount: 2,
+          createTime: '2026-11-21 09:30:00',
+          updateTime: '2026-11-21 10:00:00',
+          taxNoMask: '9133********4D5E',
+        },
+      },
+    ],
+  })
+export type SupplierTaxNoLookupVO = z.output<typeof SupplierTaxNoLookupVO>
+
 /** A contact as every response shows it (SupplierContactVO). */
 export const ContactView = z
   .object({

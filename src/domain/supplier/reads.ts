@@ -1,6 +1,10 @@
 import type { SupplierAccountInfoVO } from '../../schemas/account'
 import { OPINION_PERMISSION, type SupplierApprovalRecordVO } from '../../schemas/change-log'
-import type { SupplierBasicInfoVO, SupplierListItemVO } from '../../schemas/supplier'
+import type {
+  SupplierBasicInfoVO,
+  SupplierListItemVO,
+  SupplierTaxNoLookupVO,
+} from '../../schemas/supplier'
 import {
   approvalOpinionCiphertexts,
   changeLogPage,
@@ -13,8 +17,11 @@ import {
   supplierDetail,
   supplierListPage,
   searchSuppliers,
+  taxNoHolder,
   type SupplierListFilter,
 } from '../../../sql/supplier-read'
+import { normalizeTaxNo } from '../../identity'
+import { LIMITS } from '../../vocabulary'
 import { supplierAccountInfo } from '../../../sql/account'
 import { fail } from '../../errors'
 import { allowedActions } from '../lifecycle/actions'
@@ -161,4 +168,40 @@ export async function listApprovalRecords(
     pageNo,
     pageSize,
   )
+}
+
+/**
+ * Which live supplier holds a tax number (an addition to the spec: docs/api.md). The number is
+ * normalized as C-02 normalizes it and compared through its blind index only: never stored,
+ * logged or echoed. A supplier found is answered masked, and its read is audited like an opinion
+ * read (one sensitive_read_audit row, field `taxNo`) in the transaction that reads it: if the
+ * audit cannot be written, nothing is answered. A miss names no supplier and writes no row.
+ */
+export async function lookupSupplierByTaxNo(
+  deps: Pick<Deps, 'sql' | 'cipher' | 'config'>,
+  taxNo: string,
+  reader: Reader,
+): Promise<SupplierTaxNoLookupVO> {
+  const canonical = normalizeTaxNo(taxNo)
+  const bytes = new TextEncoder().encode(canonical).length
+  if (bytes < 1 || bytes > LIMITS.taxNoBytes) {
+    fail('BAD_REQUEST', `taxNo: must be 1..${LIMITS.taxNoBytes} UTF-8 bytes after normalization`)
+  }
+  const taxNoBidx = await deps.cipher.blindIndex(canonical, 'taxNo')
+  const supplier = await deps.sql.begin(async (tx) => {
+    const found = await taxNoHolder(tx, taxNoBidx, deps.config.timezone)
+    if (found) {
+      await recordSensitiveReads(tx, [
+        {
+          adminId: reader.adminId,
+          subject: 'supplier',
+          subjectId: found.supplierId,
+          fieldName: 'taxNo',
+          requestId: reader.requestId,
+        },
+      ])
+    }
+    return found
+  })
+  return { supplier }
 }
