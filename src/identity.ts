@@ -82,6 +82,14 @@ export function normalizeTaxNo(s: string): string {
   return latinLookalikes(letters).toUpperCase().normalize('NFKC').replace(NOT_LETTER_OR_DIGIT, '')
 }
 
+/**
+ * The form numbers were stored in before look-alike characters were folded (half-width, white
+ * space removed, upper case): a row the backfill has not rewritten yet holds its blind index.
+ */
+export function taxNoFormBefore(s: string): string {
+  return toHalfWidth(s).replace(/\s+/g, '').toUpperCase()
+}
+
 /** Half-width with whitespace and hyphens removed (`6222-0212 3456` -> `622202123456`). */
 export function normalizeAccountNo(s: string): string {
   return toHalfWidth(s).replace(/[\s-]+/g, '')

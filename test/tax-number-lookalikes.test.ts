@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { create, createDraft, detail, ok, refused } from './client'
+import { create, createDraft, detail, ok, refused, update, versionOf } from './client'
 import { insertSupplier } from './fixtures'
 import { useHarness } from './harness'
 import { draftBody, fullWidth } from './supplier-data'
@@ -267,5 +267,26 @@ describe('rows written before: the online backfill and the collision report', ()
     // A finished backfill does not run again; the collision stays reported until resolved.
     expect(await backfillTaxNumbers(h.deps)).toMatchObject({ ran: false, finished: true })
     expect(await findTaxNoCollisions(h.deps)).toHaveLength(1)
+  })
+
+  it('an edit that sends back a number stored before, as it was written, is no identity edit', async () => {
+    const written = lookalikes(freshCode())['Cyrillic А and М']
+    const active = await insertSupplier(h, { status: 'ACTIVE', supplierNo: `SPE${Date.now()}` })
+    await storedAsBefore(active.supplierId, written)
+    const before = await row(active.supplierId)
+    ok(
+      await update(h, active.supplierId, {
+        taxNo: written,
+        remark: 'the whole form sent back',
+        changeReason: 'remark',
+        expectedUpdateTime: await versionOf(h, active.supplierId),
+      }),
+    )
+    const after = await row(active.supplierId)
+    expect([after.taxNo, after.tax_no_bidx, after.tax_no_mask]).toEqual([
+      before.taxNo,
+      before.tax_no_bidx,
+      before.tax_no_mask,
+    ])
   })
 })

@@ -1,7 +1,7 @@
 import { enabledTypeCodes, type SupplierColumns, type SupplierRow } from '../../../sql/supplier'
 import type { Sql } from '../../../sql/db'
 import { maskTaxNo, maskPhone, utf8Bytes } from '../../crypto/sensitive'
-import { normalizeName, normalizePhone, normalizeTaxNo } from '../../identity'
+import { normalizeName, normalizePhone, normalizeTaxNo, taxNoFormBefore } from '../../identity'
 import { fail, type ErrorName } from '../../errors'
 import { LIMITS } from '../../vocabulary'
 import type { z } from 'zod'
@@ -78,7 +78,15 @@ export async function identityOf(
   if (taxNo !== undefined && (utf8Bytes(taxNo) < 1 || utf8Bytes(taxNo) > LIMITS.taxNoBytes)) {
     fail('BAD_REQUEST', `taxNo: must be 1..${LIMITS.taxNoBytes} UTF-8 bytes after normalization`)
   }
-  const taxNoBidx = taxNo === undefined ? undefined : await deps.cipher.blindIndex(taxNo, 'taxNo')
+  let taxNoBidx = taxNo === undefined ? undefined : await deps.cipher.blindIndex(taxNo, 'taxNo')
+  // The stored number sent back as it was stored before look-alike characters were folded (the
+  // backfill has not rewritten it yet) is unchanged: not an identity edit, not checked again.
+  if (taxNo !== undefined && seen && taxNoBidx !== seen.taxNoBidx) {
+    const before = taxNoFormBefore(input.taxNo as string)
+    if (before !== taxNo && (await deps.cipher.blindIndex(before, 'taxNo')) === seen.taxNoBidx) {
+      taxNoBidx = seen.taxNoBidx
+    }
+  }
   // A typo in a unified social credit code would make another company's number, or the same
   // company's under a second spelling that C-02 cannot see. The number itself is never echoed.
   if (taxNo !== undefined && taxNoBidx !== seen?.taxNoBidx) {
