@@ -18,6 +18,8 @@ const NO_SOFT_DELETE = new Set([
   'submit_guard',
   'idempotency_record',
   'job_lease',
+  // how far an online backfill got: one row per job
+  'backfill_progress',
   'qualification_reminder',
   // totals derived from the tables they count (rebuilt by list_count_rebuild())
   'list_count',
