@@ -61,7 +61,8 @@ export async function backfillTaxNumbers(
     finished: false,
   }
   const progress = await backfillProgress(sql, JOB)
-  if (!progress || progress.finished) return { ...outcome, finished: Boolean(progress?.finished) }
+  // No row: nothing was set up to run (the migration inserts it), so nothing is left to do.
+  if (!progress || progress.finished) return { ...outcome, finished: true }
   const holder = crypto.randomUUID()
   if (!(await takeLease(sql, `${JOB}-backfill`, holder, LEASE_SECONDS))) return outcome
   outcome.ran = true
