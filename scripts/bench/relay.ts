@@ -73,7 +73,6 @@ export async function relayBench(opts: {
   const u = new URL(opts.baseUrl)
   u.pathname = `/${name}`
   const url = u.toString()
-  await migrate(url)
   const tag = randomBytes(4).toString('hex').toUpperCase()
   const events = {
     ...loadConfig({ NODE_ENV: 'test' }).events,
@@ -86,6 +85,7 @@ export async function relayBench(opts: {
   const sql = connect({ url, max: opts.clients + 2, timezone: 'UTC' })
   const relay = createEventRelay({ sql, logger: pino({ level: 'warn' }), config: { events } })
   try {
+    await migrate(url)
     relay.start()
     const counter = { n: 0 }
     const started = Date.now()
