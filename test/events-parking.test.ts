@@ -4,6 +4,7 @@ import { insertEvent } from '../sql/outbox'
 import { createEventRelay } from '../src/domain/events/relay'
 import { listParked, requeueParked } from '../src/domain/events/parked'
 import { createMetrics } from '../src/metrics'
+import { connectJetStream } from '../src/ports/event-broker'
 import { useHarness } from './harness'
 import { sampleSum } from './metrics-page'
 import { deleteStream, eventsPublishable, NATS_URL, ownStream, streamMessages } from './nats'
@@ -140,6 +141,47 @@ describe('event relay: parking', () => {
     const received = (await streamMessages(stream)).map((m) => m.msgId)
     expect(received).toEqual([e2, e4, e1, e3, e5])
     expect(await listParked(h.sql)).toEqual([])
+  })
+
+  it('a message larger than the server takes is PARKED, and the relay goes on', async () => {
+    const { events, stream } = own()
+    const [big, small] = [supplier(), supplier()]
+    // Within the catalog, but longer than this server's (stand-in) max_payload.
+    const e1 = await h.sql.begin(async (tx) => {
+      await insertEvent(tx, {
+        aggregateType: 'SUPPLIER',
+        aggregateId: big,
+        eventType: 'SupplierStatusChanged',
+        payload: {
+          supplierId: big,
+          approvalLogId: '9007199254741207',
+          fromStatus: 'ACTIVE',
+          toStatus: 'BLACKLIST',
+          subType: 'BLACKLIST',
+          changeReason: 'r'.repeat(400),
+        },
+      })
+      return (await tx<{ id: string }[]>`SELECT max(event_id)::text AS id FROM domain_event`)[0].id
+    })
+    const e2 = await recordEvent(small, '2')
+    await publishedExcept([e1, e2])
+    await eventsPublishable(h.sql)
+    const relay = createEventRelay({
+      sql: h.sql,
+      logger: h.deps.logger,
+      config: { events },
+      connectBroker: async () => ({ ...(await connectJetStream(events)), maxPayload: 400 }),
+    })
+    expect(await relay.round()).toEqual({ ran: true, published: 1 })
+    await relay.stop()
+    const parked = await statusOf(e1)
+    expect(parked.status).toBe('PARKED')
+    expect(parked.reason).toMatch(
+      /^event [0-9]+: a message of [0-9]+ bytes, larger than the server's max_payload \(400\)$/,
+    )
+    expect((await streamMessages(stream)).map((m) => m.msgId)).toEqual([e2])
+    // Out of the way of the next test's list of parked events.
+    await h.sql`UPDATE domain_event SET status = 'PUBLISHED' WHERE event_id = ${e1}`
   })
 
   it.skipIf(embedded)(
