@@ -64,6 +64,20 @@ const unfiltered = (f: ChangeLogFilter) =>
     f.createTimeTo,
   ].every((v) => v === undefined)
 
+/** Whether `f` filters on categories only: its total is the sum of change_log_count's rows. */
+const categoriesOnly = (f: ChangeLogFilter) =>
+  [f.supplierId, f.approvalLogId, f.createTimeFrom, f.createTimeTo].every((v) => v === undefined)
+
+/** change_log_count's rows of the categories `f` filters on. */
+const countWhere = (sql: Sql, f: ChangeLogFilter) => {
+  const eq = (column: string, value: string | undefined) =>
+    value === undefined ? sql`` : sql`AND ${sql(column)} = ${value}`
+  return sql`
+    WHERE true ${eq('operation_type', f.operationType)} ${eq('target_type', f.targetType)}
+    ${eq('field_name', f.fieldName)} ${eq('status', f.status)}
+  `
+}
+
 /** A change-log row: the approval record without the opinion, which only the domain decrypts. */
 const ChangeLogRow = SupplierApprovalRecordVO.omit({ opinion: true })
 
@@ -103,14 +117,18 @@ export function changeLogPage(sql: Sql, f: ChangeLogFilter) {
 const Total = z.object({ total: z.number().int() })
 
 /**
- * How many change-log rows match the filter. Unfiltered, the total is read from list_count (kept
- * by a trigger in the inserting transaction; the log is append-only); a filter's rows are counted.
+ * How many change-log rows match the filter. Unfiltered, the total is read from list_count, and
+ * filtered on categories only (operationType, targetType, fieldName, status) from
+ * change_log_count: both kept by triggers in the inserting transaction (the log is append-only).
+ * A filter with a supplier, an approval or a time range has its rows counted from its index.
  */
 export async function countChangeLogs(sql: Sql, f: ChangeLogFilter): Promise<number> {
   const row = await one(
     unfiltered(f)
       ? sql`SELECT COALESCE(sum(l.n), 0)::int AS total FROM list_count l WHERE l.list = 'change_log'`
-      : sql`SELECT count(*)::int AS total FROM change_log c ${where(sql, f)}`,
+      : categoriesOnly(f)
+        ? sql`SELECT COALESCE(sum(k.n), 0)::int AS total FROM change_log_count k ${countWhere(sql, f)}`
+        : sql`SELECT count(*)::int AS total FROM change_log c ${where(sql, f)}`,
     Total,
   )
   return row.total
