@@ -1406,7 +1406,7 @@ async function writeRegistrationSection(
 }
 
 if (opts['only-relay']) {
-  const { relayBench, relayRow } = await import('./relay')
+  const { relayBench, relayRow, relayServiceBench, serviceRelayRow } = await import('./relay')
   for (let round = 0; round < Number(opts.rounds); round++) {
     const f = await relayBench({
       baseUrl: BASE_URL,
@@ -1416,6 +1416,16 @@ if (opts['only-relay']) {
     })
     log(JSON.stringify(f))
     console.log(relayRow(f))
+  }
+  // Then through the service, at the registration benchmark's load.
+  for (let round = 0; round < Number(opts.rounds); round++) {
+    const f = await relayServiceBench({
+      baseUrl: BASE_URL,
+      seconds: Number(opts.seconds),
+      clients: Number(opts.connections),
+    })
+    log(JSON.stringify(f))
+    console.log(serviceRelayRow(f))
   }
   process.exit(0)
 }
