@@ -1,10 +1,15 @@
-import { lockAccount, updateAccount } from '../../../sql/account'
+import { lockAccount, updateAccount, type AccountWriteRow } from '../../../sql/account'
 import type { ApprovalRow } from '../../../sql/approval'
 import { insertEvent } from '../../../sql/outbox'
 import type { Sql } from '../../../sql/db'
 import { lockSupplier } from '../../../sql/supplier'
 import { fail } from '../../errors'
-import { approvalHandler, type ApplierCtx, type NotApplied } from '../approval/handler'
+import {
+  approvalHandler,
+  type ApplierCtx,
+  type ApplierDeps,
+  type NotApplied,
+} from '../approval/handler'
 import { checkCandidate, flagCodes } from './rules'
 import {
   eventChanges,
@@ -24,21 +29,68 @@ import {
   openCandidate,
 } from './snapshot'
 import { accountMove, CHANGEABLE, nextAccountStatus, type AccountTrigger } from './statuses'
+import type { AccountStatus } from '../../vocabulary'
 
 /*
- * The approval handlers of bank accounts. Each applies from its snapshot only: it locks the
- * supplier, then the account, re-checks the supplier's status, C-03 and C-19 and the settlement
- * terms against the candidate, writes the candidate's values, the masked change log and the
- * events, in the applier's transaction.
+ * The approval handlers of bank accounts. Each applies from its snapshot only, by one
+ * `applyCandidate` (lock, re-check, write the candidate's terms), then writes its own masked
+ * change log and event, in the applier's transaction.
  */
 
-/** The supplier and account an approval targets, locked in the aggregate's order. */
-async function lockTarget(tx: Sql, snapshot: AccountCreateSnapshot) {
+/**
+ * What both account approvals apply by: lock the supplier, then the account (the aggregate's
+ * order), re-check the supplier's status for `operation` and what the command itself requires of
+ * the account (`check`), decrypt the candidate, re-check C-03, C-19 and the settlement terms
+ * against it, and write its terms (with the account's next status, for a create) guarded by the
+ * account's version. Returns what the caller logs and announces.
+ */
+async function applyCandidate(
+  tx: Sql,
+  deps: ApplierDeps,
+  snapshot: AccountCreateSnapshot,
+  rules: {
+    operation: 'ACCOUNT_CREATE' | 'ACCOUNT_CHANGE'
+    check?(account: AccountWriteRow): void
+    status?(account: AccountWriteRow): AccountStatus
+  },
+) {
   const supplier = await lockSupplier(tx, snapshot.supplierId)
   if (!supplier) fail('SUPPLIER_NOT_FOUND')
   const account = await lockAccount(tx, snapshot.supplierId, snapshot.accountId)
   if (!account) fail('ACCOUNT_NOT_FOUND')
-  return { supplier, account }
+  assertAllowed(supplier.status, rules.operation, 'writing bank accounts')
+  rules.check?.(account)
+  const status = rules.status?.(account)
+  const candidate = await openCandidate(deps, snapshot)
+  const flags = await checkCandidate(
+    tx,
+    deps.config,
+    supplier,
+    account,
+    candidate,
+    snapshot.accountNoBidx,
+  )
+  const applied = await updateAccount(
+    tx,
+    {
+      accountId: account.accountId,
+      status: account.status,
+      expectedUpdateTime: account.updateTime,
+    },
+    {
+      ...(await storedTerms(deps, candidate)),
+      ...(status && { status }),
+      riskFlags: flagCodes(flags),
+    },
+  )
+  if (!applied) fail('CONCURRENT_MODIFICATION')
+  return {
+    supplier,
+    account,
+    candidate,
+    riskFlags: flagCodes(flags),
+    status: status ?? account.status,
+  }
 }
 
 /** The account move and the event of a create that ends unapplied. */
@@ -104,28 +156,15 @@ export const accountCreateApproval = approvalHandler<AccountCreateSnapshot>({
   permissions: SUPPLIER_COMMANDS.createSupplierAccounts.permissions,
   snapshot: AccountCreateSnapshot,
   async apply(tx, deps, ctx, approval, snapshot) {
-    const { supplier, account } = await lockTarget(tx, snapshot)
-    assertAllowed(supplier.status, 'ACCOUNT_CREATE', 'writing bank accounts')
-    const to = nextAccountStatus(account.status, 'APPROVAL_APPLIED')
-    const candidate = await openCandidate(deps, snapshot)
-    const flags = await checkCandidate(
-      tx,
-      deps.config,
+    const {
       supplier,
       account,
-      candidate,
-      snapshot.accountNoBidx,
-    )
-    const applied = await updateAccount(
-      tx,
-      {
-        accountId: account.accountId,
-        status: account.status,
-        expectedUpdateTime: account.updateTime,
-      },
-      { ...(await storedTerms(deps, candidate)), status: to, riskFlags: flagCodes(flags) },
-    )
-    if (!applied) fail('CONCURRENT_MODIFICATION')
+      riskFlags,
+      status: to,
+    } = await applyCandidate(tx, deps, snapshot, {
+      operation: 'ACCOUNT_CREATE',
+      status: (account) => nextAccountStatus(account.status, 'APPROVAL_APPLIED'),
+    })
     await logChanges(
       tx,
       deps,
@@ -144,7 +183,7 @@ export const accountCreateApproval = approvalHandler<AccountCreateSnapshot>({
         accountId: account.accountId,
         approvalLogId: approval.approvalLogId,
         accountNoMask: snapshot.accountNoMask,
-        riskFlags: flagCodes(flags),
+        riskFlags,
       },
     })
   },
@@ -158,36 +197,20 @@ export const accountChangeApproval = approvalHandler<AccountChangeSnapshot>({
   permissions: SUPPLIER_COMMANDS.changeSupplierAccount.permissions,
   snapshot: AccountChangeSnapshot,
   async apply(tx, deps, ctx, approval, snapshot) {
-    const { supplier, account } = await lockTarget(tx, snapshot)
-    assertAllowed(supplier.status, 'ACCOUNT_CHANGE', 'writing bank accounts')
-    if (!CHANGEABLE.includes(account.status)) {
-      fail('OPERATION_NOT_ALLOWED_IN_STATUS', `the account is ${account.status}, not ACTIVE`)
-    }
-    if (account.updateTime !== snapshot.baseUpdateTime) {
-      fail(
-        'APPROVAL_APPLY_FAILED',
-        'the account changed after this change was submitted: submit it again',
-      )
-    }
-    const candidate = await openCandidate(deps, snapshot)
-    const flags = await checkCandidate(
-      tx,
-      deps.config,
-      supplier,
-      account,
-      candidate,
-      snapshot.accountNoBidx,
-    )
-    const applied = await updateAccount(
-      tx,
-      {
-        accountId: account.accountId,
-        status: account.status,
-        expectedUpdateTime: account.updateTime,
+    const { supplier, account, candidate, riskFlags } = await applyCandidate(tx, deps, snapshot, {
+      operation: 'ACCOUNT_CHANGE',
+      check(account) {
+        if (!CHANGEABLE.includes(account.status)) {
+          fail('OPERATION_NOT_ALLOWED_IN_STATUS', `the account is ${account.status}, not ACTIVE`)
+        }
+        if (account.updateTime !== snapshot.baseUpdateTime) {
+          fail(
+            'APPROVAL_APPLY_FAILED',
+            'the account changed after this change was submitted: submit it again',
+          )
+        }
       },
-      { ...(await storedTerms(deps, candidate)), riskFlags: flagCodes(flags) },
-    )
-    if (!applied) fail('CONCURRENT_MODIFICATION')
+    })
     const changes: FieldChange[] = snapshot.fields.map((field) => ({
       targetType: 'ACCOUNT',
       targetId: account.accountId,
@@ -214,7 +237,7 @@ export const accountChangeApproval = approvalHandler<AccountChangeSnapshot>({
         approvalLogId: approval.approvalLogId,
         changes: forSubscribers(eventChanges(supplier.supplierId, changes)),
         accountNoMask: snapshot.accountNoMask ?? account.accountNoMask,
-        riskFlags: flagCodes(flags),
+        riskFlags,
       },
     })
   },
