@@ -280,21 +280,24 @@ export function changeAccount(
       const requested = toCandidate(req)
       const candidate = await changedFields(deps, account, requested)
       const sealed = await sealCandidate(deps, candidate, [])
-      await checkCandidate(sql, deps.config, supplier, account, requested, sealed.accountNoBidx)
+      await checkCandidate(sql, deps.config, {
+        supplier,
+        account,
+        candidate: requested,
+        accountNoBidx: sealed.accountNoBidx,
+      })
       if (sealed.fields.length === 0) fail('NO_ACTUAL_CHANGE')
       return { account, candidate, sealed }
     },
     async run(tx, { account: seen, candidate, sealed }) {
       const supplier = await writableSupplier(tx, supplierId, true, 'ACCOUNT_CHANGE')
       const account = await relockAccount(tx, seen)
-      const flags = await checkCandidate(
-        tx,
-        deps.config,
+      const flags = await checkCandidate(tx, deps.config, {
         supplier,
         account,
         candidate,
-        sealed.accountNoBidx,
-      )
+        accountNoBidx: sealed.accountNoBidx,
+      })
       // The submission claims the account's version: a second change sent with the same
       // expectedUpdateTime is a compare-and-set miss, and an approval can only apply on top of
       // the version it was submitted against.

@@ -62,14 +62,12 @@ async function applyCandidate(
   rules.check?.(account)
   const status = rules.status?.(account)
   const candidate = await openCandidate(deps, snapshot)
-  const flags = await checkCandidate(
-    tx,
-    deps.config,
+  const flags = await checkCandidate(tx, deps.config, {
     supplier,
     account,
     candidate,
-    snapshot.accountNoBidx,
-  )
+    accountNoBidx: snapshot.accountNoBidx,
+  })
   const applied = await updateAccount(
     tx,
     {

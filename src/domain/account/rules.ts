@@ -47,10 +47,17 @@ export function checkNewAccounts(
 export async function checkCandidate(
   sql: Sql,
   config: Config,
-  supplier: { supplierId: string; fullName: string; legalRepresentative: string | null },
-  account: AccountWriteRow,
-  candidate: Candidate,
-  accountNoBidx: string | null,
+  {
+    supplier,
+    account,
+    candidate,
+    accountNoBidx,
+  }: {
+    supplier: { supplierId: string; fullName: string; legalRepresentative: string | null }
+    account: AccountWriteRow
+    candidate: Candidate
+    accountNoBidx: string | null
+  },
 ): Promise<RiskFlag[]> {
   if (candidate.accountNo !== undefined) checkAccountNo(candidate.accountNo, 'candidate')
   checkSettlementTerms({ ...account, ...candidate }, 'candidate')
