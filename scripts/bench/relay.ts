@@ -1,4 +1,8 @@
+import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { once } from 'node:events'
+import { loadavg } from 'node:os'
+import { sign } from 'hono/jwt'
 import pino from 'pino'
 import { jetstreamManager } from '@nats-io/jetstream'
 import { connect as natsConnect } from '@nats-io/transport-node'
@@ -8,6 +12,8 @@ import { insertEvent, pendingEventStats } from '../../sql/outbox'
 import { loadConfig } from '../../src/config'
 import { migrate } from '../../src/db/migrate'
 import { createEventRelay } from '../../src/domain/events/relay'
+import { registrationName } from './names'
+import { registrationForm } from './registration-form'
 
 /*
  * npm run bench -- --only-relay: whether the event relay keeps up with the write path. On a
@@ -109,7 +115,7 @@ export async function relayBench(opts: {
     const drainStart = Date.now()
     while ((await pendingEventStats(sql)).pending > 0) await new Promise((r) => setTimeout(r, 50))
     const drainSeconds = (Date.now() - drainStart) / 1000
-    const [load] = (await import('node:os')).loadavg()
+    const [load] = loadavg()
     return {
       clients: opts.clients,
       seconds: Math.round(elapsed * 10) / 10,
@@ -164,11 +170,6 @@ export async function relayServiceBench(opts: {
   seconds: number
   clients: number
 }): Promise<ServiceRelayFigures> {
-  const { spawn } = await import('node:child_process')
-  const { once } = await import('node:events')
-  const { sign } = await import('hono/jwt')
-  const { registrationForm } = await import('./registration-form')
-  const { registrationName } = await import('./names')
   const name = `bench_relay_svc_${process.pid}`
   const admin = connect({ url: opts.baseUrl, max: 1, timezone: 'UTC' })
   await admin.unsafe(`DROP DATABASE IF EXISTS ${name}`)
@@ -286,7 +287,7 @@ export async function relayServiceBench(opts: {
     const drainStart = Date.now()
     while ((await pendingEventStats(sql)).pending > 0) await new Promise((r) => setTimeout(r, 50))
     const drainSeconds = (Date.now() - drainStart) / 1000
-    const [load] = (await import('node:os')).loadavg()
+    const [load] = loadavg()
     return {
       clients: opts.clients,
       seconds: Math.round(elapsed * 10) / 10,
