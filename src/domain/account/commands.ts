@@ -391,7 +391,7 @@ export function setDefaultAccount(
       const changes: FieldChange[] = []
       if (previous) changes.push(defaultChange(previous.accountId, 'YES', 'NO'))
       changes.push(defaultChange(accountId, 'NO', 'YES'))
-      await logChanges(tx, deps, ctx, supplierId, 'ACCOUNT_DEFAULT', changes)
+      await logChanges(tx, deps, ctx, { supplierId, operationType: 'ACCOUNT_DEFAULT', changes })
       await insertEvent(tx, {
         aggregateType: 'ACCOUNT',
         aggregateId: accountId,

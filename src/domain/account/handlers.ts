@@ -123,19 +123,14 @@ async function settleCreate(
     { status: to },
   )
   if (!moved) fail('CONCURRENT_MODIFICATION')
-  await logChanges(
-    tx,
-    deps,
-    ctx,
-    snapshot.supplierId,
-    'ACCOUNT_CREATE',
-    [statusChange('ACCOUNT', account.accountId, account.status, to)],
-    {
-      approvalLogId: approval.approvalLogId,
-      status,
-      changeReason: reason,
-    },
-  )
+  await logChanges(tx, deps, ctx, {
+    supplierId: snapshot.supplierId,
+    operationType: 'ACCOUNT_CREATE',
+    changes: [statusChange('ACCOUNT', account.accountId, account.status, to)],
+    approvalLogId: approval.approvalLogId,
+    status,
+    changeReason: reason,
+  })
   await insertEvent(tx, {
     aggregateType: 'ACCOUNT',
     aggregateId: account.accountId,
@@ -163,15 +158,13 @@ export const accountCreateApproval = approvalHandler<AccountCreateSnapshot>({
       operation: 'ACCOUNT_CREATE',
       status: (account) => nextAccountStatus(account.status, 'APPROVAL_APPLIED'),
     })
-    await logChanges(
-      tx,
-      deps,
-      ctx,
-      supplier.supplierId,
-      'ACCOUNT_CREATE',
-      [statusChange('ACCOUNT', account.accountId, account.status, to)],
-      { approvalLogId: approval.approvalLogId, status: 'APPLIED' },
-    )
+    await logChanges(tx, deps, ctx, {
+      supplierId: supplier.supplierId,
+      operationType: 'ACCOUNT_CREATE',
+      changes: [statusChange('ACCOUNT', account.accountId, account.status, to)],
+      approvalLogId: approval.approvalLogId,
+      status: 'APPLIED',
+    })
     await insertEvent(tx, {
       aggregateType: 'ACCOUNT',
       aggregateId: account.accountId,
@@ -220,7 +213,10 @@ export const accountChangeApproval = approvalHandler<AccountChangeSnapshot>({
             newValueMasked: maskForLog(field, candidate[field]),
           }),
     }))
-    await logChanges(tx, deps, ctx, supplier.supplierId, 'ACCOUNT_CHANGE', changes, {
+    await logChanges(tx, deps, ctx, {
+      supplierId: supplier.supplierId,
+      operationType: 'ACCOUNT_CHANGE',
+      changes,
       approvalLogId: approval.approvalLogId,
       status: 'APPLIED',
       changeReason: snapshot.changeReason,
@@ -252,13 +248,10 @@ async function logOutcome(
   snapshot: AccountChangeSnapshot,
   { status, reason }: NotApplied,
 ) {
-  await logChanges(
-    tx,
-    deps,
-    ctx,
-    snapshot.supplierId,
-    'ACCOUNT_CHANGE',
-    [
+  await logChanges(tx, deps, ctx, {
+    supplierId: snapshot.supplierId,
+    operationType: 'ACCOUNT_CHANGE',
+    changes: [
       {
         targetType: 'ACCOUNT',
         targetId: snapshot.accountId,
@@ -267,8 +260,10 @@ async function logOutcome(
         newValueMasked: null,
       },
     ],
-    { approvalLogId: approval.approvalLogId, status, changeReason: reason },
-  )
+    approvalLogId: approval.approvalLogId,
+    status,
+    changeReason: reason,
+  })
   await insertEvent(tx, {
     aggregateType: 'ACCOUNT',
     aggregateId: snapshot.accountId,

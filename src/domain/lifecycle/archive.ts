@@ -75,13 +75,10 @@ export function archiveSupplier(
         oldValueMasked: null,
         newValueMasked: value,
       })
-      await logChanges(
-        tx,
-        deps,
-        ctx,
+      await logChanges(tx, deps, ctx, {
         supplierId,
-        'ARCHIVE',
-        [
+        operationType: 'ARCHIVE',
+        changes: [
           {
             targetType: 'SUPPLIER',
             targetId: supplierId,
@@ -93,8 +90,8 @@ export function archiveSupplier(
           fact('clearanceCheckedAt', checkedAt),
           fact('ledgerRevision', ledgerRevision),
         ],
-        { changeReason: 'finance clearance confirmed everything settled' },
-      )
+        changeReason: 'finance clearance confirmed everything settled',
+      })
       await insertEvent(tx, {
         aggregateType: 'SUPPLIER',
         aggregateId: supplierId,

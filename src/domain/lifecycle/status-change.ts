@@ -131,19 +131,14 @@ export const statusChangeApproval = approvalHandler<StatusChangeSnapshot>({
       move,
       { adminId: ctx.adminId },
     )
-    await logChanges(
-      tx,
-      deps,
-      ctx,
-      supplier.supplierId,
-      'STATUS_CHANGE',
-      [statusChange('SUPPLIER', supplier.supplierId, moved.from, moved.to)],
-      {
-        approvalLogId: approval.approvalLogId,
-        status: 'APPLIED',
-        changeReason: snapshot.changeReason,
-      },
-    )
+    await logChanges(tx, deps, ctx, {
+      supplierId: supplier.supplierId,
+      operationType: 'STATUS_CHANGE',
+      changes: [statusChange('SUPPLIER', supplier.supplierId, moved.from, moved.to)],
+      approvalLogId: approval.approvalLogId,
+      status: 'APPLIED',
+      changeReason: snapshot.changeReason,
+    })
     await insertEvent(tx, {
       aggregateType: 'SUPPLIER',
       aggregateId: supplier.supplierId,
@@ -172,13 +167,10 @@ async function logNotApplied(
   snapshot: StatusChangeSnapshot,
   { status: outcome, reason }: NotApplied,
 ) {
-  await logChanges(
-    tx,
-    deps,
-    ctx,
-    approval.supplierId,
-    'STATUS_CHANGE',
-    [
+  await logChanges(tx, deps, ctx, {
+    supplierId: approval.supplierId,
+    operationType: 'STATUS_CHANGE',
+    changes: [
       {
         targetType: 'SUPPLIER',
         targetId: approval.supplierId,
@@ -187,8 +179,10 @@ async function logNotApplied(
         newValueMasked: outcome,
       },
     ],
-    { approvalLogId: approval.approvalLogId, status: outcome, changeReason: reason },
-  )
+    approvalLogId: approval.approvalLogId,
+    status: outcome,
+    changeReason: reason,
+  })
   await insertEvent(tx, {
     aggregateType: 'SUPPLIER',
     aggregateId: approval.supplierId,

@@ -262,7 +262,12 @@ export function reassignRelationCommand(
       // Each supplier's audit chain head stays locked until commit: in id order, as the rows.
       logs.sort(([a], [b]) => (BigInt(a) < BigInt(b) ? -1 : 1))
       for (const [supplierId, changes] of logs) {
-        await logChanges(tx, deps, ctx, supplierId, 'RELATION_SET', changes, reason)
+        await logChanges(tx, deps, ctx, {
+          supplierId,
+          operationType: 'RELATION_SET',
+          changes,
+          ...reason,
+        })
       }
       await insertEvent(tx, {
         aggregateType: 'RELATION',
@@ -319,13 +324,10 @@ export function unbindRelationCommand(
         fail('RELATION_CONFLICT', 'the relation was changed since you loaded it: reload it')
       }
       await endRelation(tx, current.relationId, ctx.adminId)
-      await logChanges(
-        tx,
-        deps,
-        ctx,
-        current.supplierId,
-        'RELATION_UNBIND',
-        [
+      await logChanges(tx, deps, ctx, {
+        supplierId: current.supplierId,
+        operationType: 'RELATION_UNBIND',
+        changes: [
           {
             targetType: 'RELATION',
             targetId: current.relationId,
@@ -334,8 +336,8 @@ export function unbindRelationCommand(
             newValueMasked: null,
           },
         ],
-        { changeReason: body.changeReason },
-      )
+        changeReason: body.changeReason,
+      })
       await insertEvent(tx, {
         aggregateType: 'RELATION',
         aggregateId: current.relationId,

@@ -82,14 +82,19 @@ export function createDraft(deps: DomainDeps, ctx: WriteContext, req: SupplierDr
         accountName: identity.fullName!,
       })
       changes.push(...merged.changes)
-      await logChanges(tx, deps, ctx, id, 'DRAFT_CREATE', changes, {}, [
-        {
-          aggregateType: 'SUPPLIER',
-          aggregateId: id,
-          eventType: 'SupplierDraftCreated',
-          payload: { supplierId: id, operatorId: ctx.adminId },
-        },
-      ])
+      await logChanges(tx, deps, ctx, {
+        supplierId: id,
+        operationType: 'DRAFT_CREATE',
+        changes,
+        events: [
+          {
+            aggregateType: 'SUPPLIER',
+            aggregateId: id,
+            eventType: 'SupplierDraftCreated',
+            payload: { supplierId: id, operatorId: ctx.adminId },
+          },
+        ],
+      })
       // The answer is what the inserts returned: a new DRAFT, its version as inserted (adding
       // children does not move it), its accounts in insertion (id) order, as a read would list them.
       return {
@@ -239,7 +244,10 @@ async function commitProfileChange(
     columns,
   )
   if (!updated) fail('CONCURRENT_MODIFICATION')
-  await logChanges(tx, deps, ctx, supplierId, what.operationType, changes, {
+  await logChanges(tx, deps, ctx, {
+    supplierId,
+    operationType: what.operationType,
+    changes,
     changeReason: what.changeReason ?? null,
   })
   await insertEvent(tx, {
@@ -350,15 +358,19 @@ export function deleteDraft(deps: DomainDeps, ctx: WriteContext, supplierId: str
       // The status may have moved since the pre-check: the rule is asked again on what is locked.
       assertAllowed(locked.status, 'DELETE', 'deleting')
       if (!(await softDeleteDraft(tx, supplierId, ctx.adminId))) fail('CONCURRENT_MODIFICATION')
-      await logChanges(tx, deps, ctx, supplierId, 'DRAFT_DELETE', [
-        {
-          targetType: 'SUPPLIER',
-          targetId: supplierId,
-          fieldName: 'deleted',
-          oldValueMasked: 'false',
-          newValueMasked: 'true',
-        },
-      ])
+      await logChanges(tx, deps, ctx, {
+        supplierId,
+        operationType: 'DRAFT_DELETE',
+        changes: [
+          {
+            targetType: 'SUPPLIER',
+            targetId: supplierId,
+            fieldName: 'deleted',
+            oldValueMasked: 'false',
+            newValueMasked: 'true',
+          },
+        ],
+      })
       await insertEvent(tx, {
         aggregateType: 'SUPPLIER',
         aggregateId: supplierId,

@@ -92,15 +92,13 @@ export const registrationApproval = approvalHandler<RegistrationSnapshot>({
         ),
       ),
     ]
-    await logChanges(
-      tx,
-      deps,
-      ctx,
-      supplier.supplierId,
-      'REGISTRATION_APPLY',
+    await logChanges(tx, deps, ctx, {
+      supplierId: supplier.supplierId,
+      operationType: 'REGISTRATION_APPLY',
       changes,
-      { approvalLogId: approval.approvalLogId, status: 'APPLIED' },
-      [
+      approvalLogId: approval.approvalLogId,
+      status: 'APPLIED',
+      events: [
         {
           aggregateType: 'SUPPLIER',
           aggregateId: supplier.supplierId,
@@ -122,7 +120,7 @@ export const registrationApproval = approvalHandler<RegistrationSnapshot>({
           },
         })),
       ],
-    )
+    })
   },
 
   async notApplied(tx, deps, ctx, approval, _snapshot, { status, reason }) {
@@ -130,13 +128,10 @@ export const registrationApproval = approvalHandler<RegistrationSnapshot>({
       return backToDraft(tx, deps, ctx, approval, { status, reason, ...BACK_TO_DRAFT[status] })
     }
     // The supplier stays VETTING; the evidence says why the approved change is not in effect.
-    await logChanges(
-      tx,
-      deps,
-      ctx,
-      approval.supplierId,
-      'REGISTRATION_APPLY_FAILED',
-      [
+    await logChanges(tx, deps, ctx, {
+      supplierId: approval.supplierId,
+      operationType: 'REGISTRATION_APPLY_FAILED',
+      changes: [
         {
           targetType: 'SUPPLIER',
           targetId: approval.supplierId,
@@ -145,8 +140,10 @@ export const registrationApproval = approvalHandler<RegistrationSnapshot>({
           newValueMasked: 'APPLY_FAILED',
         },
       ],
-      { approvalLogId: approval.approvalLogId, status, changeReason: reason },
-    )
+      approvalLogId: approval.approvalLogId,
+      status,
+      changeReason: reason,
+    })
   },
 })
 
@@ -197,15 +194,14 @@ async function backToDraft(
     adminId: ctx.adminId,
     accounts: accountsMove('PENDING', 'REGISTRATION_RETURNED'),
   })
-  await logChanges(
-    tx,
-    deps,
-    ctx,
-    supplier.supplierId,
-    what.operationType,
-    [statusChange('SUPPLIER', supplier.supplierId, moved.from, moved.to)],
-    { approvalLogId: approval.approvalLogId, status: what.status, changeReason: what.reason },
-  )
+  await logChanges(tx, deps, ctx, {
+    supplierId: supplier.supplierId,
+    operationType: what.operationType,
+    changes: [statusChange('SUPPLIER', supplier.supplierId, moved.from, moved.to)],
+    approvalLogId: approval.approvalLogId,
+    status: what.status,
+    changeReason: what.reason,
+  })
   await insertEvent(tx, {
     aggregateType: 'SUPPLIER',
     aggregateId: supplier.supplierId,

@@ -68,7 +68,10 @@ export async function openApproval<S>(
     tx,
     deps,
     written,
-    changeLogEntries(ctx, spec.supplierId, log.operationType, log.changes, {
+    changeLogEntries(ctx, {
+      supplierId: spec.supplierId,
+      operationType: log.operationType,
+      changes: log.changes,
       approvalLogId: approval.approvalLogId,
       status: approval.status,
       ...(log.changeReason === undefined ? {} : { changeReason: log.changeReason }),

@@ -28,26 +28,20 @@ export function logChanges(
   tx: Sql,
   deps: AuditDeps,
   ctx: Pick<WriteContext, 'adminId' | 'requestId'>,
-  supplierId: string,
-  operationType: ChangeOperationType,
-  changes: FieldChange[],
-  extra: ChangeLogExtra = {},
-  events: readonly DomainEvent[] = [],
+  { events = [], ...rows }: ChangeLogRows & { events?: readonly DomainEvent[] },
 ) {
-  return appendChangeLogs(
-    tx,
-    deps,
-    changeLogEntries(ctx, supplierId, operationType, changes, extra),
-    events,
-  )
+  return appendChangeLogs(tx, deps, changeLogEntries(ctx, rows), events)
 }
 
 /** A change of the supplier itself may leave its target id out: it is the supplier's. */
 const targetIdOf = (c: FieldChange, supplierId: string) =>
   c.targetId ?? (c.targetType === 'SUPPLIER' ? supplierId : null)
 
-/** What every row of one command's change log also carries. */
-export interface ChangeLogExtra {
+/** The change-log rows of one command: whose, which operation, what changed, and why. */
+export interface ChangeLogRows {
+  supplierId: string
+  operationType: ChangeOperationType
+  changes: FieldChange[]
   changeReason?: string | null
   approvalLogId?: string | null
   status?: string | null
@@ -56,10 +50,7 @@ export interface ChangeLogExtra {
 /** The change-log rows of one command, as `logChanges` writes them. */
 export const changeLogEntries = (
   ctx: Pick<WriteContext, 'adminId' | 'requestId'>,
-  supplierId: string,
-  operationType: ChangeOperationType,
-  changes: FieldChange[],
-  extra: ChangeLogExtra = {},
+  { supplierId, operationType, changes, ...extra }: ChangeLogRows,
 ): ChangeLogEntry[] =>
   changes.map((c) => ({
     ...c,
