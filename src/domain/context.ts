@@ -8,7 +8,7 @@ import type { Contention } from './write/transaction'
 export interface WriteContext {
   adminId: string
   requestId: string
-  /** Operation id of the route (e.g. SUP-ADM-004). */
+  /** The route's operationId (e.g. updateSupplier): the write's name in its kept claims. */
   operation: string
   /** The aggregate written, or '-' for a create. */
   target: string

@@ -223,6 +223,7 @@ export function authorize<R extends z.ZodType>(
   access: Access & RouteDoc & { response: R },
 ): MiddlewareHandler<AppEnv & Declared<R>> {
   const middleware: MiddlewareHandler<AppEnv & Declared<R>> = async (c, next) => {
+    if (access.operationId) c.set('operationId', access.operationId)
     const adminId = c.get('adminId')
     const memory = READ_METHODS.has(c.req.method) ? lookup.readGrants : undefined
     const { advise } = access

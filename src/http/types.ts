@@ -27,6 +27,11 @@ export interface AppEnv {
      * knows its target (withdrawing an approval).
      */
     heldCodes: readonly string[]
+    /**
+     * The operationId of the route that authorized the request (`authorize`): a write's name for
+     * its Idempotency-Key and duplicate-submit claims.
+     */
+    operationId?: string
     /** A write's lock-conflict retries (set by `writeContext`), for the access log. */
     contention?: Contention
   }

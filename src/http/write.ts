@@ -8,14 +8,19 @@ import type { Deps } from '../domain/deps'
 
 const IdempotencyKey = z.string().regex(/^[A-Za-z0-9_.:-]{1,255}$/)
 
-/** The identity of a write for the duplicate-submit guard; the body is kept only as an HMAC. */
+/**
+ * The identity of a write for the duplicate-submit guard; the body is kept only as an HMAC. The
+ * write is named by its route's operationId (set by `authorize`), the one name the reference,
+ * the permissions and the kept Idempotency-Key answers share.
+ */
 export async function writeContext<E extends AppEnv>(
   c: Context<E>,
   deps: Pick<Deps, 'cipher'>,
-  operation: string,
   target: string,
   body: unknown,
 ): Promise<WriteContext> {
+  const operation = c.get('operationId')
+  if (!operation) throw new Error('a write route must be authorized with its operationId')
   const contention = { retries: 0 }
   c.set('contention', contention)
   return {
@@ -52,9 +57,9 @@ export function idempotencyKey<E extends AppEnv>(c: Context<E>): string | undefi
 export async function answerWrite<E extends AppEnv>(
   c: Context<E>,
   deps: Pick<DomainDeps, 'cipher'>,
-  write: { operation: string; target: string; body: unknown },
+  write: { target: string; body: unknown },
   run: (ctx: WriteContext) => Promise<DeclaredData<E>>,
 ) {
-  const ctx = await writeContext(c, deps, write.operation, write.target, write.body)
+  const ctx = await writeContext(c, deps, write.target, write.body)
   return ok(c, await run(ctx))
 }

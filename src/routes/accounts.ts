@@ -103,7 +103,7 @@ export const accountRoutes = (deps: Deps & DomainDeps) => {
     async (c) => {
       const { supplierId } = c.req.valid('param')
       const body = c.req.valid('json')
-      return answerWrite(c, deps, { operation: 'SUP-ADM-035', target: supplierId, body }, (ctx) =>
+      return answerWrite(c, deps, { target: supplierId, body }, (ctx) =>
         createAccounts(deps, ctx, supplierId, body),
       )
     },
@@ -131,11 +131,8 @@ export const accountRoutes = (deps: Deps & DomainDeps) => {
     async (c) => {
       const { supplierId, accountId } = c.req.valid('param')
       const body = c.req.valid('json')
-      return answerWrite(
-        c,
-        deps,
-        { operation: 'SUP-ADM-036', target: `${supplierId}/${accountId}`, body },
-        (ctx) => changeAccount(deps, ctx, supplierId, accountId, body),
+      return answerWrite(c, deps, { target: `${supplierId}/${accountId}`, body }, (ctx) =>
+        changeAccount(deps, ctx, supplierId, accountId, body),
       )
     },
   )
@@ -155,11 +152,8 @@ export const accountRoutes = (deps: Deps & DomainDeps) => {
     async (c) => {
       const { supplierId, accountId } = c.req.valid('param')
       const body = c.req.valid('json')
-      return answerWrite(
-        c,
-        deps,
-        { operation: 'SUP-ADM-041', target: `${supplierId}/${accountId}`, body },
-        (ctx) => setDefaultAccount(deps, ctx, supplierId, accountId, body),
+      return answerWrite(c, deps, { target: `${supplierId}/${accountId}`, body }, (ctx) =>
+        setDefaultAccount(deps, ctx, supplierId, accountId, body),
       )
     },
   )

@@ -65,7 +65,7 @@ export const lifecycleRoutes = (deps: Deps & ArchiveDeps) => {
     async (c) => {
       const { supplierId } = c.req.valid('param')
       const body = c.req.valid('json')
-      return answerWrite(c, deps, { operation: 'SUP-ADM-043', target: supplierId, body }, (ctx) =>
+      return answerWrite(c, deps, { target: supplierId, body }, (ctx) =>
         changeSupplierStatus(deps, ctx, supplierId, body),
       )
     },
@@ -91,11 +91,8 @@ export const lifecycleRoutes = (deps: Deps & ArchiveDeps) => {
     validate('param', SupplierIdParam),
     async (c) => {
       const { supplierId } = c.req.valid('param')
-      return answerWrite(
-        c,
-        deps,
-        { operation: 'SUP-ADM-010', target: supplierId, body: null },
-        (ctx) => archiveSupplier(deps, ctx, supplierId),
+      return answerWrite(c, deps, { target: supplierId, body: null }, (ctx) =>
+        archiveSupplier(deps, ctx, supplierId),
       )
     },
   )

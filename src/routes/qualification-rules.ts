@@ -54,11 +54,8 @@ export const qualificationRuleRoutes = (deps: Deps) => {
     async (c) => {
       const { typeCode } = c.req.valid('param')
       const { rules } = c.req.valid('json')
-      return answerWrite(
-        c,
-        deps,
-        { operation: 'qualification-rules-replace', target: typeCode, body: { rules } },
-        (ctx) => replaceQualificationRules(deps, ctx, typeCode, rules),
+      return answerWrite(c, deps, { target: typeCode, body: { rules } }, (ctx) =>
+        replaceQualificationRules(deps, ctx, typeCode, rules),
       )
     },
   )

@@ -131,7 +131,7 @@ export const resourceRelationRoutes = (deps: Deps & DomainDeps) => {
       const { resourceModule, resourceId } = c.req.valid('param')
       const body = c.req.valid('json')
       const target = `${resourceModule}:${resourceId}`
-      return answerWrite(c, deps, { operation: 'SUP-ADM-049', target, body }, (ctx) =>
+      return answerWrite(c, deps, { target, body }, (ctx) =>
         reassignRelation(deps, ctx, resourceModule, resourceId, body),
       )
     },
@@ -153,7 +153,7 @@ export const resourceRelationRoutes = (deps: Deps & DomainDeps) => {
       const { resourceModule, resourceId } = c.req.valid('param')
       const body = c.req.valid('json')
       const target = `${resourceModule}:${resourceId}`
-      return answerWrite(c, deps, { operation: 'SUP-ADM-050', target, body }, (ctx) =>
+      return answerWrite(c, deps, { target, body }, (ctx) =>
         unbindRelation(deps, ctx, resourceModule, resourceId, body),
       )
     },

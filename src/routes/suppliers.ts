@@ -53,9 +53,7 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
     validate('json', SupplierDraftRequest, { body: 'large' }),
     async (c) => {
       const body = c.req.valid('json')
-      return answerWrite(c, deps, { operation: 'SUP-ADM-003', target: '-', body }, (ctx) =>
-        createDraft(deps, ctx, body),
-      )
+      return answerWrite(c, deps, { target: '-', body }, (ctx) => createDraft(deps, ctx, body))
     },
   )
 
@@ -84,7 +82,7 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
     async (c) => {
       const { supplierId } = c.req.valid('param')
       const body = c.req.valid('json')
-      return answerWrite(c, deps, { operation: 'SUP-ADM-004', target: supplierId, body }, (ctx) =>
+      return answerWrite(c, deps, { target: supplierId, body }, (ctx) =>
         updateSupplierProfile(deps, ctx, supplierId, body),
       )
     },
@@ -113,11 +111,8 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
     async (c) => {
       const { supplierId } = c.req.valid('param')
       const body = c.req.valid('json')
-      return answerWrite(
-        c,
-        deps,
-        { operation: 'contacts-replace', target: supplierId, body },
-        (ctx) => replaceContacts(deps, ctx, supplierId, body),
+      return answerWrite(c, deps, { target: supplierId, body }, (ctx) =>
+        replaceContacts(deps, ctx, supplierId, body),
       )
     },
   )
@@ -147,7 +142,7 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
     async (c) => {
       const { supplierId } = c.req.valid('param')
       const body = c.req.valid('json')
-      return answerWrite(c, deps, { operation: 'SUP-ADM-007', target: supplierId, body }, (ctx) =>
+      return answerWrite(c, deps, { target: supplierId, body }, (ctx) =>
         submitRegistration(deps, ctx, supplierId, body),
       )
     },
@@ -165,11 +160,8 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
     validate('param', SupplierIdParam),
     async (c) => {
       const { supplierId } = c.req.valid('param')
-      return answerWrite(
-        c,
-        deps,
-        { operation: 'SUP-ADM-011', target: supplierId, body: null },
-        (ctx) => deleteDraft(deps, ctx, supplierId),
+      return answerWrite(c, deps, { target: supplierId, body: null }, (ctx) =>
+        deleteDraft(deps, ctx, supplierId),
       )
     },
   )
@@ -198,11 +190,8 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
     validate('param', z.object({ approvalLogId: idString }).strict()),
     async (c) => {
       const { approvalLogId } = c.req.valid('param')
-      return answerWrite(
-        c,
-        deps,
-        { operation: 'withdrawFailedApproval', target: approvalLogId, body: null },
-        (ctx) => withdrawFailedApproval(deps, ctx, approvalLogId, c.get('heldCodes')),
+      return answerWrite(c, deps, { target: approvalLogId, body: null }, (ctx) =>
+        withdrawFailedApproval(deps, ctx, approvalLogId, c.get('heldCodes')),
       )
     },
   )
