@@ -86,6 +86,21 @@ END $$;
 
 
 --
+-- Name: change_log_count_rebuild(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.change_log_count_rebuild() RETURNS void
+    LANGUAGE sql
+    AS $$
+  DELETE FROM change_log_count;
+  INSERT INTO change_log_count (operation_type, target_type, field_name, status, n)
+  SELECT c.operation_type, c.target_type, c.field_name, coalesce(c.status, ''), count(*)
+  FROM change_log c WHERE c.supplier_id IS NOT NULL
+  GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4;
+$$;
+
+
+--
 -- Name: domain_event_order_key(text, bigint, jsonb); Type: FUNCTION; Schema: public; Owner: -
 --
 

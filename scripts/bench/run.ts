@@ -67,6 +67,12 @@ const { values: opts } = parseArgs({
      */
     'only-registration': { type: 'boolean', default: false },
     /**
+     * Only the list keyword and the approval records' filters (scripts/bench/search.ts) at each
+     * size of --search-sizes and every client count; a markdown table per size to stdout.
+     */
+    'only-search': { type: 'boolean', default: false },
+    'search-sizes': { type: 'string', default: '10000' },
+    /**
      * Only the event relay against the write path (scripts/bench/relay.ts): --connections
      * writers for --seconds on a database of its own; a table row per run to stdout.
      */
@@ -1439,6 +1445,19 @@ if (opts['only-registration']) {
     await registrationRun(full, Number(opts.full)),
   ]
   await writeRegistrationSection(runs, date)
+  process.exit(0)
+}
+
+if (opts['only-search']) {
+  const { searchRun, searchTable } = await import('./search')
+  for (const suppliers of opts['search-sizes']!.split(',').map(Number)) {
+    const url = await seeded(suppliers)
+    const helpers = { wrk, startService, startFleet, stop, log }
+    const { probes, rows } = await searchRun(url, suppliers, CLIENTS, SECONDS, helpers)
+    console.log(
+      `\n${suppliers.toLocaleString('en')} suppliers\n\n${searchTable(probes, rows, CLIENTS)}\n`,
+    )
+  }
   process.exit(0)
 }
 

@@ -910,6 +910,7 @@ async function main() {
   await step('list totals (list_count_rebuild)', async () => {
     if (triggersOff) await sql`SET session_replication_role = origin`
     await sql`SELECT list_count_rebuild()`
+    await sql`SELECT change_log_count_rebuild()`
   })
 
   await step('VACUUM ANALYZE (statistics and visibility map, as autovacuum would leave them)', () =>
