@@ -2,7 +2,7 @@ import cluster from 'node:cluster'
 
 /*
  * The service as BENCH_WORKERS `node:cluster` workers sharing one port, for
- * `npm run bench -- --only-registration --workers N`. An experiment of the benchmark's (stop 40),
+ * `npm run bench -- --only-registration --workers N`. An experiment of the benchmark's,
  * not a mode of the service: its metrics would be each worker's own. Each worker runs the real
  * entry point with the environment given; the primary only forwards SIGTERM and SIGINT, and ends
  * once every worker has.

@@ -5,8 +5,8 @@ import { parseArgs } from 'node:util'
 import { build } from 'esbuild'
 
 /*
- * node --import tsx scripts/bench/company-name.ts: what the company-name module (issue 26 §1,
- * src/domain/supplier/company-name.ts) costs the Node service.
+ * node --import tsx scripts/bench/company-name.ts: what the company-name module
+ * (src/domain/supplier/company-name.ts) costs the Node service.
  *   - load: the module bundled as `npm run build` bundles the service (packages external), imported
  *     by a fresh `node` process: time to import, heap and resident set it adds, and the same again
  *     after the first Latin name, which builds the Latin vocabulary on first use;

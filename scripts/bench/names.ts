@@ -14,7 +14,7 @@ import { DIVISION_SUFFIXES } from '../../src/domain/supplier/company-name/words'
  * Its characters are drawn as real trade names use them: about half from 120 auspicious
  * characters that trade names favour (华, 达, 泰, 盛 …), the rest from the long tail, here every
  * character of China's place names (GB/T 2260, 1,279 characters without the divisions' suffixes).
- * Drawn from the 120 alone (until issue 26's stop 33), trade names repeat within a province at
+ * Drawn from the 120 alone, trade names repeat within a province at
  * 1,000,000 suppliers far more than a register allows (企业名称登记管理规定 refuses a name equal
  * to one registered by the same authority in the same industry): 61 % of new names met a
  * look-alike there, against 11 % now (and 1.4 % against 0.2 % at 10,000).

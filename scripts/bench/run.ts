@@ -78,7 +78,7 @@ const { values: opts } = parseArgs({
      */
     'only-relay': { type: 'boolean', default: false },
     /**
-     * Only issue 29's figures, on clusters of the run's own (a primary and a streaming standby,
+     * Only the replica figures, on clusters of the run's own (a primary and a streaming standby,
      * test/replicas.ts) seeded with --small suppliers: reads with and without the standby,
      * registration with asynchronous and synchronous replication, and `--failover-runs` runs of
      * test/failover.test.ts. Markdown tables to stdout, figures to docs/bench/replicas.json.
@@ -91,7 +91,7 @@ const { values: opts } = parseArgs({
     /**
      * Rounds of the registration rows, taken in turn (1, 16, 1, 16, …) on one service: a row's
      * figures are its median round's. One 10 s window drifts from the next by more than the
-     * 16-to-1 target's margin (stop 40: 131 to 161 a second at 16 clients in three runs of 15 s,
+     * 16-to-1 target's margin (131 to 161 a second at 16 clients in three runs of 15 s,
      * each on a service started afresh).
      */
     rounds: { type: 'string', default: '3' },
@@ -1097,7 +1097,7 @@ const walWritten = async (db: Sql) =>
 
 /**
  * File pages the kernel has read again after dropping them from its page cache (Linux). A data
- * set that does not stay cached is partly read from disk while it is measured: on stop 39's VM,
+ * set that does not stay cached is partly read from disk while it is measured: on a VM
  * whose kernel pages out what was not touched for a minute (DAMON, below), 77,539 pages were read
  * again in 50 s of one-client registrations at 1,000,000 suppliers, and about 1 % of the requests
  * took 0.1 to 1.4 s, in the identity probe's statement.
@@ -1327,7 +1327,7 @@ function medianRound(rounds: RegistrationRound[]): RegistrationRound {
   return sorted[Math.floor((sorted.length - 1) / 2)]
 }
 
-/** The registration section of docs/benchmarks.md: issue 26's targets against the figures. */
+/** The registration section of docs/benchmarks.md: the registration targets against the figures. */
 function renderRegistration(
   runs: Awaited<ReturnType<typeof registrationRun>>[],
   date: Date,
@@ -1373,7 +1373,7 @@ function renderRegistration(
   if (big1 && big16 && small1) {
     const ratio = big16.statement.p50 / (at(small, most)?.statement.p50 ?? NaN)
     lines.push(
-      '| target (issue 26) | figure | |',
+      '| target | figure | |',
       '|---|---|---|',
       `| registrations at ${most} clients ≥ 2 × at ${one}, at ${full.toLocaleString('en')} (medians; round by round ${big16.rounds.map((r, i) => f2(perSecond(r) / perSecond(big1.rounds[i]))).join(', ')}) | ${f2(perSecond(big16) / perSecond(big1))} × | ${big1.checkpointed || big16.checkpointed ? '**not judged**: a checkpoint fell in a row' : met(perSecond(big1) > 0 && perSecond(big16) >= 2 * perSecond(big1))} |`,
       `| ≥ 100 registrations/s at ${full.toLocaleString('en')}, ${most} clients | ${f1(perSecond(big16))} | ${met(perSecond(big16) >= 100)} |`,

@@ -3,7 +3,7 @@
  * from it. Each cap is a multiple of the largest legal body of this API, so no legal body comes
  * near one, and a body made only to cost (millions of items, keys or brackets) is refused at the
  * first count too many, the rest unread: JSON.parse of a 48 MiB array of 16.7 million `{}` took
- * 42 s and 3.4 GB before the schema refused its length (issue 25 §1).
+ * 42 s and 3.4 GB before the schema refused its length.
  */
 export const BODY_CAPS = {
   /**
@@ -414,7 +414,7 @@ export const bodyArriving = (c: object) => arriving.has(c)
  * at most a slice is read whole by the runtime (`arrayBuffer()`: Hono's Node adapter then reads
  * the socket's stream itself, with its own handling of a client that goes away, where `body`
  * builds a whole web Request and a web stream over it: 3.9 % of the service's one thread at 16
- * registering clients, stop 40) and scanned as one piece before anything is built from it; what
+ * registering clients) and scanned as one piece before anything is built from it; what
  * it may hold is bounded by the length it announced, which Node's parser enforces. Anything
  * larger is read as it arrives.
  */

@@ -6,7 +6,7 @@ import { normalizeName, otherText } from './company-name/normalize'
 import { deletions, dice, halves, length, withinOneEdit } from './company-name/strings'
 
 /*
- * A company key, not a string distance (issue 26). A Chinese name is region + trade name + industry
+ * A company key, not a string distance. A Chinese name is region + trade name + industry
  * + organisational form, so most of its characters are boilerplate that other companies share;
  * what identifies the company is the trade name, with the region and the line of business as
  * support. This module reads names that way and says how likely two are the same company. It is
