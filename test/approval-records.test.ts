@@ -115,7 +115,7 @@ describe('SUP-ADM-012 approval records', () => {
 
   it('happy: rows shown with the same second are in changeLogId order, whatever their sub-seconds', async () => {
     // Later rows (larger ids) get earlier fractions of the same second: ordered by the stored
-    // time they would come back the other way round from the id tie-break (issue 20 §3).
+    // time they would come back the other way round from the id tie-break.
     const { supplierId } = await insertSupplier(h)
     const rows: string[] = []
     for (const fraction of ['.900', '.600', '.300', '.000']) {

@@ -5,7 +5,7 @@ import { draftBody } from './supplier-data'
 import { unchanged } from './unchanged'
 
 /**
- * Issue 25 §1 and §3: a body's work is bounded before anything is built from it (its shape by
+ * A body's work is bounded before anything is built from it (its shape by
  * BODY_CAPS, its size by its route's own limit), and a route that takes no body refuses one
  * instead of ignoring it. The routes are read from the app itself, so a later route is covered.
  * docs/limits.md states the caps and the limits; test/hostile-load.test.ts times them against
@@ -17,14 +17,14 @@ const h = useHarness()
 const ITEMS = '/admin/supplier/items'
 const NO_ID = '9223372036854775807'
 
-/** The issue's body: a draft whose `types` holds `n` empty objects. */
+/** The wide body: a draft whose `types` holds `n` empty objects. */
 const wideTypes = (n: number) =>
   `{"fullName":"x","taxNo":"1","mainCooperation":"x","types":[${'{},'.repeat(n - 1)}{}]}`
 
 const refusal = (message: string) => ({ code: 400, message, success: false, data: null })
 
 describe('the shape of a body is bounded before it is parsed', () => {
-  it("the issue's body, 2 million {} in types (6 MiB): HTTP 400 naming the cap at once, nothing written", async () => {
+  it('the wide body, 2 million {} in types (6 MiB): HTTP 400 naming the cap at once, nothing written', async () => {
     await unchanged(h, async () => {
       const res = await h.call('POST', ITEMS, { raw: wideTypes(2_000_000) })
       expect(res.status).toBe(400)
@@ -32,7 +32,7 @@ describe('the shape of a body is bounded before it is parsed', () => {
         refusal(`(body): an array holds more than ${BODY_CAPS.arrayItems} items`),
       )
       // Parsed and built, this took 5.8 s here (16.7 million items: 42 s and 3.4 GB). Generous
-      // headroom for a loaded machine: the issue's 1 s is test/hostile-load.test.ts's, against
+      // headroom for a loaded machine: the 1 s bound is test/hostile-load.test.ts's, against
       // the process.
       expect(res.ms).toBeLessThan(3_000)
     })
@@ -182,7 +182,7 @@ describe('a route without a body refuses one', () => {
 
   // Every route with a body names an unknown field: test/guarantee-hostile-input.test.ts.
 
-  it("DELETE of a draft with {adminId} is refused and the draft stays (the issue's case)", async () => {
+  it('DELETE of a draft with {adminId} is refused and the draft stays (an unknown field on a route without a body)', async () => {
     const created = await h.call('POST', ITEMS, { body: draftBody() })
     const id = created.body.data.supplierId as string
     await unchanged(h, async () => {

@@ -7,7 +7,7 @@ import { draftBody } from './supplier-data'
 import { unchanged } from './unchanged'
 
 /**
- * Issue 25 §1: a body is judged while it arrives. A wide array is refused at its 1,001st item
+ * A body is judged while it arrives. A wide array is refused at its 1,001st item
  * with the rest of the body not yet sent (before, the whole 48 MiB was read and decoded first),
  * over a real socket to the app served as `npm start` serves it (@hono/node-server): the answer
  * reaches the client, which may then send the rest and carry its next request on the same
@@ -95,7 +95,7 @@ const head = (path: string, headers: Record<string, string | number>) =>
 const refusal = (message: string) => ({ code: 400, message, success: false, data: null })
 const WIDE = `(body): an array holds more than ${BODY_CAPS.arrayItems} items`
 
-/** The start of the issue's body, one item past the cap, and the rest of a 1 MiB body. */
+/** The start of the wide body, one item past the cap, and the rest of a 1 MiB body. */
 const first = `{"fullName":"x","taxNo":"1","mainCooperation":"x","types":[${'{},'.repeat(BODY_CAPS.arrayItems + 1)}`
 const rest = `${'{},'.repeat(350_000)}{}]}`
 

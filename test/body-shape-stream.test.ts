@@ -10,8 +10,8 @@ import {
 } from '../src/http/body-shape'
 
 /**
- * The body-shape scan as it runs now, on a body as it arrives (issue 25 §1: a 48 MiB body was
- * decoded in one piece, then scanned, blocking the event loop for a probe's 300 ms): its verdict
+ * The body-shape scan as it runs now, on a body as it arrives (decoded in one piece, then
+ * scanned, a 48 MiB body would block the event loop for a probe's 300 ms): its verdict
  * on any text cut anywhere (inside a multi-byte character, an escape, a number, a literal) is
  * the verdict of the scan of the whole text it replaced, kept below as the reference, and a body
  * that breaks a cap is refused without the rest being read.

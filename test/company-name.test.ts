@@ -10,7 +10,7 @@ import {
 } from '../src/domain/supplier/company-name'
 import { CORPUS_PATH, type Pair } from './fixtures/company-name-pairs.gen'
 
-// The company key of issue 26 §1: names read as region + trade name + industry + form, compared
+// The company key: names read as region + trade name + industry + form, compared
 // on what identifies the company, and indexed under keys that all carry the trade name. Measured
 // on the labelled corpus (test/fixtures/company-name-pairs.md), which was written without seeing
 // this matcher.
@@ -71,7 +71,7 @@ describe('company names: quality on the labelled corpus', () => {
     expect(precision(latin)).toBeGreaterThanOrEqual(0.95)
   })
 
-  it("answers the six rows of issue 26's table right at the default threshold", () => {
+  it('answers the six reference rows against 苏州云栖旅游服务有限公司 right at the default threshold', () => {
     const yunqi = '苏州云栖旅游服务有限公司'
     expect(compareCompanies('苏州云栖旅行社有限公司', yunqi)).toEqual({
       score: 1,

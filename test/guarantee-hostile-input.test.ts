@@ -202,7 +202,7 @@ const HUGE = 1_100_000
 /**
  * The size shapes, each far beyond any list or field of the spec and well within the body limit.
  * An object's unknown keys are 10,000, not 100,000: today each one is named in the refusal
- * (a 3.4 MB message, 2 s a request for 100,000), which issue 25 §3 bounds.
+ * (a 3.4 MB message, 2 s a request for 100,000), which the body bounds cap.
  */
 const SIZE_SHAPES = {
   'a 100,000-item array': Array.from({ length: 100_000 }, () => ({})),

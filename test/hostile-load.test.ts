@@ -13,23 +13,23 @@ import {
 import { devHeaders, request, startService, type Service } from './service'
 
 /**
- * Issue 25 §1, against the real process (`npm start` on the embedded database, demo data on,
+ * Hostile bodies against the real process (`npm start` on the embedded database, demo data on,
  * so the demo administrator holds every permission): the worst shapes that fit in each body
  * route's own limit are answered within 1 s each, counted as the CPU time the process spends on
  * the request (the suite runs two files at once on two cores, so wall-clock time is the other
  * file's as much as this process's; scripts/bench/hostile.ts gives the wall-clock figures on a
  * quiet machine, docs/limits.md); with four of the largest in flight, every `/healthz` is
- * answered and the process stays under MEMORY_BOUND. The issue asks for 200 ms there: a figure
+ * answered and the process stays under MEMORY_BOUND. The bound there is 200 ms: a figure
  * of the benchmark on a quiet machine (docs/limits.md), not asserted here: the body is now
  * decoded and scanned a piece at a time as it arrives, so no body blocks the event loop for
  * more than a piece's work (test/body-early-refusal.test.ts, test/body-shape-stream.test.ts).
  */
 
-/** The issue's bound for one hostile body. */
+/** The bound for one hostile body. */
 const ANSWER_MS = 1_000
 /**
  * What the suite holds a liveness probe to while four are in flight: answered, within the
- * probe's own 10 s timeout. The issue's bound is 200 ms: a figure of npm run bench:hostile on a
+ * probe's own 10 s timeout. The bound is 200 ms: a figure of npm run bench:hostile on a
  * quiet machine (docs/limits.md).
  */
 const HEALTH_MS = 10_000

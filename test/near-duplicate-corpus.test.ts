@@ -5,7 +5,7 @@ import { useHarness } from './harness'
 import { draftBody } from './supplier-data'
 
 /*
- * Issue 26 §5: the near-duplicate check measured through the API on the labelled corpus
+ * The near-duplicate check measured through the API on the labelled corpus
  * (test/fixtures/company-name-pairs.json, built independently of the matcher; how, in its .md).
  * Every first name of a pair is registered as a draft; then each second name is sent as a new
  * draft, and the check "says same company" when the first one's supplier is among the 395006

@@ -17,7 +17,7 @@ import { CONTACT_PHONE, STORAGE, draftBody, uniqueTaxNo } from './supplier-data'
 import { unchanged } from './unchanged'
 
 /*
- * Findings of the registration review (issue 6, item 4), through the HTTP API on a real
+ * Findings of a review of registration, through the HTTP API on a real
  * database: C-06 answers its own code at submit, changeReason is required on every update, at
  * most one primary type, and the change-log rows of added items name the new item.
  */

@@ -45,7 +45,7 @@ describe('SUP-ADM-001 supplier list', () => {
 
   it('happy: suppliers shown with the same second are in id order, whatever their sub-seconds', async () => {
     // Each later insert (a larger id) gets an earlier fraction of the same second, so ordering by
-    // the stored time would put them the other way round from the id tie-break (issue 20 §3).
+    // the stored time would put them the other way round from the id tie-break.
     const t = tag()
     const inserted: InsertedSupplier[] = []
     for (const [i, fraction] of ['.900', '.600', '.300', '.000'].entries()) {

@@ -6,7 +6,7 @@ import { useHarness } from './harness'
 import { resolveVersions, validRequest } from './valid-requests'
 
 /*
- * The path of a write, as a reader follows it from the route to the SQL and back (issue 27 §4):
+ * The path of a write, as a reader follows it from the route to the SQL and back:
  * which of the project's files and functions one request runs, read from V8's precise coverage
  * (call counts, reset after a warm-up request of the same kind, so only this request's calls
  * count). The bounds pin today's walk so that it does not grow back unnoticed; the lists are
