@@ -91,6 +91,10 @@ const layers = [
       ['(^|/)lifecycle/(?!(policy|transitions)$)', 'lifecycle beyond its tables'],
     ],
   ),
+  // Approval in one folder: the handler interface, the submit side (command.ts), the applier,
+  // reconciliation and withdrawal know no command folder and of write/ only the pipeline, its
+  // transaction, the constraint map and the change log; the registry alone knows the handlers,
+  // which live beside the commands that open their approvals.
   layer(
     'domain/approval',
     ['src/domain/approval/**'],
@@ -98,11 +102,12 @@ const layers = [
       ...ABOVE_DOMAIN,
       COMMAND_FOLDERS,
       [
-        '(^|/)(lifecycle|write)/(?!(pipeline|constraints|transaction)$)',
-        'lifecycle, or write beyond its pipeline and transaction',
+        '(^|/)(lifecycle|write)/(?!(pipeline|constraints|transaction|change-log)$)',
+        'lifecycle, or write beyond its pipeline, transaction and change log',
       ],
     ],
   ),
+  layer('domain/approval/registry.ts', ['src/domain/approval/registry.ts'], ABOVE_DOMAIN),
   // The frame may classify a database fault (sql/db); queries are the domain's.
   layer(
     'http/',

@@ -16,7 +16,7 @@ import { resourceInfoRoutes, resourceRelationRoutes } from './routes/resources'
 import { localAutoProvider } from './ports/approval-provider'
 import { nodeDocsAssets } from './http/docs-assets'
 import { createMetrics, metricsRoutes, type Metrics } from './metrics'
-import { APPROVAL_HANDLERS } from './domain/approval-handlers'
+import { APPROVAL_HANDLERS } from './domain/approval/registry'
 
 /** What the domain verbs need: the entry point's dependencies plus the approval wiring. */
 export const domainDeps = (deps: Deps): Deps & DomainDeps => ({

@@ -61,6 +61,6 @@ export function canonicalJson(value: unknown): string {
 
 export type DomainDeps = Pick<Deps, 'config' | 'sql' | 'cipher' | 'logger' | 'observer'> & {
   approvalProvider: ApprovalProvider
-  /** The approval business types the applier knows (`src/domain/approval-handlers.ts`). */
+  /** The approval business types the applier knows (`src/domain/approval/registry.ts`). */
   approvalHandlers: ApprovalHandlers
 }

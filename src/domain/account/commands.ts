@@ -23,7 +23,7 @@ import type { DomainDeps, WriteContext } from '../context'
 import { checkCandidate, checkNewAccounts, flagCodes, screenNumbers } from './rules'
 import { logChanges, type FieldChange } from '../write/change-log'
 import { runWrite } from '../write/pipeline'
-import { decideApproval, openApproval, runApprovalCommand } from '../write/approval-command'
+import { decideApproval, openApproval, runApprovalCommand } from '../approval/command'
 import { supplierForWrite } from '../write/target'
 import { toAccountVO } from './reads'
 import {

@@ -19,7 +19,7 @@ export interface ApplierCtx {
 /**
  * One approval business type: what its snapshot holds and what approving, rejecting or failing
  * to apply it does. The applier core knows none of them; adding a type is adding a handler to
- * the registry (`src/domain/approval-handlers.ts`). Every step runs inside the applier's
+ * the registry (`src/domain/approval/registry.ts`). Every step runs inside the applier's
  * transaction with the approval row locked, and must be idempotent: a retry calls it again.
  */
 export interface ApprovalHandler<S = unknown> {
