@@ -6,7 +6,7 @@ import {
   APPROVAL_STATUSES,
   approvalSources,
   approvalTarget,
-  DECISION_EVENT,
+  DECISION_TRIGGER,
 } from '../src/vocabulary'
 
 export const ApprovalRow = z.object({
@@ -109,11 +109,11 @@ export function lockApproval(sql: Sql, approvalLogId: string) {
 
 /** Records the provider's standardized decision (APPROVED or REJECTED) on a SUBMITTED approval. */
 export function recordDecision(sql: Sql, approvalLogId: string, decision: 'APPROVED' | 'REJECTED') {
-  const event = DECISION_EVENT[decision]
+  const trigger = DECISION_TRIGGER[decision]
   return written(sql`
     WITH a AS (
-      UPDATE approval_log SET status = ${approvalTarget(event)}, finished_at = now(), update_time = next_version(update_time)
-      WHERE approval_log_id = ${approvalLogId} AND status IN ${sql(approvalSources(event))}
+      UPDATE approval_log SET status = ${approvalTarget(trigger)}, finished_at = now(), update_time = next_version(update_time)
+      WHERE approval_log_id = ${approvalLogId} AND status IN ${sql(approvalSources(trigger))}
       RETURNING *
     )
     ${approvalWriteToSeal(sql, approvalColumns(sql), approvalLogId)}

@@ -149,6 +149,18 @@ export type AccountType = (typeof ACCOUNT_TYPES)[number]
 export const SETTLE_MODES = ['PER_ORDER', 'WEEKLY', 'MONTHLY', 'PREPAID'] as const
 export const INVOICE_TYPES = ['SPECIAL', 'NORMAL', 'NONE'] as const
 
+/**
+ * One row of a state table: a move from a status, on a trigger, to a status. The approval's
+ * moves (below), the bank account's (src/domain/account/statuses.ts) and the supplier's
+ * transition table (src/domain/lifecycle/transitions.ts, whose rows add the command, guard and
+ * approval) all have this shape.
+ */
+export interface StateMove<S extends string> {
+  from: S
+  trigger: string
+  to: S
+}
+
 /*
  * The statuses of an approval record and the moves between them (spec, "States and
  * transitions", rule 9: APPROVED reaches APPLIED only through the common result applier, and a
@@ -175,36 +187,38 @@ export const APPROVAL_INITIAL: ApprovalStatus = 'SUBMITTED'
  * application that can never pass. REJECTED, APPLIED and WITHDRAWN are final.
  */
 export const APPROVAL_TRANSITIONS = [
-  { from: 'SUBMITTED', event: 'DECIDE_APPROVED', to: 'APPROVED' },
-  { from: 'SUBMITTED', event: 'DECIDE_REJECTED', to: 'REJECTED' },
-  { from: 'APPROVED', event: 'APPLY', to: 'APPLIED' },
-  { from: 'APPROVED', event: 'APPLY_FAIL', to: 'APPLY_FAILED' },
-  { from: 'APPLY_FAILED', event: 'APPLY', to: 'APPLIED' },
-  { from: 'APPLY_FAILED', event: 'APPLY_FAIL', to: 'APPLY_FAILED' },
-  { from: 'APPLY_FAILED', event: 'WITHDRAW', to: 'WITHDRAWN' },
-] as const satisfies readonly { from: ApprovalStatus; event: string; to: ApprovalStatus }[]
+  { from: 'SUBMITTED', trigger: 'DECIDE_APPROVED', to: 'APPROVED' },
+  { from: 'SUBMITTED', trigger: 'DECIDE_REJECTED', to: 'REJECTED' },
+  { from: 'APPROVED', trigger: 'APPLY', to: 'APPLIED' },
+  { from: 'APPROVED', trigger: 'APPLY_FAIL', to: 'APPLY_FAILED' },
+  { from: 'APPLY_FAILED', trigger: 'APPLY', to: 'APPLIED' },
+  { from: 'APPLY_FAILED', trigger: 'APPLY_FAIL', to: 'APPLY_FAILED' },
+  { from: 'APPLY_FAILED', trigger: 'WITHDRAW', to: 'WITHDRAWN' },
+] as const satisfies readonly StateMove<ApprovalStatus>[]
 
-export type ApprovalEvent = (typeof APPROVAL_TRANSITIONS)[number]['event']
+export type ApprovalTrigger = (typeof APPROVAL_TRANSITIONS)[number]['trigger']
 
-/** The statuses `event` may leave from (the WHERE of its guarded UPDATE). */
-export function approvalSources(event: ApprovalEvent): ApprovalStatus[] {
-  return APPROVAL_TRANSITIONS.filter((t) => t.event === event).map((t) => t.from)
+/** The statuses `trigger` may leave from (the WHERE of its guarded UPDATE). */
+export function approvalSources(trigger: ApprovalTrigger): ApprovalStatus[] {
+  return APPROVAL_TRANSITIONS.filter((t) => t.trigger === trigger).map((t) => t.from)
 }
 
-/** The one status `event` leads to. */
-export function approvalTarget(event: ApprovalEvent): ApprovalStatus {
+/** The one status `trigger` leads to. */
+export function approvalTarget(trigger: ApprovalTrigger): ApprovalStatus {
   const targets = new Set<ApprovalStatus>(
-    APPROVAL_TRANSITIONS.filter((t) => t.event === event).map((t) => t.to),
+    APPROVAL_TRANSITIONS.filter((t) => t.trigger === trigger).map((t) => t.to),
   )
-  if (targets.size !== 1) throw new Error(`approval event ${event} must lead to exactly one status`)
+  if (targets.size !== 1) {
+    throw new Error(`approval trigger ${trigger} must lead to exactly one status`)
+  }
   return [...targets][0]
 }
 
-/** The provider's decision as the event that records it. */
-export const DECISION_EVENT = {
+/** The provider's decision as the trigger that records it. */
+export const DECISION_TRIGGER = {
   APPROVED: 'DECIDE_APPROVED',
   REJECTED: 'DECIDE_REJECTED',
-} as const satisfies Record<'APPROVED' | 'REJECTED', ApprovalEvent>
+} as const satisfies Record<'APPROVED' | 'REJECTED', ApprovalTrigger>
 
 /** Statuses with a decision still to be applied: the applier (or its retry) may run on them. */
 export const APPROVAL_APPLICABLE = approvalSources('APPLY')
@@ -222,5 +236,5 @@ export const APPROVAL_FINAL = APPROVAL_STATUSES.filter(
 export const APPROVAL_IN_FLIGHT = APPROVAL_STATUSES.filter(
   (s) =>
     APPROVAL_TRANSITIONS.some((t) => t.from === s) &&
-    !APPROVAL_TRANSITIONS.some((t) => t.from === s && t.event === 'WITHDRAW'),
+    !APPROVAL_TRANSITIONS.some((t) => t.from === s && t.trigger === 'WITHDRAW'),
 )

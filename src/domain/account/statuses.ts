@@ -1,4 +1,4 @@
-import type { AccountStatus } from '../../vocabulary'
+import type { AccountStatus, StateMove } from '../../vocabulary'
 import { fail } from '../../errors'
 
 /**
@@ -23,7 +23,7 @@ export const ACCOUNT_MOVES = [
   { from: 'PENDING', trigger: 'APPROVAL_REJECTED', to: 'REJECTED' },
   { from: 'APPLY_FAILED', trigger: 'APPROVAL_APPLIED', to: 'ACTIVE' },
   { from: 'APPLY_FAILED', trigger: 'APPROVAL_WITHDRAWN', to: 'REJECTED' },
-] as const satisfies readonly { from: AccountStatus; trigger: string; to: AccountStatus }[]
+] as const satisfies readonly StateMove<AccountStatus>[]
 
 export type AccountTrigger = (typeof ACCOUNT_MOVES)[number]['trigger']
 

@@ -1,4 +1,4 @@
-import type { SupplierStatus } from '../../vocabulary'
+import type { StateMove, SupplierStatus } from '../../vocabulary'
 import { fail } from '../../errors'
 
 /**
@@ -133,14 +133,11 @@ export const TRANSITIONS = [
     guard: 'FINANCE_CLEARED',
     approval: null,
   },
-] as const satisfies readonly {
-  from: SupplierStatus
-  trigger: string
-  to: SupplierStatus
+] as const satisfies readonly (StateMove<SupplierStatus> & {
   command: MoveCommand
   guard: Guard
   approval: MoveApproval | null
-}[]
+})[]
 
 export type Move = (typeof TRANSITIONS)[number]
 export type Trigger = Move['trigger']
