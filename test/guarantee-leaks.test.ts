@@ -329,6 +329,15 @@ describe('leak scan: no plaintext sensitive value anywhere', () => {
     ]) {
       success(await call('GET', path, { admin }), path)
     }
+    // The tax-number lookup: the number in a body, the supplier answered masked.
+    const holder = success(
+      await call('POST', '/admin/supplier/tax-number-lookup', {
+        admin,
+        body: { taxNo: SECRETS.taxNo },
+      }),
+      'the tax-number lookup',
+    )
+    expect(holder.supplier?.supplierId).toBe(supplierId)
     // A rebind to a second supplier, then the unbind.
     const other = await registerActive(caller, admin)
     const rebound = success(
