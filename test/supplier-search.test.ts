@@ -141,6 +141,21 @@ describe('list keyword: any spelling finds the company', () => {
     expect((await search('鹭汀', '&typeCode=HOTEL')).total).toBe(0)
   })
 
+  it('happy: a status change, a number drawn or a soft delete is followed at once', async () => {
+    const draft = await createDraft(h, draftBody({ fullName: '丽水篁岭旅游有限公司' }))
+    expect(idsOf(await search('篁岭', '&status=DRAFT'))).toEqual([draft.supplierId])
+    // As the lifecycle's guarded update writes them (any statement of supplier is followed).
+    await h.sql`UPDATE supplier SET status = 'ACTIVE', supplier_no = 'SP20261202999901'
+                WHERE supplier_id = ${draft.supplierId}`
+    expect((await search('篁岭', '&status=DRAFT')).total).toBe(0)
+    expect(idsOf(await search('篁岭', '&status=ACTIVE'))).toEqual([draft.supplierId])
+    expect(idsOf(await search('999901'))).toEqual([draft.supplierId])
+    await h.sql`UPDATE supplier SET status = 'DRAFT', supplier_no = NULL, deleted_at = now()
+                WHERE supplier_id = ${draft.supplierId}`
+    expect((await search('篁岭')).total).toBe(0)
+    expect((await search('999901')).total).toBe(0)
+  })
+
   it('happy: a write finds the supplier by its new name at once, never by its old one', async () => {
     const draft = await createDraft(h, draftBody({ fullName: '嘉兴蘅芷旅游有限公司' }))
     expect(idsOf(await search('蘅芷'))).toEqual([draft.supplierId])
