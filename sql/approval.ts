@@ -4,6 +4,7 @@ import { ApprovalToSeal, approvalWriteToSeal } from './audit-trail'
 import {
   APPROVAL_INITIAL,
   APPROVAL_STATUSES,
+  APPROVAL_BIZ_TYPES,
   approvalSources,
   approvalTarget,
   DECISION_TRIGGER,
@@ -13,7 +14,7 @@ export const ApprovalRow = z.object({
   approvalLogId: z.string(),
   requestNo: z.string(),
   provider: z.literal('LOCAL_AUTO'),
-  bizType: z.enum(['PROFILE_CREATE', 'ACCOUNT_CREATE', 'ACCOUNT_CHANGE', 'STATUS_CHANGE']),
+  bizType: z.enum(APPROVAL_BIZ_TYPES),
   subType: z.string().nullable(),
   supplierId: z.string(),
   targetType: z.string(),

@@ -167,6 +167,15 @@ export interface StateMove<S extends string> {
  * failed application can be retried). sql/approval.ts builds its guarded UPDATEs from this table,
  * so no status literal of an approval is spelled anywhere else.
  */
+/** The business types of an approval: what approving it changes (one handler each). */
+export const APPROVAL_BIZ_TYPES = [
+  'PROFILE_CREATE',
+  'ACCOUNT_CREATE',
+  'ACCOUNT_CHANGE',
+  'STATUS_CHANGE',
+] as const
+export type ApprovalBizType = (typeof APPROVAL_BIZ_TYPES)[number]
+
 /** Every status an approval record can be in, as approval_log_status_check has them. */
 export const APPROVAL_STATUSES = [
   'SUBMITTED',

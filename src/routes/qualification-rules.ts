@@ -9,6 +9,7 @@ import { answerWrite } from '../http/write'
 import { ok, resultSchema } from '../http/envelope'
 import type { AppEnv } from '../http/types'
 import type { Deps } from '../domain/deps'
+import { commandAccess } from '../domain/lifecycle/actions'
 import { KiB } from '../http/body-shape'
 import { NoQuery, validate } from '../http/validate'
 import {
@@ -44,7 +45,7 @@ export const qualificationRuleRoutes = (deps: Deps) => {
     '/types/:typeCode/qualification-rules',
     authorize(deps.permissions, deps.logger, {
       ...access,
-      operationId: 'replaceQualificationRules',
+      ...commandAccess('replaceQualificationRules'),
       summary: 'Replace the qualification rules of an enabled supplier type (one transaction)',
       response,
     }),

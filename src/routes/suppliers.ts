@@ -40,11 +40,10 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
   app.post(
     '/items',
     authorize(permissions, logger, {
-      operationId: 'createSupplierDraft',
+      ...commandAccess('createSupplierDraft'),
       summary: 'SUP-ADM-003: create a draft supplier',
       errors: [...FORM_ERRORS, 'TAX_NO_DUPLICATE', 'NEAR_DUPLICATE_CONFIRM_REQUIRED'],
       tags,
-      permissions: ['supplier:create'],
       // Whether a near-duplicate answer (395006) may name the candidates.
       advise: ['supplier:view'],
       response: resultSchema(SupplierWriteResult),
@@ -169,7 +168,6 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
   app.post(
     '/approvals/:approvalLogId/withdraw',
     authorize(permissions, logger, {
-      operationId: 'withdrawFailedApproval',
       summary:
         'Withdraw an approval whose application failed for good (evidence kept; a registration returns to DRAFT)',
       description: `Besides \`supplier:approval:submit\`, the caller needs the permissions of the command that opened the approval, whose pending change the withdrawal undoes: ${Object.values(
@@ -181,7 +179,7 @@ export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
         )
         .join('; ')}. Without them: 395002, nothing written.`,
       tags,
-      permissions: ['supplier:approval:submit'],
+      ...commandAccess('withdrawFailedApproval'),
       // Which of the opening commands' permissions the caller holds; the verb requires its type's.
       advise: withdrawPermissions(deps.approvalHandlers),
       response: resultSchema(ApprovalCommandResult),

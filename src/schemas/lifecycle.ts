@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { SUPPLIER_STATUSES } from '../vocabulary'
+import { SUPPLIER_STATUSES, type ApprovalBizType, type ChangeOperationType } from '../vocabulary'
 
 /*
  * The lifecycle as the contract publishes it: the commands on one supplier and what each
@@ -8,27 +8,154 @@ import { SUPPLIER_STATUSES } from '../vocabulary'
  */
 
 /**
- * The commands on one supplier, by operationId: the permissions their route requires and the
- * in-state policy operation their status check asks (null: no status check).
- * - unbindResourceRelation removes a relation of a supplier in any status: it checks the
- *   relation, not the supplier.
+ * Every write of the administrators' API, by its one name, the operationId (the reference's,
+ * the route's, and the name its Idempotency-Key and duplicate-submit claims are kept under).
+ * Beside it, what it requires and records:
+ * - `permissions`: what its route requires;
+ * - `operation`: the in-state policy operation its status check asks (null: no status check;
+ *   unbindResourceRelation checks the relation, not the supplier);
+ * - `changeLog`: the change-log operation types of its rows, its approval's outcomes included
+ *   (a withdrawal writes the types of the approval it withdraws);
+ * - `approval`: the business type of the approval it opens, if any.
  */
-export const SUPPLIER_COMMANDS = {
-  updateSupplier: { permissions: ['supplier:update'], operation: 'PROFILE_EDIT' },
-  replaceSupplierContacts: { permissions: ['supplier:update'], operation: 'PROFILE_EDIT' },
-  submitSupplierRegistration: { permissions: ['supplier:approval:submit'], operation: 'SUBMIT' },
-  deleteSupplierDraft: { permissions: ['supplier:delete'], operation: 'DELETE' },
-  changeSupplierStatus: { permissions: ['supplier:status:manage'], operation: 'STATUS_CHANGE' },
-  archiveSupplier: { permissions: ['supplier:status:manage'], operation: 'ARCHIVE' },
-  createSupplierAccounts: { permissions: ['supplier:account:manage'], operation: 'ACCOUNT_CREATE' },
-  changeSupplierAccount: { permissions: ['supplier:account:manage'], operation: 'ACCOUNT_CHANGE' },
+export const WRITE_OPERATIONS = {
+  createSupplierDraft: {
+    permissions: ['supplier:create'],
+    operation: null,
+    changeLog: ['DRAFT_CREATE'],
+    approval: null,
+  },
+  updateSupplier: {
+    permissions: ['supplier:update'],
+    operation: 'PROFILE_EDIT',
+    changeLog: ['DRAFT_UPDATE', 'PROFILE_UPDATE'],
+    approval: null,
+  },
+  replaceSupplierContacts: {
+    permissions: ['supplier:update'],
+    operation: 'PROFILE_EDIT',
+    changeLog: ['CONTACT_REPLACE'],
+    approval: null,
+  },
+  submitSupplierRegistration: {
+    permissions: ['supplier:approval:submit'],
+    operation: 'SUBMIT',
+    changeLog: [
+      'REGISTRATION_SUBMIT',
+      'REGISTRATION_APPLY',
+      'REGISTRATION_REJECT',
+      'REGISTRATION_APPLY_FAILED',
+      'REGISTRATION_WITHDRAW',
+    ],
+    approval: 'PROFILE_CREATE',
+  },
+  deleteSupplierDraft: {
+    permissions: ['supplier:delete'],
+    operation: 'DELETE',
+    changeLog: ['DRAFT_DELETE'],
+    approval: null,
+  },
+  changeSupplierStatus: {
+    permissions: ['supplier:status:manage'],
+    operation: 'STATUS_CHANGE',
+    changeLog: ['STATUS_CHANGE'],
+    approval: 'STATUS_CHANGE',
+  },
+  archiveSupplier: {
+    permissions: ['supplier:status:manage'],
+    operation: 'ARCHIVE',
+    changeLog: ['ARCHIVE'],
+    approval: null,
+  },
+  createSupplierAccounts: {
+    permissions: ['supplier:account:manage'],
+    operation: 'ACCOUNT_CREATE',
+    changeLog: ['ACCOUNT_CREATE'],
+    approval: 'ACCOUNT_CREATE',
+  },
+  changeSupplierAccount: {
+    permissions: ['supplier:account:manage'],
+    operation: 'ACCOUNT_CHANGE',
+    changeLog: ['ACCOUNT_CHANGE'],
+    approval: 'ACCOUNT_CHANGE',
+  },
   setDefaultSupplierAccount: {
     permissions: ['supplier:account:manage'],
     operation: 'ACCOUNT_DEFAULT',
+    changeLog: ['ACCOUNT_DEFAULT'],
+    approval: null,
   },
-  setResourceRelation: { permissions: ['supplier:update'], operation: 'NEW_RELATION' },
-  unbindResourceRelation: { permissions: ['supplier:update'], operation: null },
-} as const satisfies Record<string, { permissions: readonly string[]; operation: string | null }>
+  setResourceRelation: {
+    permissions: ['supplier:update'],
+    operation: 'NEW_RELATION',
+    changeLog: ['RELATION_SET'],
+    approval: null,
+  },
+  unbindResourceRelation: {
+    permissions: ['supplier:update'],
+    operation: null,
+    changeLog: ['RELATION_UNBIND'],
+    approval: null,
+  },
+  withdrawFailedApproval: {
+    permissions: ['supplier:approval:submit'],
+    operation: null,
+    changeLog: [],
+    approval: null,
+  },
+  replaceQualificationRules: {
+    permissions: ['supplier:type:manage'],
+    operation: null,
+    changeLog: ['QUALIFICATION_RULE_REPLACE'],
+    approval: null,
+  },
+} as const satisfies Record<
+  string,
+  {
+    permissions: readonly string[]
+    operation: string | null
+    changeLog: readonly ChangeOperationType[]
+    approval: ApprovalBizType | null
+  }
+>
+
+export type WriteOperation = keyof typeof WRITE_OPERATIONS
+
+/** The writes that open an approval. */
+export type OpensApproval = {
+  [K in WriteOperation]: (typeof WRITE_OPERATIONS)[K]['approval'] extends null ? never : K
+}[WriteOperation]
+
+/** The business type and permissions of the approval `operationId` opens, for its handler. */
+export const approvalOpenedBy = <O extends OpensApproval>(operationId: O) => ({
+  bizType: WRITE_OPERATIONS[operationId].approval,
+  permissions: WRITE_OPERATIONS[operationId].permissions,
+})
+
+/** The commands on one supplier: the writes whose actions the detail's `allowedActions` advises. */
+const COMMANDS = [
+  'updateSupplier',
+  'replaceSupplierContacts',
+  'submitSupplierRegistration',
+  'deleteSupplierDraft',
+  'changeSupplierStatus',
+  'archiveSupplier',
+  'createSupplierAccounts',
+  'changeSupplierAccount',
+  'setDefaultSupplierAccount',
+  'setResourceRelation',
+  'unbindResourceRelation',
+] as const satisfies readonly WriteOperation[]
+
+/** The commands on one supplier, by operationId: their permissions and policy operation. */
+export const SUPPLIER_COMMANDS = Object.fromEntries(
+  COMMANDS.map((id) => [
+    id,
+    { permissions: WRITE_OPERATIONS[id].permissions, operation: WRITE_OPERATIONS[id].operation },
+  ]),
+) as {
+  [K in (typeof COMMANDS)[number]]: Pick<(typeof WRITE_OPERATIONS)[K], 'permissions' | 'operation'>
+}
 
 export type SupplierCommand = keyof typeof SUPPLIER_COMMANDS
 

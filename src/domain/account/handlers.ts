@@ -20,7 +20,7 @@ import {
 } from '../write/change-log'
 import type { AuditDeps } from '../audit/trail'
 import { assertAllowed } from '../lifecycle/policy'
-import { SUPPLIER_COMMANDS } from '../../schemas/lifecycle'
+import { approvalOpenedBy } from '../../schemas/lifecycle'
 import { forSubscribers } from '../../schemas/events'
 import {
   AccountChangeSnapshot,
@@ -145,8 +145,7 @@ async function settleCreate(
 
 /** ACCOUNT_CREATE: the PENDING (or APPLY_FAILED, on retry) account becomes ACTIVE. */
 export const accountCreateApproval = approvalHandler<AccountCreateSnapshot>({
-  bizType: 'ACCOUNT_CREATE',
-  permissions: SUPPLIER_COMMANDS.createSupplierAccounts.permissions,
+  ...approvalOpenedBy('createSupplierAccounts'),
   snapshot: AccountCreateSnapshot,
   async apply(tx, deps, ctx, approval, snapshot) {
     const {
@@ -184,8 +183,7 @@ export const accountCreateApproval = approvalHandler<AccountCreateSnapshot>({
 
 /** ACCOUNT_CHANGE: the approved candidate replaces the fields it names, on an ACTIVE account. */
 export const accountChangeApproval = approvalHandler<AccountChangeSnapshot>({
-  bizType: 'ACCOUNT_CHANGE',
-  permissions: SUPPLIER_COMMANDS.changeSupplierAccount.permissions,
+  ...approvalOpenedBy('changeSupplierAccount'),
   snapshot: AccountChangeSnapshot,
   async apply(tx, deps, ctx, approval, snapshot) {
     const { supplier, account, candidate, riskFlags } = await applyCandidate(tx, deps, snapshot, {

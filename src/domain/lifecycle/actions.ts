@@ -4,7 +4,9 @@ import {
   COMMAND_IDS,
   LifecycleTransitionVO,
   SUPPLIER_COMMANDS,
+  WRITE_OPERATIONS,
   type SupplierCommand,
+  type WriteOperation,
 } from '../../schemas/lifecycle'
 import { isAllowed } from './policy'
 import { targetsOf, TRANSITIONS } from './transitions'
@@ -22,10 +24,10 @@ import { targetsOf, TRANSITIONS } from './transitions'
 // The table is declared with the contract it shapes (src/schemas/lifecycle.ts); `allowedActions`
 // passes each command's operation to the in-state policy, which checks it is one it knows.
 
-/** What a route declares of a command: its operationId and the permissions it requires. */
-export const commandAccess = <C extends SupplierCommand>(operationId: C) => ({
+/** What a route declares of a write: its operationId and the permissions it requires. */
+export const commandAccess = <O extends WriteOperation>(operationId: O) => ({
   operationId,
-  permissions: SUPPLIER_COMMANDS[operationId].permissions,
+  permissions: WRITE_OPERATIONS[operationId].permissions,
 })
 
 /** Every permission some command on a supplier requires: what the detail asks the caller for. */

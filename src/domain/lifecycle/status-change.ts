@@ -15,7 +15,7 @@ import { relockSupplier, supplierForWrite } from '../write/target'
 import { approvalOf, moveTo } from './transitions'
 import { applyMove, claimVersion } from './move'
 import { SUPPLIER_STATUSES } from '../../vocabulary'
-import { SUPPLIER_COMMANDS } from '../../schemas/lifecycle'
+import { approvalOpenedBy } from '../../schemas/lifecycle'
 
 /*
  * SUP-ADM-043, the status command, and its STATUS_CHANGE approval. The command checks
@@ -109,8 +109,7 @@ export function changeSupplierStatus(
  * failed or withdrawn, the status stays as it is; the evidence says why.
  */
 export const statusChangeApproval = approvalHandler<StatusChangeSnapshot>({
-  bizType: 'STATUS_CHANGE',
-  permissions: SUPPLIER_COMMANDS.changeSupplierStatus.permissions,
+  ...approvalOpenedBy('changeSupplierStatus'),
   snapshot: StatusChangeSnapshot,
 
   async apply(tx, deps, ctx, approval, snapshot) {

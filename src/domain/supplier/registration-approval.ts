@@ -16,7 +16,7 @@ import { moveStatus } from '../lifecycle/move'
 import type { SupplierChildren } from '../lifecycle/guards'
 import { logChanges, statusChange, type FieldChange } from '../write/change-log'
 import { allSettled } from '../write/transaction'
-import { SUPPLIER_COMMANDS } from '../../schemas/lifecycle'
+import { approvalOpenedBy } from '../../schemas/lifecycle'
 import { accountsMove, nextAccountStatus } from '../account/statuses'
 import type { ChangeOperationType } from '../../vocabulary'
 
@@ -40,8 +40,7 @@ export type RegistrationSnapshot = z.output<typeof RegistrationSnapshot>
  * approved" of the registration and also goes back to DRAFT.
  */
 export const registrationApproval = approvalHandler<RegistrationSnapshot>({
-  bizType: 'PROFILE_CREATE',
-  permissions: SUPPLIER_COMMANDS.submitSupplierRegistration.permissions,
+  ...approvalOpenedBy('submitSupplierRegistration'),
   snapshot: RegistrationSnapshot,
 
   async apply(tx, deps, ctx, approval, snapshot) {
