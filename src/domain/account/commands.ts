@@ -41,18 +41,8 @@ import { accountChangeApproval, accountCreateApproval } from './handlers'
 /** Approval levels of account approvals (the contract: "others 1"). */
 export const ACCOUNT_APPROVAL_LEVELS = 1
 
-type AccountOperation = 'ACCOUNT_CREATE' | 'ACCOUNT_CHANGE' | 'ACCOUNT_DEFAULT'
-
-/**
- * Step 2 of every account write: a live supplier whose status allows `operation` (the lifecycle's
- * in-state policy: ACTIVE, and SUSPENDED or FROZEN as remediation), asked again under the lock.
- */
-const writableSupplier = (
-  sql: Sql,
-  supplierId: string,
-  lock: boolean,
-  operation: AccountOperation,
-) => supplierForWrite(sql, supplierId, operation, 'writing bank accounts', { lock })
+/** What an account write is called in a refusal of the supplier's status. */
+const WRITING_ACCOUNTS = 'writing bank accounts'
 
 /** A live ACTIVE account of the supplier at the version the client sent. */
 async function changeableAccount(
@@ -102,7 +92,7 @@ export function createAccounts(
 ): Promise<BankAccountSubmitResultVO[]> {
   return runWrite(deps, ctx, {
     async precheck(sql) {
-      const supplier = await writableSupplier(sql, supplierId, false, 'ACCOUNT_CREATE')
+      const supplier = await supplierForWrite(sql, supplierId, 'ACCOUNT_CREATE', WRITING_ACCOUNTS)
       checkNewAccounts(deps.config, req.accounts)
       const items = await Promise.all(
         req.accounts.map(async (input) => {
@@ -118,7 +108,9 @@ export function createAccounts(
       return items
     },
     async run(tx, items) {
-      const supplier = await writableSupplier(tx, supplierId, true, 'ACCOUNT_CREATE')
+      const supplier = await supplierForWrite(tx, supplierId, 'ACCOUNT_CREATE', WRITING_ACCOUNTS, {
+        lock: true,
+      })
       const flags = await screenNumbers(tx, supplier, screening(items))
       const results: BankAccountSubmitResultVO[] = []
       for (const [i, item] of items.entries()) {
@@ -267,7 +259,7 @@ export function changeAccount(
 ): Promise<ApprovalCommandResult> {
   return runApprovalCommand(deps, ctx, {
     async precheck(sql) {
-      const supplier = await writableSupplier(sql, supplierId, false, 'ACCOUNT_CHANGE')
+      const supplier = await supplierForWrite(sql, supplierId, 'ACCOUNT_CHANGE', WRITING_ACCOUNTS)
       const account = await changeableAccount(
         sql,
         supplierId,
@@ -290,7 +282,9 @@ export function changeAccount(
       return { account, candidate, sealed }
     },
     async run(tx, { account: seen, candidate, sealed }) {
-      const supplier = await writableSupplier(tx, supplierId, true, 'ACCOUNT_CHANGE')
+      const supplier = await supplierForWrite(tx, supplierId, 'ACCOUNT_CHANGE', WRITING_ACCOUNTS, {
+        lock: true,
+      })
       const account = await relockAccount(tx, seen)
       const flags = await checkCandidate(tx, deps.config, {
         supplier,
@@ -366,7 +360,7 @@ export function setDefaultAccount(
 ): Promise<SupplierBankAccountVO> {
   return runWrite(deps, ctx, {
     async precheck(sql) {
-      await writableSupplier(sql, supplierId, false, 'ACCOUNT_DEFAULT')
+      await supplierForWrite(sql, supplierId, 'ACCOUNT_DEFAULT', WRITING_ACCOUNTS)
       const account = await changeableAccount(
         sql,
         supplierId,
@@ -379,7 +373,7 @@ export function setDefaultAccount(
       return account
     },
     async run(tx, seen) {
-      await writableSupplier(tx, supplierId, true, 'ACCOUNT_DEFAULT')
+      await supplierForWrite(tx, supplierId, 'ACCOUNT_DEFAULT', WRITING_ACCOUNTS, { lock: true })
       const account = await relockAccount(tx, seen)
       const previous = await clearDefault(tx, supplierId, accountId)
       const updated = await updateAccount(

@@ -177,8 +177,7 @@ export const accountCreateApproval = approvalHandler<AccountCreateSnapshot>({
       },
     })
   },
-  notApplied: (tx, deps, ctx, approval, snapshot, outcome) =>
-    settleCreate(tx, deps, ctx, approval, snapshot, outcome),
+  notApplied: settleCreate,
 })
 
 /** ACCOUNT_CHANGE: the approved candidate replaces the fields it names, on an ACTIVE account. */
@@ -233,8 +232,7 @@ export const accountChangeApproval = approvalHandler<AccountChangeSnapshot>({
       },
     })
   },
-  notApplied: (tx, deps, ctx, approval, snapshot, outcome) =>
-    logOutcome(tx, deps, ctx, approval, snapshot, outcome),
+  notApplied: logOutcome,
 })
 
 /** A change that did not go through leaves the account as it is; the log says what happened. */

@@ -8,7 +8,7 @@ import {
 import { fail } from '../../errors'
 import type { SupplierStatus } from '../../vocabulary'
 import { checkGuard, type GuardDeps, type GuardEvidence, type SupplierChildren } from './guards'
-import { moveBy, type Move, type Trigger } from './transitions'
+import type { Move } from './transitions'
 
 /**
  * The supplier a move is applied to. `expectedUpdateTime` is the version the move is guarded by:
@@ -72,17 +72,6 @@ export async function applyMove(
     accountsMoved: row.accountsMoved,
     checked,
   }
-}
-
-/** `applyMove` of the move declared from the supplier's status by `trigger` (else 395005). */
-export function moveStatus(
-  tx: Sql,
-  deps: GuardDeps,
-  supplier: MoveSubject,
-  trigger: Trigger,
-  options: Parameters<typeof applyMove>[4],
-) {
-  return applyMove(tx, deps, supplier, moveBy(supplier.status, trigger), options)
 }
 
 /**

@@ -2,7 +2,7 @@ import { liveAccounts } from '../../../sql/account'
 import type { ApprovalCommandResult, SupplierSubmitRequest } from '../../schemas/supplier'
 import type { DomainDeps, WriteContext } from '../context'
 import { approvalOf, moveBy } from '../lifecycle/transitions'
-import { moveStatus } from '../lifecycle/move'
+import { applyMove } from '../lifecycle/move'
 import { applyForm, relock } from './profile'
 import { checkIdentity } from './near-duplicate'
 import { openApproval, runApprovalCommand } from '../approval/command'
@@ -44,11 +44,11 @@ export function submitRegistration(
       const locked = await relock(tx, seen)
       const { columns, changes, types } = await applyForm(tx, deps, ctx, locked, req, identity)
       // The form is written first so that the checks below see exactly what will be approved.
-      const moved = await moveStatus(
+      const moved = await applyMove(
         tx,
         deps,
         { supplierId, status: locked.status, expectedUpdateTime: req.expectedUpdateTime },
-        'SUBMIT_REGISTRATION',
+        moveBy(locked.status, 'SUBMIT_REGISTRATION'),
         {
           adminId: ctx.adminId,
           columns,
