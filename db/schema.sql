@@ -690,7 +690,7 @@ COMMENT ON TABLE public.change_log_count IS 'exact change-log totals per categor
 
 ALTER TABLE public.change_log_count ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     SEQUENCE NAME public.change_log_count_id_seq
-    START WITH 1
+    START WITH 9007199254740993
     INCREMENT BY 1
     NO MINVALUE
     NO MAXVALUE

@@ -144,12 +144,15 @@ function decoratedPage<T extends z.ZodType = typeof SupplierListItemVO>(
   sql: Sql,
   ids: postgres.Fragment,
   timezone: string,
-  row: T = SupplierListItemVO as unknown as T,
-  also: postgres.Fragment = sql``,
+  {
+    row = SupplierListItemVO as unknown as T,
+    taxNoMask = false,
+  }: { row?: T; taxNoMask?: boolean } = {},
 ) {
   return many(
     sql`
-      SELECT s.supplier_id::text AS "supplierId", s.supplier_no AS "supplierNo", ${also}
+      SELECT s.supplier_id::text AS "supplierId", s.supplier_no AS "supplierNo",
+             ${taxNoMask ? sql`s.tax_no_mask AS "taxNoMask",` : sql``}
              s.full_name AS "fullName", s.short_name AS "shortName",
              ${typesOf(sql)} AS types,
              s.status, s.credit_level AS "creditLevel", s.total_score::float8 AS "totalScore",
@@ -172,17 +175,16 @@ const TaxNoHolderRow = SupplierTaxNoLookupVO.shape.supplier.unwrap()
  * suppliers: supplier_tax_no_live), as a list row with its mask; null when none.
  */
 export async function taxNoHolder(sql: Sql, taxNoBidx: string, timezone: string) {
-  const ids = sql`ARRAY(
-    SELECT h.supplier_id FROM supplier h WHERE h.tax_no_bidx = ${taxNoBidx} AND h.deleted_at IS NULL)`
-  const rows = await decoratedPage(
-    sql,
-    ids,
-    timezone,
-    TaxNoHolderRow,
-    sql`s.tax_no_mask AS "taxNoMask",`,
-  )
+  const rows = await decoratedPage(sql, sql`ARRAY(${holderIds(sql, taxNoBidx)})`, timezone, {
+    row: TaxNoHolderRow,
+    taxNoMask: true,
+  })
   return rows[0] ?? null
 }
+
+/** The id of the live supplier holding the blind index (none or one: supplier_tax_no_live). */
+const holderIds = (sql: Sql, taxNoBidx: string) =>
+  sql`SELECT h.supplier_id FROM supplier h WHERE h.tax_no_bidx = ${taxNoBidx} AND h.deleted_at IS NULL`
 
 const KeywordMatches = z.object({ total: z.number().int(), ids: z.array(z.string()) })
 

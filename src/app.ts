@@ -5,7 +5,7 @@ import type { DomainDeps } from './domain/context'
 import { dictRoutes } from './routes/dict'
 import { qualificationRuleRoutes } from './routes/qualification-rules'
 import { qualificationRoutes } from './routes/qualifications'
-import { supplierReadRoutes } from './routes/supplier-reads'
+import { supplierReadRoutes, taxNumberLookupRoutes } from './routes/supplier-reads'
 import { supplierWriteRoutes } from './routes/suppliers'
 import { accountRoutes } from './routes/accounts'
 import { internalRoutes } from './routes/internal'
@@ -50,6 +50,7 @@ export function createApp(deps: Deps & { metrics?: Metrics }) {
       }
       app.route('/admin/dict/data', dictRoutes(deps))
       app.route('/admin/supplier', supplierReadRoutes(deps))
+      app.route('/admin/supplier', taxNumberLookupRoutes(deps))
       app.route('/admin/supplier', qualificationRuleRoutes(deps))
       app.route('/admin/supplier', qualificationRoutes(deps))
       app.route('/admin/supplier', supplierWriteRoutes(domain))

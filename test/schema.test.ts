@@ -28,6 +28,10 @@ const NO_SOFT_DELETE = new Set([
   'resource_season',
   // company-name keys derived from the supplier's names (the probe joins the live supplier)
   'supplier_name_key',
+  // the list keyword's spellings of a supplier, derived from it (the list joins the live supplier)
+  'supplier_search',
+  // change-log totals per category, derived from the log (rebuilt by change_log_count_rebuild())
+  'change_log_count',
 ])
 
 describe('data model', () => {

@@ -596,6 +596,9 @@ export function missingFilters(
 
 /** The soft-deletable tables a fragment names, with the alias that follows each. */
 function namedTables(text: string, softDeleteTables: ReadonlySet<string>) {
+  // An empty fragment (`sql\`\``, the "nothing" branch of a conditional) names no table, and
+  // the scanner refuses empty input.
+  if (!text.trim()) return []
   const tokens = scanSync(text).tokens
   const name = (i: number) => {
     const t = tokens[i]?.text ?? ''

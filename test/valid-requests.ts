@@ -111,6 +111,10 @@ const VALID: Record<string, (h: Harness) => Promise<ValidRequest>> = {
   'GET /admin/supplier/items/{supplierId}/account-info': async (h) => ({
     url: `${ITEMS}/${(await withAccounts(h)).supplierId}/account-info`,
   }),
+  'POST /admin/supplier/tax-number-lookup': async (h) => {
+    const { taxNo } = await insertSupplier(h, { status: 'ACTIVE', supplierNo: `SPV${tag()}` })
+    return { url: '/admin/supplier/tax-number-lookup', body: () => ({ taxNo }) }
+  },
   'GET /admin/supplier/approval-records': async () => ({
     url: '/admin/supplier/approval-records?page=1&pageSize=10',
   }),

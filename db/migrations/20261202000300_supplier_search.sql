@@ -113,7 +113,7 @@ CREATE INDEX change_log_status ON change_log USING btree (
 -- UPDATE SKIP LOCKED, or a new row); the log is append-only, so a count only grows. A filter with
 -- a supplier, an approval or a time range is counted from its index.
 CREATE TABLE change_log_count (
-  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  id bigint GENERATED ALWAYS AS IDENTITY (START WITH 9007199254740993) PRIMARY KEY,
   operation_type text NOT NULL,
   target_type text NOT NULL,
   field_name text NOT NULL,

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { ERRORS, type CatalogEntry, type ErrorName } from '../errors'
 import { BODY_CAPS, declaredBodySize, MAX_BODY_DEPTH } from './body-shape'
 import type { Declared } from './envelope'
+import { WRITE_OPERATIONS } from '../schemas/lifecycle'
 
 /** What a route declares about itself; read back from `app.routes` to build the document. */
 export interface RouteDoc {
@@ -83,8 +84,12 @@ export const COMMON_ERRORS = {
  */
 const DATABASE_UNAVAILABLE: ErrorName[] = ['DATABASE_UNAVAILABLE']
 
-/** Every non-GET /admin operation is a write through `answerWrite` (http/write.ts). */
-const isWrite = (method: string, path: string) => method !== 'get' && path.startsWith('/admin/')
+/**
+ * The writes (through `answerWrite`, http/write.ts) are the operations WRITE_OPERATIONS names; a
+ * POST that only reads (the tax-number lookup) takes no Idempotency-Key.
+ */
+const isWrite = (doc: RouteDoc) =>
+  doc.operationId !== undefined && doc.operationId in WRITE_OPERATIONS
 
 /** `TAX_NO_DUPLICATE` → `TaxNoDuplicateFailure`: the component name of a failure envelope. */
 export const failureSchemaName = (name: ErrorName) =>
@@ -331,12 +336,12 @@ export function buildOpenApi(app: Hono<never>, info: { title: string; version: s
   }
 
   for (const [path, ops] of Object.entries(paths)) {
-    for (const [method, op] of Object.entries(ops)) {
+    for (const op of Object.values(ops)) {
       const doc = op.doc as RouteDoc
       delete op.doc
       const admin = path.startsWith('/admin/')
       const internal = path.startsWith('/internal/')
-      const write = isWrite(method, path)
+      const write = isWrite(doc)
       const names = new Set<ErrorName>(doc.errors ?? [])
       if (admin) COMMON_ERRORS.authenticated.forEach((n) => names.add(n))
       if (doc.permissions) COMMON_ERRORS.authorized.forEach((n) => names.add(n))

@@ -179,6 +179,15 @@ export const supplierReadRoutes = (deps: Deps) => {
       ),
   )
 
+  return app
+}
+
+/**
+ * The tax-number lookup: a read carried in a body (a tax number may not travel in a URL) that
+ * writes its audit row, so it is served by the Node service only, not the read-only edge.
+ */
+export const taxNumberLookupRoutes = (deps: Deps) => {
+  const app = new Hono<AppEnv>()
   app.post(
     '/tax-number-lookup',
     authorize(deps.permissions, deps.logger, {
