@@ -92,16 +92,16 @@ CREATE TRIGGER supplier_search_mirror_update AFTER UPDATE ON supplier FOR EACH R
 -- The change log's filters (SUP-ADM-012): each in the list's order, so a page of one filter walks
 -- its own rows newest first instead of the whole log's order index, and a count reads its entries
 -- only. supplierId and approvalLogId have theirs (change_log_supplier, change_log_approval).
-CREATE INDEX change_log_operation ON change_log USING btree (
+CREATE INDEX IF NOT EXISTS change_log_operation ON change_log USING btree (
   operation_type, date_trunc('second', create_time AT TIME ZONE 'UTC') DESC, change_log_id DESC)
   INCLUDE (create_time) WHERE supplier_id IS NOT NULL;
-CREATE INDEX change_log_field ON change_log USING btree (
+CREATE INDEX IF NOT EXISTS change_log_field ON change_log USING btree (
   field_name, date_trunc('second', create_time AT TIME ZONE 'UTC') DESC, change_log_id DESC)
   INCLUDE (create_time) WHERE supplier_id IS NOT NULL;
-CREATE INDEX change_log_target_type ON change_log USING btree (
+CREATE INDEX IF NOT EXISTS change_log_target_type ON change_log USING btree (
   target_type, date_trunc('second', create_time AT TIME ZONE 'UTC') DESC, change_log_id DESC)
   INCLUDE (create_time) WHERE supplier_id IS NOT NULL;
-CREATE INDEX change_log_status ON change_log USING btree (
+CREATE INDEX IF NOT EXISTS change_log_status ON change_log USING btree (
   status, date_trunc('second', create_time AT TIME ZONE 'UTC') DESC, change_log_id DESC)
   INCLUDE (create_time) WHERE supplier_id IS NOT NULL AND status IS NOT NULL;
 
