@@ -1,7 +1,7 @@
 import { assertCatalog } from './errors'
 import { buildApp } from './http/frame'
 import type { AppDeps as Deps } from './http/types'
-import type { DomainDeps } from './domain/context'
+import type { DomainDeps } from './domain/deps'
 import { dictRoutes } from './routes/dict'
 import { qualificationRuleRoutes } from './routes/qualification-rules'
 import { qualificationRoutes } from './routes/qualifications'

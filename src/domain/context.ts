@@ -1,6 +1,3 @@
-import type { Deps } from './deps'
-import type { ApprovalProvider } from '../ports/approval-provider'
-import type { ApprovalHandlers } from './approval/handler'
 import type { RequestDeadline } from './deadline'
 import type { Contention } from './write/transaction'
 
@@ -57,10 +54,4 @@ export function canonicalJson(value: unknown): string {
         )
       : v,
   )
-}
-
-export type DomainDeps = Pick<Deps, 'config' | 'sql' | 'cipher' | 'logger' | 'observer'> & {
-  approvalProvider: ApprovalProvider
-  /** The approval business types the applier knows (`src/domain/approval/registry.ts`). */
-  approvalHandlers: ApprovalHandlers
 }

@@ -7,6 +7,7 @@ import type { FinanceClearance } from '../ports/finance-clearance'
 import type { FleetResources } from '../ports/fleet'
 import type { PermissionLookup } from '../ports/permission'
 import type { Observer } from '../ports/observer'
+import type { ApprovalHandlers } from './approval/handler'
 
 /**
  * What the domain needs from the outside world; built once by the entry point. It sits beside the
@@ -29,6 +30,16 @@ export interface Deps {
   observer?: Observer
   /** Standbys for the read-only routes (DATABASE_READ_URL); absent, the primary serves them. */
   reads?: ReadRouting
+}
+
+/**
+ * What the domain's verbs are given of the container: the approval provider and the registry
+ * always present (the entry points fill them in).
+ */
+export type DomainDeps = Pick<Deps, 'config' | 'sql' | 'cipher' | 'logger' | 'observer'> & {
+  approvalProvider: ApprovalProvider
+  /** The approval business types the applier knows (`src/domain/approval/registry.ts`). */
+  approvalHandlers: ApprovalHandlers
 }
 
 /** Why a read went where it went (the reads metric's `reason`). */

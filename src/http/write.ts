@@ -1,10 +1,10 @@
 import type { Context } from 'hono'
 import { z } from 'zod'
-import { canonicalJson, type DomainDeps, type WriteContext } from '../domain/context'
+import { canonicalJson, type WriteContext } from '../domain/context'
 import { ok, type DeclaredData } from './envelope'
 import { AppError, ERRORS } from '../errors'
 import type { AppEnv } from './types'
-import type { Deps } from '../domain/deps'
+import type { Deps, DomainDeps } from '../domain/deps'
 
 const IdempotencyKey = z.string().regex(/^[A-Za-z0-9_.:-]{1,255}$/)
 

@@ -2,7 +2,7 @@ import { findApproval, stuckApprovals, type ApprovalRow } from '../../../sql/app
 import { releaseLease, takeLease } from '../../../sql/lease'
 import { fail } from '../../errors'
 import type { ApprovalResult } from '../../ports/approval-provider'
-import type { DomainDeps } from '../context'
+import type { DomainDeps } from '../deps'
 import type { RequestDeadline } from '../deadline'
 import { applyApprovalResult } from './applier'
 

@@ -5,7 +5,8 @@ import { registrationClashes, registrationFacts } from '../../../sql/supplier'
 import { liveTypes, type TypeRow } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
 import { COMPLIANT_STATES } from '../../vocabulary'
-import { today, type DomainDeps } from '../context'
+import type { DomainDeps } from '../deps'
+import { today } from '../context'
 import type { Move } from './transitions'
 
 /*

@@ -12,14 +12,14 @@ import {
 } from '../../../sql/resource'
 import { SUPPLIER_STATUSES, type ResourceModule, type SupplierStatus } from '../../vocabulary'
 import { fail } from '../../errors'
-import type { Deps } from '../deps'
+import type { Deps, DomainDeps } from '../deps'
 import { fleetResourcesFor, vehiclesById } from '../../ports/fleet'
 import type {
   SupplierResourceReassignRequest,
   SupplierResourceUnbindRequest,
   SupplierResourceRelationVO,
 } from '../../schemas/resource'
-import type { DomainDeps, WriteContext } from '../context'
+import type { WriteContext } from '../context'
 import { runWrite, type WriteCommand } from '../write/pipeline'
 import { NEW_RELATION_ALLOWED } from './eligibility'
 import { FLEET_MODULE, resourceModule } from './modules'

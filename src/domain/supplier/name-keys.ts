@@ -6,9 +6,9 @@ import {
   unkeyedSuppliers,
   type NameKeyCandidate,
 } from '../../../sql/supplier'
-import { releaseLease, takeLease } from '../../../sql/lease'
+import { inBackground, inBatches } from '../backfill'
 import type { Sql } from '../../../sql/db'
-import type { DomainDeps } from '../context'
+import type { DomainDeps } from '../deps'
 import {
   compareCompanies,
   companyKeyGroups,
@@ -201,7 +201,6 @@ function explain(reason: MatchReason, ours: ParsedName, theirs: ParsedName): str
 
 /** The lease (sql/lease.ts) that lets one replica at a time key the suppliers written before. */
 const BACKFILL_JOB = 'name-keys-backfill'
-const BACKFILL_LEASE_SECONDS = 120
 
 export interface BackfillOutcome {
   /** False when another replica held the lease. */
@@ -213,80 +212,50 @@ export interface BackfillOutcome {
 /**
  * Keys the live suppliers that have none (written before the keys were), in batches of
  * `batch` rows, each batch one INSERT into supplier_name_key guarded by the names it read (supplier
- * itself is not written), with `pauseMs` between
- * batches so that requests keep the database. The lease is renewed at each batch; a replica that
- * dies leaves the rest to the next holder.
+ * itself is not written), with `pauseMs` between batches (`inBatches`).
  */
 export async function backfillNameKeys(
   deps: Pick<DomainDeps, 'sql' | 'logger'>,
   opts: { batch?: number; pauseMs?: number; signal?: AbortSignal } = {},
 ): Promise<BackfillOutcome> {
   const { sql, logger } = deps
-  const batch = opts.batch ?? 1000
   const outcome: BackfillOutcome = { ran: false, keyed: 0, batches: 0 }
-  const holder = crypto.randomUUID()
-  if (!(await takeLease(sql, BACKFILL_JOB, holder, BACKFILL_LEASE_SECONDS))) return outcome
-  outcome.ran = true
-  try {
-    let after = '0'
-    for (;;) {
-      if (opts.signal?.aborted) break
-      const rows = await unkeyedSuppliers(sql, after, batch)
-      if (!rows.length) break
-      outcome.keyed += await setNameKeys(
-        sql,
-        rows.map((r) => ({ ...r, keys: nameKeysOf(r.fullName, r.shortName) })),
-      )
-      outcome.batches++
-      after = rows[rows.length - 1].supplierId
-      if (outcome.batches % 100 === 0) {
-        logger.info({ keyed: outcome.keyed }, 'name keys: backfill in progress')
-      }
-      if (!(await takeLease(sql, BACKFILL_JOB, holder, BACKFILL_LEASE_SECONDS))) break
-      if (opts.pauseMs) await new Promise((resolve) => setTimeout(resolve, opts.pauseMs))
+  outcome.ran = await inBatches(sql, BACKFILL_JOB, opts, async (after) => {
+    const rows = await unkeyedSuppliers(sql, after, opts.batch ?? 1000)
+    if (!rows.length) return null
+    outcome.keyed += await setNameKeys(
+      sql,
+      rows.map((r) => ({ ...r, keys: nameKeysOf(r.fullName, r.shortName) })),
+    )
+    if (++outcome.batches % 100 === 0) {
+      logger.info({ keyed: outcome.keyed }, 'name keys: backfill in progress')
     }
-  } finally {
-    await releaseLease(sql, BACKFILL_JOB, holder)
-  }
+    return rows[rows.length - 1].supplierId
+  })
   return outcome
 }
 
 /**
  * Runs the backfill in the background once the service serves, and again every `retrySeconds`
- * while suppliers are left unkeyed (another replica held the lease and stopped, say). Until it
- * ends, the near-duplicate check sees the keyed suppliers only: a log line says how many are not.
+ * while suppliers are left unkeyed. Until it ends, the near-duplicate check sees the keyed
+ * suppliers only: a log line says how many are not.
  */
 export function startNameKeyBackfill(
   deps: Pick<DomainDeps, 'sql' | 'logger'>,
   { retrySeconds = 60 }: { retrySeconds?: number } = {},
 ) {
-  const abort = new AbortController()
-  let timer: NodeJS.Timeout | undefined
-  const round = async () => {
+  return inBackground(deps.logger, 'name keys', retrySeconds, async (signal) => {
     const pending = await countUnkeyedSuppliers(deps.sql)
-    if (!pending || abort.signal.aborted) return
+    if (!pending || signal.aborted) return 'done'
     deps.logger.warn(
       { pending },
       'near-duplicate check covers keyed suppliers only until the name-key backfill ends',
     )
     const started = Date.now()
-    const outcome = await backfillNameKeys(deps, { pauseMs: 20, signal: abort.signal })
-    if (outcome.ran && !abort.signal.aborted) {
+    const outcome = await backfillNameKeys(deps, { pauseMs: 20, signal })
+    if (outcome.ran && !signal.aborted) {
       deps.logger.info({ ...outcome, ms: Date.now() - started }, 'name keys: backfill ended')
     }
-    if (!abort.signal.aborted && (await countUnkeyedSuppliers(deps.sql))) {
-      timer = setTimeout(() => void (running = run()), retrySeconds * 1000)
-      timer.unref()
-    }
-  }
-  const run = () =>
-    round().catch((err) =>
-      deps.logger.warn({ err: (err as Error).message }, 'name keys: backfill failed'),
-    )
-  let running = run()
-  return async () => {
-    abort.abort()
-    clearTimeout(timer)
-    await running
-  }
+    return !signal.aborted && (await countUnkeyedSuppliers(deps.sql)) ? 'again' : 'done'
+  })
 }

@@ -18,7 +18,8 @@ import type {
   SupplierUpdateRequest,
   SupplierWriteResult,
 } from '../../schemas/supplier'
-import type { DomainDeps, WriteContext } from '../context'
+import type { DomainDeps } from '../deps'
+import type { WriteContext } from '../context'
 import {
   mergeBare,
   mergeContacts,

@@ -1,6 +1,7 @@
 import { liveAccounts } from '../../../sql/account'
 import type { ApprovalCommandResult, SupplierSubmitRequest } from '../../schemas/supplier'
-import type { DomainDeps, WriteContext } from '../context'
+import type { DomainDeps } from '../deps'
+import type { WriteContext } from '../context'
 import { approvalOf, moveBy } from '../lifecycle/transitions'
 import { applyMove } from '../lifecycle/move'
 import { applyForm, relock } from './profile'

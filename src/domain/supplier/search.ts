@@ -6,8 +6,8 @@ import {
   unsearchableSuppliers,
   type SearchFields,
 } from '../../../sql/supplier-search'
-import { releaseLease, takeLease } from '../../../sql/lease'
-import type { DomainDeps } from '../context'
+import { inBackground, inBatches } from '../backfill'
+import type { DomainDeps } from '../deps'
 
 /*
  * The spellings a supplier is found by in the list's keyword (SUP-ADM-001), derived with the
@@ -90,7 +90,6 @@ export function keywordTerms(keyword: string): KeywordTerms {
 
 /** The lease (sql/lease.ts) that lets one replica at a time fill supplier_search. */
 const BACKFILL_JOB = 'supplier-search-backfill'
-const BACKFILL_LEASE_SECONDS = 120
 
 export interface SearchBackfillOutcome {
   /** False when another replica held the lease. */
@@ -102,39 +101,26 @@ export interface SearchBackfillOutcome {
 /**
  * Writes the search rows of the live suppliers that have none, or one of an older version, in
  * batches of `batch` rows in id order, each one INSERT guarded by the names it read (supplier
- * itself is not written), with `pauseMs` between batches. The lease is renewed at each batch.
+ * itself is not written), with `pauseMs` between batches (`inBatches`).
  */
 export async function backfillSupplierSearch(
   deps: Pick<DomainDeps, 'sql' | 'logger'>,
   opts: { batch?: number; pauseMs?: number; signal?: AbortSignal } = {},
 ): Promise<SearchBackfillOutcome> {
   const { sql, logger } = deps
-  const batch = opts.batch ?? 1000
   const outcome: SearchBackfillOutcome = { ran: false, written: 0, batches: 0 }
-  const holder = crypto.randomUUID()
-  if (!(await takeLease(sql, BACKFILL_JOB, holder, BACKFILL_LEASE_SECONDS))) return outcome
-  outcome.ran = true
-  try {
-    let after = '0'
-    for (;;) {
-      if (opts.signal?.aborted) break
-      const rows = await unsearchableSuppliers(sql, after, batch, SEARCH_VERSION)
-      if (!rows.length) break
-      outcome.written += await setSearchRows(
-        sql,
-        rows.map((r) => ({ ...r, ...searchFieldsOf(r.fullName, r.shortName) })),
-      )
-      outcome.batches++
-      after = rows[rows.length - 1].supplierId
-      if (outcome.batches % 100 === 0) {
-        logger.info({ written: outcome.written }, 'supplier search: backfill in progress')
-      }
-      if (!(await takeLease(sql, BACKFILL_JOB, holder, BACKFILL_LEASE_SECONDS))) break
-      if (opts.pauseMs) await new Promise((resolve) => setTimeout(resolve, opts.pauseMs))
+  outcome.ran = await inBatches(sql, BACKFILL_JOB, opts, async (after) => {
+    const rows = await unsearchableSuppliers(sql, after, opts.batch ?? 1000, SEARCH_VERSION)
+    if (!rows.length) return null
+    outcome.written += await setSearchRows(
+      sql,
+      rows.map((r) => ({ ...r, ...searchFieldsOf(r.fullName, r.shortName) })),
+    )
+    if (++outcome.batches % 100 === 0) {
+      logger.info({ written: outcome.written }, 'supplier search: backfill in progress')
     }
-  } finally {
-    await releaseLease(sql, BACKFILL_JOB, holder)
-  }
+    return rows[rows.length - 1].supplierId
+  })
   return outcome
 }
 
@@ -147,33 +133,19 @@ export function startSupplierSearchBackfill(
   deps: Pick<DomainDeps, 'sql' | 'logger'>,
   { retrySeconds = 60 }: { retrySeconds?: number } = {},
 ) {
-  const abort = new AbortController()
-  let timer: NodeJS.Timeout | undefined
-  const round = async () => {
-    const pending = await countUnsearchableSuppliers(deps.sql, SEARCH_VERSION)
-    if (!pending || abort.signal.aborted) return
+  const pending = () => countUnsearchableSuppliers(deps.sql, SEARCH_VERSION)
+  return inBackground(deps.logger, 'supplier search', retrySeconds, async (signal) => {
+    const left = await pending()
+    if (!left || signal.aborted) return 'done'
     deps.logger.warn(
-      { pending },
+      { pending: left },
       'list keyword finds searchable suppliers only until the search backfill ends',
     )
     const started = Date.now()
-    const outcome = await backfillSupplierSearch(deps, { pauseMs: 20, signal: abort.signal })
-    if (outcome.ran && !abort.signal.aborted) {
+    const outcome = await backfillSupplierSearch(deps, { pauseMs: 20, signal })
+    if (outcome.ran && !signal.aborted) {
       deps.logger.info({ ...outcome, ms: Date.now() - started }, 'supplier search: backfill ended')
     }
-    if (!abort.signal.aborted && (await countUnsearchableSuppliers(deps.sql, SEARCH_VERSION))) {
-      timer = setTimeout(() => void (running = run()), retrySeconds * 1000)
-      timer.unref()
-    }
-  }
-  const run = () =>
-    round().catch((err) =>
-      deps.logger.warn({ err: (err as Error).message }, 'supplier search: backfill failed'),
-    )
-  let running = run()
-  return async () => {
-    abort.abort()
-    clearTimeout(timer)
-    await running
-  }
+    return !signal.aborted && (await pending()) ? 'again' : 'done'
+  })
 }

@@ -4,11 +4,11 @@ import {
   saveBackfillProgress,
   storedTaxNumbers,
 } from '../../../sql/tax-number'
-import { releaseLease, takeLease } from '../../../sql/lease'
 import { taxNoHolder } from '../../../sql/supplier'
 import { maskTaxNo } from '../../crypto/sensitive'
 import { normalizeTaxNo } from '../../identity'
-import type { DomainDeps } from '../context'
+import type { DomainDeps } from '../deps'
+import { inBackground, inBatches } from '../backfill'
 
 /*
  * Existing rows and the tax number's form (normalizeTaxNo): a number stored before look-alike
@@ -20,7 +20,6 @@ import type { DomainDeps } from '../context'
 
 /** The progress row (migration 20261202000200) and the lease of the backfill. */
 const JOB = 'tax-no-canonical'
-const LEASE_SECONDS = 120
 
 type BackfillDeps = Pick<DomainDeps, 'sql' | 'logger' | 'cipher'>
 
@@ -63,54 +62,45 @@ export async function backfillTaxNumbers(
   const progress = await backfillProgress(sql, JOB)
   // No row: nothing was set up to run (the migration inserts it), so nothing is left to do.
   if (!progress || progress.finished) return { ...outcome, finished: true }
-  const holder = crypto.randomUUID()
-  if (!(await takeLease(sql, `${JOB}-backfill`, holder, LEASE_SECONDS))) return outcome
-  outcome.ran = true
-  try {
-    let after = progress.afterId
-    for (;;) {
-      if (opts.signal?.aborted) break
-      const rows = await storedTaxNumbers(sql, after, batch)
-      if (!rows.length) {
-        outcome.finished = outcome.deferred === 0
-        // Deferred rows lie behind the cursor: the next round reads from the start again.
-        await saveBackfillProgress(sql, JOB, outcome.finished ? after : '0', outcome.finished)
-        break
-      }
-      for (const row of rows) {
-        outcome.read++
-        const stored = await cipher.decrypt(row.taxNoEnc)
-        const canonical = normalizeTaxNo(stored)
-        if (canonical === stored) continue
-        const taxNoBidx = await cipher.blindIndex(canonical, 'taxNo')
-        if (row.status === 'VETTING') {
-          outcome.deferred++
-          continue
-        }
-        const written = await rewriteTaxNo(sql, {
-          supplierId: row.supplierId,
-          readEnc: row.taxNoEnc,
-          taxNoEnc: await cipher.encrypt(canonical),
-          taxNoBidx,
-          mask: maskTaxNo(canonical) as string,
-        }).catch((err: { code?: string }) => {
-          // Another supplier took the index between the guard and the write: a collision.
-          if (err.code === '23505') return -1
-          throw err
-        })
-        if (written === 1) outcome.rewritten++
-        else if (written === -1 || (await taxNoHolder(sql, taxNoBidx, row.supplierId)))
-          outcome.collisions++
-        else outcome.deferred++
-      }
-      after = rows[rows.length - 1].supplierId
-      await saveBackfillProgress(sql, JOB, after, false)
-      if (!(await takeLease(sql, `${JOB}-backfill`, holder, LEASE_SECONDS))) break
-      if (opts.pauseMs) await new Promise((resolve) => setTimeout(resolve, opts.pauseMs))
+  const from = progress.afterId
+  outcome.ran = await inBatches(sql, `${JOB}-backfill`, { ...opts, from }, async (after) => {
+    const rows = await storedTaxNumbers(sql, after, batch)
+    if (!rows.length) {
+      outcome.finished = outcome.deferred === 0
+      // Deferred rows lie behind the cursor: the next round reads from the start again.
+      await saveBackfillProgress(sql, JOB, outcome.finished ? after : '0', outcome.finished)
+      return null
     }
-  } finally {
-    await releaseLease(sql, `${JOB}-backfill`, holder)
-  }
+    for (const row of rows) {
+      outcome.read++
+      const stored = await cipher.decrypt(row.taxNoEnc)
+      const canonical = normalizeTaxNo(stored)
+      if (canonical === stored) continue
+      const taxNoBidx = await cipher.blindIndex(canonical, 'taxNo')
+      if (row.status === 'VETTING') {
+        outcome.deferred++
+        continue
+      }
+      const written = await rewriteTaxNo(sql, {
+        supplierId: row.supplierId,
+        readEnc: row.taxNoEnc,
+        taxNoEnc: await cipher.encrypt(canonical),
+        taxNoBidx,
+        mask: maskTaxNo(canonical) as string,
+      }).catch((err: { code?: string }) => {
+        // Another supplier took the index between the guard and the write: a collision.
+        if (err.code === '23505') return -1
+        throw err
+      })
+      if (written === 1) outcome.rewritten++
+      else if (written === -1 || (await taxNoHolder(sql, taxNoBidx, row.supplierId)))
+        outcome.collisions++
+      else outcome.deferred++
+    }
+    const last = rows[rows.length - 1].supplierId
+    await saveBackfillProgress(sql, JOB, last, false)
+    return last
+  })
   return outcome
 }
 
@@ -120,12 +110,10 @@ export async function backfillTaxNumbers(
  * that lists them; they never stop the service or a registration.
  */
 export function startTaxNoBackfill(deps: BackfillDeps, { retrySeconds = 300 } = {}) {
-  const abort = new AbortController()
-  let timer: NodeJS.Timeout | undefined
-  const round = async () => {
+  return inBackground(deps.logger, 'tax numbers', retrySeconds, async (signal) => {
     const started = Date.now()
-    const outcome = await backfillTaxNumbers(deps, { pauseMs: 20, signal: abort.signal })
-    if (outcome.ran && !abort.signal.aborted) {
+    const outcome = await backfillTaxNumbers(deps, { pauseMs: 20, signal })
+    if (outcome.ran && !signal.aborted) {
       deps.logger.info(
         { ...outcome, ms: Date.now() - started },
         'tax numbers: backfill round ended',
@@ -137,21 +125,8 @@ export function startTaxNoBackfill(deps: BackfillDeps, { retrySeconds = 300 } = 
         'tax numbers: suppliers share one number once look-alike characters are folded; `npm run tax-no:collisions` lists them',
       )
     }
-    if (!outcome.finished && !abort.signal.aborted) {
-      timer = setTimeout(() => void (running = run()), retrySeconds * 1000)
-      timer.unref()
-    }
-  }
-  const run = () =>
-    round().catch((err) =>
-      deps.logger.warn({ err: (err as Error).message }, 'tax numbers: backfill failed'),
-    )
-  let running = run()
-  return async () => {
-    abort.abort()
-    clearTimeout(timer)
-    await running
-  }
+    return outcome.finished ? 'done' : 'again'
+  })
 }
 
 /** One supplier of a colliding group, as an administrator sees it (never the number itself). */

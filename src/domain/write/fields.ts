@@ -1,5 +1,5 @@
 import { fail } from '../../errors'
-import type { DomainDeps } from '../context'
+import type { DomainDeps } from '../deps'
 
 /*
  * Field helpers every write shares, whatever its aggregate: how an empty value is stored and

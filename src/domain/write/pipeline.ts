@@ -6,7 +6,8 @@ import {
 import { claimSubmitWindow } from '../../../sql/submit-guard'
 import type { Sql } from '../../../sql/db'
 import { fail } from '../../errors'
-import type { DomainDeps, WriteContext } from '../context'
+import type { DomainDeps } from '../deps'
+import type { WriteContext } from '../context'
 import { mapConstraintViolation } from './constraints'
 import { allSettled, transaction } from './transaction'
 
