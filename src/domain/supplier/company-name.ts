@@ -1,7 +1,7 @@
 import { contains } from './company-name/dictionaries'
 import { parseHan } from './company-name/han'
 import { parseLatin } from './company-name/latin'
-import type { NameReading } from './company-name/model'
+import type { NameParts, NameReading } from './company-name/model'
 import { normalizeName, otherText } from './company-name/normalize'
 import { deletions, dice, halves, length, withinOneEdit } from './company-name/strings'
 
@@ -27,20 +27,8 @@ export type MatchReason =
   /** Fallback for names that do not parse. */
   | 'SIMILAR_WHOLE_NAME'
 
-export interface ParsedName {
-  /** The name normalised: simplified, half-width, lower case, without spaces, marks or brackets. */
-  normalized: string
+export interface ParsedName extends NameParts {
   script: 'han' | 'latin' | 'other'
-  /** The most specific place the name gives, as its short name (苏州), or a Latin name's place word. */
-  region?: string
-  /** What identifies the company: 云栖, or a Latin name's distinctive words. */
-  tradeName?: string
-  /** Industry wording: 旅游服务, or a Latin name's industry words. */
-  industry?: string
-  /** Organisational form: 有限公司, 集团有限公司, co ltd. */
-  form?: string
-  /** A branch's own part after the parent's name: 上海分公司. */
-  branch?: string
 }
 
 interface Parsed {

@@ -10,19 +10,9 @@ import {
   romanize,
   type Place,
 } from './dictionaries'
-import type { NameReading } from './model'
+import type { NameReading, ScriptName } from './model'
 import { hanText, otherText } from './normalize'
 import { HAN_LEADING_FORMS } from './words'
-
-export interface HanName {
-  normalized: string
-  region?: string
-  tradeName?: string
-  industry?: string
-  form?: string
-  branch?: string
-  readings: NameReading[]
-}
 
 interface Front {
   places: Place[]
@@ -37,7 +27,7 @@ interface Front {
  * own place and 分公司 after the parent's form. Each part is found from the outside in (brackets,
  * branch, form, region, industry); what is left is the trade name.
  */
-export function parseHan(text: string): HanName {
+export function parseHan(text: string): ScriptName {
   const bracketed = hanText(text)
   const forms: string[] = []
   const bracketForms: string[] = []

@@ -5,18 +5,8 @@ import {
   latinStopwords,
   latinVocabulary,
 } from './dictionaries'
-import type { NameReading } from './model'
+import type { ScriptName } from './model'
 import { latinWords } from './normalize'
-
-export interface LatinName {
-  normalized: string
-  region?: string
-  tradeName?: string
-  industry?: string
-  form?: string
-  branch?: string
-  readings: NameReading[]
-}
 
 /** A place in a Latin name: one word (suzhou) or two (hong kong, hang zhou). */
 interface Unit {
@@ -35,7 +25,7 @@ interface Unit {
  * its words but its legal form.
  * Dictionary words mistyped by one letter are read as the word (Managment).
  */
-export function parseLatin(text: string): LatinName {
+export function parseLatin(text: string): ScriptName {
   const vocabulary = latinVocabulary()
   // A place in brackets is the region wherever it stands: Yunqi (Suzhou) Travel Service.
   const bracketed: Unit[] = []

@@ -21,3 +21,24 @@ export interface NameReading {
    */
   whole?: boolean
 }
+
+/** The parts a name is read into; each is absent when the name has none. */
+export interface NameParts {
+  /** The name normalised: simplified, half-width, lower case, without spaces, marks or brackets. */
+  normalized: string
+  /** The most specific place the name gives, as its short name (苏州), or a Latin name's place word. */
+  region?: string
+  /** What identifies the company: 云栖, or a Latin name's distinctive words. */
+  tradeName?: string
+  /** Industry wording: 旅游服务, or a Latin name's industry words. */
+  industry?: string
+  /** Organisational form: 有限公司, 集团有限公司, co ltd. */
+  form?: string
+  /** A branch's own part after the parent's name: 上海分公司. */
+  branch?: string
+}
+
+/** What the reader of one script (parseHan, parseLatin) makes of a name: its parts and readings. */
+export interface ScriptName extends NameParts {
+  readings: NameReading[]
+}
