@@ -129,32 +129,19 @@ interface ReassignSeen {
   resourceName: string | null
 }
 
-/**
- * SUP-ADM-049: bind a free resource, rebind it to another supplier (with the expected relation),
- * or change the terms of its relation with the same supplier.
- */
-export function reassignRelation(
-  deps: WriteDeps,
+/** A relation command (SUP-ADM-049, 050) on one resource, whose module is already checked. */
+type RelationCommand<B, S, R> = (
+  deps: RelationDeps,
   ctx: WriteContext,
-  moduleCode: string,
-  resourceId: string,
-  body: SupplierResourceReassignRequest,
-): Promise<SupplierResourceRelationVO> {
-  const target = relationTarget(moduleCode, resourceId)
-  return runWrite(deps, ctx, reassignRelationCommand(deps, ctx, target, body))
-}
+  target: RelationTarget,
+  body: B,
+) => WriteCommand<S, R>
 
-/** SUP-ADM-050: remove the valid relation of a resource that the caller saw. */
-export function unbindRelation(
-  deps: WriteDeps,
-  ctx: WriteContext,
-  moduleCode: string,
-  resourceId: string,
-  body: SupplierResourceUnbindRequest,
-): Promise<null> {
-  const target = relationTarget(moduleCode, resourceId)
-  return runWrite(deps, ctx, unbindRelationCommand(deps, ctx, target, body))
-}
+/** `command` as a write on the resource a module code and an id name (an unknown module is 395034). */
+const onResource =
+  <B, S, R>(command: RelationCommand<B, S, R>) =>
+  (deps: WriteDeps, ctx: WriteContext, moduleCode: string, resourceId: string, body: B) =>
+    runWrite(deps, ctx, command(deps, ctx, relationTarget(moduleCode, resourceId), body))
 
 /** The command of SUP-ADM-049. */
 export function reassignRelationCommand(
@@ -353,3 +340,12 @@ export function unbindRelationCommand(
     },
   }
 }
+
+/**
+ * SUP-ADM-049: bind a free resource, rebind it to another supplier (with the expected relation),
+ * or change the terms of its relation with the same supplier.
+ */
+export const reassignRelation = onResource(reassignRelationCommand)
+
+/** SUP-ADM-050: remove the valid relation of a resource that the caller saw. */
+export const unbindRelation = onResource(unbindRelationCommand)
