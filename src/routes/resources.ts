@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { getResourceInfoPage } from '../domain/resource/info-page'
 import { readOnly } from '../domain/read-routing'
@@ -6,9 +6,10 @@ import { reassignRelation, unbindRelation } from '../domain/resource/relation-wr
 import { getCurrentRelation } from '../domain/resource/relations'
 import { authorize } from '../http/auth'
 import { commandAccess } from '../domain/lifecycle/actions'
-import { ok, pageSchema, resultSchema } from '../http/envelope'
+import { ok, pageSchema, resultSchema, type DeclaredData } from '../http/envelope'
 import type { AppEnv } from '../http/types'
 import type { Deps, DomainDeps } from '../domain/deps'
+import type { WriteContext } from '../domain/context'
 import { KiB } from '../http/body-shape'
 import { NoQuery, pageQuery, pagingNumber, validate } from '../http/validate'
 import { idString } from '../schemas/id'
@@ -87,6 +88,23 @@ export const resourceInfoRoutes = (deps: Deps) => {
 /** The resource side's relation maintenance: SUP-ADM-048 (read), 049 (set or rebind), 050 (unbind). */
 export const resourceRelationRoutes = (deps: Deps & DomainDeps) => {
   const app = new Hono<AppEnv>()
+  /** 049 and 050 write on the resource the path names, which is the write's target too. */
+  const relationWrite = <E extends AppEnv, B>(
+    c: Context<E>,
+    { resourceModule, resourceId }: z.output<typeof ResourceRelationParam>,
+    body: B,
+    verb: (
+      deps: Deps & DomainDeps,
+      ctx: WriteContext,
+      moduleCode: string,
+      resourceId: string,
+      body: B,
+    ) => Promise<DeclaredData<E>>,
+  ) =>
+    answerWrite(c, deps, { target: `${resourceModule}:${resourceId}`, body }, (ctx) =>
+      verb(deps, ctx, resourceModule, resourceId, body),
+    )
+
   app.get(
     '/resource-relations/:resourceModule/:resourceId',
     authorize(deps.permissions, deps.logger, {
@@ -126,14 +144,7 @@ export const resourceRelationRoutes = (deps: Deps & DomainDeps) => {
     validate('param', ResourceRelationParam),
     // Ids, versions, a type code, a remark and a reason of 500 characters (3 KB each escaped).
     validate('json', SupplierResourceReassignRequest, { body: 16 * KiB }),
-    async (c) => {
-      const { resourceModule, resourceId } = c.req.valid('param')
-      const body = c.req.valid('json')
-      const target = `${resourceModule}:${resourceId}`
-      return answerWrite(c, deps, { target, body }, (ctx) =>
-        reassignRelation(deps, ctx, resourceModule, resourceId, body),
-      )
-    },
+    async (c) => relationWrite(c, c.req.valid('param'), c.req.valid('json'), reassignRelation),
   )
 
   app.post(
@@ -148,14 +159,7 @@ export const resourceRelationRoutes = (deps: Deps & DomainDeps) => {
     validate('param', ResourceRelationParam),
     // Ids, a version and a reason of 500 characters (3 KB escaped).
     validate('json', SupplierResourceUnbindRequest, { body: 16 * KiB }),
-    async (c) => {
-      const { resourceModule, resourceId } = c.req.valid('param')
-      const body = c.req.valid('json')
-      const target = `${resourceModule}:${resourceId}`
-      return answerWrite(c, deps, { target, body }, (ctx) =>
-        unbindRelation(deps, ctx, resourceModule, resourceId, body),
-      )
-    },
+    async (c) => relationWrite(c, c.req.valid('param'), c.req.valid('json'), unbindRelation),
   )
   return app
 }
