@@ -58,10 +58,33 @@ export async function transaction<T>(
   ctx: TransactionCtx,
   work: (tx: Sql) => Promise<T>,
 ): Promise<T> {
+  const { deadline } = ctx
+  const tooLate = () =>
+    new DatabaseUnavailableError(
+      `the request deadline of ${deadline!.ms} ms passed before COMMIT: rolled back`,
+    )
   for (let attempt = 1; ; attempt++) {
+    if (deadline?.passed) throw tooLate()
+    let committing = false
     try {
-      return await once(deps, ctx, work)
+      try {
+        return (await deps.sql.begin(async (tx) => {
+          const result = await work(tx)
+          if (deadline && !deadline.beginCommit()) throw tooLate()
+          committing = true
+          return result
+        })) as T
+      } finally {
+        if (committing) deadline?.endCommit()
+      }
     } catch (err) {
+      if (committing && !isServerRefusal(err)) {
+        deps.logger.warn(
+          { requestId: ctx.requestId, err: (err as Error).message },
+          'COMMIT sent without an answer: outcome unknown',
+        )
+        throw new AppError(ERRORS.WRITE_OUTCOME_UNKNOWN)
+      }
       const state = retryableState(err)
       if (!state) throw err
       const last = attempt >= WRITE_ATTEMPTS || ctx.deadline?.passed
@@ -84,37 +107,6 @@ export async function transaction<T>(
 function retryableState(err: unknown): string | undefined {
   const code = isServerRefusal(err) ? (err as postgres.PostgresError).code : undefined
   return code !== undefined && RETRYABLE.has(code) ? code : undefined
-}
-
-async function once<T>(
-  deps: TransactionDeps,
-  ctx: TransactionCtx,
-  work: (tx: Sql) => Promise<T>,
-): Promise<T> {
-  const { deadline } = ctx
-  const tooLate = () =>
-    new DatabaseUnavailableError(
-      `the request deadline of ${deadline!.ms} ms passed before COMMIT: rolled back`,
-    )
-  if (deadline?.passed) throw tooLate()
-  let committing = false
-  try {
-    return (await deps.sql.begin(async (tx) => {
-      const result = await work(tx)
-      if (deadline && !deadline.beginCommit()) throw tooLate()
-      committing = true
-      return result
-    })) as T
-  } catch (err) {
-    if (!committing || isServerRefusal(err)) throw err
-    deps.logger.warn(
-      { requestId: ctx.requestId, err: (err as Error).message },
-      'COMMIT sent without an answer: outcome unknown',
-    )
-    throw new AppError(ERRORS.WRITE_OUTCOME_UNKNOWN)
-  } finally {
-    if (committing) deadline?.endCommit()
-  }
 }
 
 /**
