@@ -61,16 +61,6 @@ export async function applyApprovalResult(
   ctx: ApplierCtx,
   result: ApprovalResult,
 ): Promise<ApprovalRow> {
-  const approval = await applyResult(deps, ctx, result)
-  deps.observer?.approvalOutcome(approval.bizType, approval.status)
-  return approval
-}
-
-async function applyResult(
-  deps: CoreDeps,
-  ctx: ApplierCtx,
-  result: ApprovalResult,
-): Promise<ApprovalRow> {
   if (result.schemaVersion !== 1) {
     fail(
       'APPROVAL_SCHEMA_UNSUPPORTED',
@@ -82,8 +72,9 @@ async function applyResult(
   // failure is handled, so a failure while applying never loses it (the approval then stays
   // APPROVED, and retryable). Both writes are conditional on the approval's status, so a
   // decision that did commit is never recorded twice.
+  let outcome: ApprovalRow
   try {
-    return await transaction(deps, ctx, async (tx) => {
+    outcome = await transaction(deps, ctx, async (tx) => {
       const approval = await decided(tx, deps, result)
       if (approval.status === approvalTarget('DECIDE_REJECTED')) {
         const { handler, snapshot } = handle(deps, approval)
@@ -114,7 +105,7 @@ async function applyResult(
       { approvalLogId: result.approvalLogId, code: err.code, reason: err.message },
       'approval not applied',
     )
-    return await transaction(deps, ctx, async (tx) => {
+    outcome = await transaction(deps, ctx, async (tx) => {
       const approval = await decided(tx, deps, result)
       await sealApproval(
         tx,
@@ -125,6 +116,8 @@ async function applyResult(
       return current(tx, approval.approvalLogId)
     })
   }
+  deps.observer?.approvalOutcome(outcome.bizType, outcome.status)
+  return outcome
 }
 
 /**
