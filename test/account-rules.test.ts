@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { numberHolders } from '../sql/account'
-import { personalHolderMismatch, screenNumbers } from '../src/domain/account/rules'
+import { numbersOf, personalHolderMismatch, screenNumbers } from '../src/domain/account/rules'
 import { HOLDS_NUMBER } from '../src/domain/account/statuses'
 import { normalizeAccountNo } from '../src/identity'
 import { AppError } from '../src/errors'
@@ -15,17 +15,18 @@ async function screen(
   supplier: { supplierId: string; fullName: string; legalRepresentative: string | null },
   items: { accountNo: string; accountType?: string; accountId?: string }[],
 ) {
+  const numbers = await Promise.all(
+    items.map(async (i, n) => ({
+      accountNoBidx: await bidx(i.accountNo),
+      accountType: i.accountType ?? 'CORPORATE',
+      at: `accounts.${n}`,
+      accountId: i.accountId,
+    })),
+  )
   return screenNumbers(
-    h.sql,
+    await numberHolders(h.sql, numbersOf(numbers), HOLDS_NUMBER),
     supplier,
-    await Promise.all(
-      items.map(async (i, n) => ({
-        accountNoBidx: await bidx(i.accountNo),
-        accountType: i.accountType ?? 'CORPORATE',
-        at: `accounts.${n}`,
-        accountId: i.accountId,
-      })),
-    ),
+    numbers,
   )
 }
 

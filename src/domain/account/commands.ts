@@ -3,6 +3,7 @@ import {
   findAccount,
   insertAccount,
   lockAccount,
+  numberHolders,
   supplierAccount,
   updateAccount,
   type AccountWriteRow,
@@ -21,7 +22,7 @@ import type { ApprovalCommandResult } from '../../schemas/supplier'
 import { ACCOUNT_TERMS } from '../../schemas/account-terms'
 import type { DomainDeps } from '../deps'
 import type { WriteContext } from '../context'
-import { checkCandidate, checkNewAccounts, flagCodes, screenNumbers } from './rules'
+import { checkCandidate, checkNewAccounts, flagCodes, numbersOf, screenNumbers } from './rules'
 import { logChanges, type FieldChange } from '../write/change-log'
 import { runWrite } from '../write/pipeline'
 import { decideApproval, openApproval, runApprovalCommand } from '../approval/command'
@@ -36,7 +37,7 @@ import {
   type AccountCreateSnapshot,
   type Candidate,
 } from './snapshot'
-import { CHANGEABLE } from './statuses'
+import { CHANGEABLE, HOLDS_NUMBER } from './statuses'
 import { accountChangeApproval, accountCreateApproval } from './handlers'
 
 /** Approval levels of account approvals (the contract: "others 1"). */
@@ -105,14 +106,20 @@ export function createAccounts(
           }
         }),
       )
-      await screenNumbers(sql, supplier, screening(items))
+      const numbers = screening(items)
+      screenNumbers(await numberHolders(sql, numbersOf(numbers), HOLDS_NUMBER), supplier, numbers)
       return items
     },
     async run(tx, items) {
       const supplier = await supplierForWrite(tx, supplierId, 'ACCOUNT_CREATE', WRITING_ACCOUNTS, {
         lock: true,
       })
-      const flags = await screenNumbers(tx, supplier, screening(items))
+      const numbers = screening(items)
+      const flags = screenNumbers(
+        await numberHolders(tx, numbersOf(numbers), HOLDS_NUMBER),
+        supplier,
+        numbers,
+      )
       const results: BankAccountSubmitResultVO[] = []
       for (const [i, item] of items.entries()) {
         const account = await insertAccount(

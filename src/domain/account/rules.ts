@@ -65,14 +65,17 @@ export async function checkCandidate(
     config,
     (candidate.proofFileUrls ?? []).map((u, j): [string, string] => [`proofFileUrls.${j}`, u]),
   )
-  const [flags] = await screenNumbers(sql, supplier, [
-    {
-      accountNoBidx: accountNoBidx ?? account.accountNoBidx,
-      accountType: account.accountType,
-      at: 'candidate',
-      accountId: account.accountId,
-    },
-  ])
+  const item: NumberToScreen = {
+    accountNoBidx: accountNoBidx ?? account.accountNoBidx,
+    accountType: account.accountType,
+    at: 'candidate',
+    accountId: account.accountId,
+  }
+  const [flags] = screenNumbers(
+    await numberHolders(sql, numbersOf([item]), HOLDS_NUMBER),
+    supplier,
+    [item],
+  )
   return flags
 }
 
@@ -103,24 +106,24 @@ export interface NumberToScreen {
   accountId?: string
 }
 
+/** The distinct numbers of the items: their holders are looked up once each. */
+export const numbersOf = (items: NumberToScreen[]) => [
+  ...new Set(items.map((i) => i.accountNoBidx)),
+]
+
 /**
- * C-19 and the fraud signal, from one lookup of every live holder of the numbers:
+ * C-19 and the fraud signal, from the live holders of the numbers (`numberHolders` of `numbersOf` the items, HOLDS_NUMBER):
  * - refused (ACCOUNT_DUPLICATED) when the number is a valid (ACTIVE) account of another
  *   supplier, or held by another live account of this supplier (a repeat);
  * - flagged ACCOUNT_NO_HELD_ELSEWHERE when another live supplier holds it in any other holding
  *   status (a draft or a pending approval); flagged PERSONAL_HOLDER_MISMATCH as above.
  * Returns the flags of each item, in order.
  */
-export async function screenNumbers(
-  sql: Sql,
+export function screenNumbers(
+  holders: NumberHolderRow[],
   supplier: { supplierId: string; fullName: string; legalRepresentative: string | null },
   items: NumberToScreen[],
-): Promise<RiskFlag[][]> {
-  const holders = await numberHolders(
-    sql,
-    [...new Set(items.map((i) => i.accountNoBidx))],
-    HOLDS_NUMBER,
-  )
+): RiskFlag[][] {
   const byNumber = new Map<string, NumberHolderRow[]>()
   for (const h of holders)
     byNumber.set(h.accountNoBidx, [...(byNumber.get(h.accountNoBidx) ?? []), h])
