@@ -7,13 +7,21 @@ import { resolveVersions, validRequest } from './valid-requests'
 
 /*
  * The path of a write, as a reader follows it from the route to the SQL and back:
- * which of the project's files and functions one request runs, read from V8's precise coverage
- * (call counts, reset after a warm-up request of the same kind, so only this request's calls
- * count). The bounds pin today's walk so that it does not grow back unnoticed; the lists are
- * printed with WRITE_PATH_LIST=1 for docs/architecture.md, where the walk is described.
+ * - which of the project's files and functions one request runs, read from V8's precise coverage
+ *   (call counts, reset after a warm-up request of the same kind, so only this request's calls
+ *   count);
+ * - how many calls deep each statement is sent from the route's `answerWrite`: the project's
+ *   frames of the stack V8 gives a statement where it is made (postgres.js makes a Query object
+ *   in the function that holds the SQL; its `new Error()` is recorded here), counted from
+ *   `answerWrite` down to the first function of sql/ (the module's own helpers below it are the
+ *   SQL's). Async frames are the awaiting ones, as a debugger's async stack shows them.
+ * The bounds pin today's walk so that it does not grow back unnoticed; the lists are printed
+ * with WRITE_PATH_LIST=1 for docs/architecture.md, where the walk is described.
  */
 
-const h = useHarness()
+// Every statement is then made with a fresh origin `new Error()` (postgres.js's `debug` mode),
+// not one cached per SQL text, so each one's stack can be read where it is made.
+const h = useHarness({ onStatement: () => {} })
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const session = new Session()
 
@@ -30,10 +38,72 @@ afterAll(async () => {
 interface Walk {
   files: string[]
   functions: string[]
+  /** The most calls from `answerWrite` to a function of sql/, and that chain. */
+  depth: number
+  deepest: string[]
+}
+
+interface Frame {
+  file: string
+  fn: string
+}
+
+const FRAME = /at (?:async )?(?:(\S+) \()?((?:file:\/\/)?\/[^):]+):\d+:\d+\)?$/
+
+/** The project's frames (src/, sql/) of a stack, innermost first; anonymous ones included. */
+function projectFrames(stack: string): Frame[] {
+  const frames: Frame[] = []
+  for (const line of stack.split('\n').slice(1)) {
+    const m = FRAME.exec(line.trim())
+    if (!m) continue
+    const file = relative(ROOT, m[2].startsWith('file:') ? fileURLToPath(m[2]) : m[2])
+    if (/^(src|sql)\//.test(file)) frames.push({ file, fn: m[1] ?? '(anonymous)' })
+  }
+  return frames
+}
+
+/** Calls from `answerWrite` to the outermost sql/ function of one statement's stack. */
+function depthOf(frames: Frame[]): { depth: number; chain: string[] } | undefined {
+  const top = frames.findIndex((f) => f.fn === 'answerWrite')
+  if (top < 0) return undefined
+  for (let i = top; i >= 0; i--) {
+    if (!frames[i].file.startsWith('sql/')) continue
+    const chain = frames.slice(i, top + 1).reverse()
+    return { depth: chain.length - 1, chain: chain.map((f) => `${f.file}#${f.fn}`) }
+  }
+  return undefined
+}
+
+/**
+ * The stacks of the statements made while `run` runs. postgres.js makes every statement's Query
+ * with `new Error()` (its origin, kept for error reports), in the function that holds the SQL:
+ * the global Error is a recording subclass meanwhile.
+ */
+async function statementStacks<T>(
+  run: () => Promise<T>,
+): Promise<{ result: T; stacks: Frame[][] }> {
+  const stacks: Frame[][] = []
+  const Native = globalThis.Error
+  class Recording extends Native {
+    constructor(...args: ConstructorParameters<ErrorConstructor>) {
+      super(...args)
+      const stack = this.stack ?? ''
+      if (stack.includes('new Query')) stacks.push(projectFrames(stack))
+    }
+  }
+  const limit = Native.stackTraceLimit
+  Native.stackTraceLimit = Infinity
+  globalThis.Error = Recording as ErrorConstructor
+  try {
+    return { result: await run(), stacks }
+  } finally {
+    globalThis.Error = Native
+    Native.stackTraceLimit = limit
+  }
 }
 
 /** The project's files (src/, sql/) and functions that ran since the last call. */
-async function ranSinceLast(): Promise<Walk> {
+async function ranSinceLast(): Promise<Omit<Walk, 'depth' | 'deepest'>> {
   const { result } = await session.post('Profiler.takePreciseCoverage')
   const files = new Set<string>()
   const functions: string[] = []
@@ -58,10 +128,17 @@ async function walkOf(route: { method: string; path: string }): Promise<Walk> {
     const request = await validRequest(h, route)
     const body = await resolveVersions(h, request.body?.())
     await ranSinceLast()
-    const res = await h.call(route.method, request.url, { admin, body })
+    const { result: res, stacks } = await statementStacks(() =>
+      h.call(route.method, request.url, { admin, body }),
+    )
     const walk = await ranSinceLast()
     expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200, success: true })
-    if (measured) return walk
+    let deepest = { depth: 0, chain: [] as string[] }
+    for (const stack of stacks) {
+      const d = depthOf(stack)
+      if (d && d.depth > deepest.depth) deepest = d
+    }
+    if (measured) return { ...walk, depth: deepest.depth, deepest: deepest.chain }
   }
   throw new Error('unreachable')
 }
@@ -75,17 +152,31 @@ describe('the path of a write', () => {
         path: '/admin/supplier/items/{supplierId}/accounts/{accountId}/change',
       },
       files: 42,
+      depth: 10,
+    },
+    {
+      name: 'registration submit',
+      route: { method: 'POST', path: '/admin/supplier/items/{supplierId}/submit' },
+      files: 59,
+      depth: 12,
     },
     {
       name: 'status change',
       route: { method: 'POST', path: '/admin/supplier/items/{supplierId}/status' },
       files: 39,
+      depth: 10,
     },
-  ])('$name runs at most $files of the project’s files', async ({ name, route, files }) => {
-    const walk = await walkOf(route)
-    const listed = `${name}: ${walk.files.length} files, ${walk.functions.length} functions:\n  ${walk.files.join('\n  ')}`
-    if (process.env.WRITE_PATH_LIST) process.stderr.write(`${listed}\n`)
-    expect(walk.files.length, listed).toBeGreaterThan(5)
-    expect(walk.files.length, listed).toBeLessThanOrEqual(files)
-  })
+  ])(
+    '$name runs at most $files of the project’s files, at most $depth calls deep',
+    async ({ name, route, files, depth }) => {
+      const walk = await walkOf(route)
+      const listed = `${name}: ${walk.files.length} files, ${walk.functions.length} functions, ${walk.depth} calls deep:\n  ${walk.files.join('\n  ')}\n deepest:\n  ${walk.deepest.join('\n  ')}`
+      if (process.env.WRITE_PATH_LIST) process.stderr.write(`${listed}\n`)
+      expect(walk.files.length, listed).toBeGreaterThan(5)
+      expect(walk.files.length, listed).toBeLessThanOrEqual(files)
+      // A statement was seen below answerWrite: the measure itself works.
+      expect(walk.deepest.length, listed).toBeGreaterThan(2)
+      expect(walk.depth, listed).toBeLessThanOrEqual(depth)
+    },
+  )
 })
