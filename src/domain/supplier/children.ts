@@ -12,7 +12,12 @@ import {
   softDeleteChildren,
   updateContact,
   updateQualification,
+  type BareChildRow,
   type ChildTable,
+  type ContactColumns,
+  type ContactRow,
+  type QualificationColumns,
+  type QualificationRow,
   type TypeRow,
 } from '../../../sql/supplier-children'
 import { draftAccounts, insertAccount, softDeleteAccounts } from '../../../sql/account'
@@ -117,11 +122,14 @@ interface SnapshotSpec<I, E, C> {
   columns: (item: I) => Promise<C>
   addedSummary: (columns: C) => string
   removedSummary: (row: E) => string
-  diff: (item: I, current: E) => Promise<FieldDiff[]>
   /** Returns the new row's id, which its change-log row names. */
   insert: (tx: Sql, supplierId: string, columns: C) => Promise<{ id: string }>
-  /** Guarded by the row's version; null when someone else changed it meanwhile. */
-  update: (tx: Sql, id: string, expectedUpdateTime: string, columns: C) => Promise<unknown>
+  /** How a kept item changes; absent for a kind without fields, which only add and remove change. */
+  edit?: {
+    diff: (item: I, current: E) => Promise<FieldDiff[]>
+    /** Guarded by the row's version; null when someone else changed it meanwhile. */
+    update: (tx: Sql, id: string, expectedUpdateTime: string, columns: C) => Promise<unknown>
+  }
 }
 
 /** A child kind as a complete snapshot: same id updates, no id adds, absent ones are soft-deleted. */
@@ -130,7 +138,7 @@ async function mergeSnapshot<
   E extends { id: string; updateTime: string },
   C,
 >(tx: Sql, supplierId: string, items: I[], spec: SnapshotSpec<I, E, C>, created: boolean) {
-  const { what, targetType } = spec
+  const { what, targetType, edit } = spec
   const existing = created ? [] : await spec.load(tx, supplierId)
   const plan = planMerge(what, existing, items, spec.idOf, (i) => i.expectedUpdateTime)
   const changes: FieldChange[] = []
@@ -145,19 +153,26 @@ async function mergeSnapshot<
       newValueMasked: spec.addedSummary(columns),
     })
   }
-  for (const { item, current } of plan.kept) {
-    const fields = (await spec.diff(item, current)).filter(([, old, next]) => old !== next)
-    if (fields.length === 0) continue
-    const updated = await spec.update(tx, current.id, current.updateTime, await spec.columns(item))
-    if (!updated) fail('CONCURRENT_MODIFICATION')
-    for (const [fieldName, old, next] of fields) {
-      changes.push({
-        targetType,
-        targetId: current.id,
-        fieldName,
-        oldValueMasked: maskForLog(fieldName, old),
-        newValueMasked: maskForLog(fieldName, next),
-      })
+  if (edit) {
+    for (const { item, current } of plan.kept) {
+      const fields = (await edit.diff(item, current)).filter(([, old, next]) => old !== next)
+      if (fields.length === 0) continue
+      const updated = await edit.update(
+        tx,
+        current.id,
+        current.updateTime,
+        await spec.columns(item),
+      )
+      if (!updated) fail('CONCURRENT_MODIFICATION')
+      for (const [fieldName, old, next] of fields) {
+        changes.push({
+          targetType,
+          targetId: current.id,
+          fieldName,
+          oldValueMasked: maskForLog(fieldName, old),
+          newValueMasked: maskForLog(fieldName, next),
+        })
+      }
     }
   }
   await softDeleteChildren(
@@ -178,6 +193,14 @@ async function mergeSnapshot<
   return changes
 }
 
+/** The merge of a child kind whose spec encrypts with the cipher (contacts, qualifications). */
+const snapshotMerge =
+  <I extends { expectedUpdateTime?: string }, E extends { id: string; updateTime: string }, C>(
+    spec: (deps: Cipher) => SnapshotSpec<I, E, C>,
+  ) =>
+  (tx: Sql, deps: Cipher, supplierId: string, items: I[], created = false) =>
+    mergeSnapshot(tx, supplierId, items, spec(deps), created)
+
 const summary = (name: string, mask: string | null) => `${name} ${mask ?? ''}`.trim()
 
 interface ContactItem {
@@ -190,42 +213,30 @@ interface ContactItem {
 }
 
 /** Contacts as a complete snapshot; the phone is the sensitive field. */
-export function mergeContacts(
-  tx: Sql,
-  deps: Cipher,
-  supplierId: string,
-  items: ContactItem[],
-  created = false,
-) {
-  return mergeSnapshot(
-    tx,
-    supplierId,
-    items,
-    {
-      what: 'contact',
-      table: 'supplier_contact',
-      targetType: 'CONTACT',
-      load: liveContacts,
-      idOf: (i) => i.contactId,
-      columns: (item) => contactColumns(deps, item),
-      addedSummary: (c) => summary(c.contact_name, c.contact_phone_mask),
-      removedSummary: (r) => summary(r.contactName, r.contactPhoneMask),
-      diff: async (item, current) => [
-        ['contactName', current.contactName, item.contactName],
-        [
-          'contactPhone',
-          await deps.cipher.decrypt(current.contactPhoneEnc),
-          normalizePhone(item.contactPhone),
-        ],
-        ['contactRole', current.contactRole, emptyToNull(item.contactRole)],
-        ['remark', current.remark, emptyToNull(item.remark)],
+export const mergeContacts = snapshotMerge<ContactItem, ContactRow, ContactColumns>((deps) => ({
+  what: 'contact',
+  table: 'supplier_contact',
+  targetType: 'CONTACT',
+  load: liveContacts,
+  idOf: (i) => i.contactId,
+  columns: (item) => contactColumns(deps, item),
+  addedSummary: (c) => summary(c.contact_name, c.contact_phone_mask),
+  removedSummary: (r) => summary(r.contactName, r.contactPhoneMask),
+  insert: insertContact,
+  edit: {
+    diff: async (item, current) => [
+      ['contactName', current.contactName, item.contactName],
+      [
+        'contactPhone',
+        await deps.cipher.decrypt(current.contactPhoneEnc),
+        normalizePhone(item.contactPhone),
       ],
-      insert: insertContact,
-      update: updateContact,
-    },
-    created,
-  )
-}
+      ['contactRole', current.contactRole, emptyToNull(item.contactRole)],
+      ['remark', current.remark, emptyToNull(item.remark)],
+    ],
+    update: updateContact,
+  },
+}))
 
 async function contactColumns(deps: Cipher, item: ContactItem) {
   const phone = normalizePhone(item.contactPhone)
@@ -248,42 +259,34 @@ interface QualificationItem {
 }
 
 /** Qualifications reconcile like contacts. isRequired is derived on read. */
-export function mergeQualifications(
-  tx: Sql,
-  deps: Cipher,
-  supplierId: string,
-  items: QualificationItem[],
-  created = false,
-) {
-  return mergeSnapshot(
-    tx,
-    supplierId,
-    items,
-    {
-      what: 'qualification',
-      table: 'supplier_qualification',
-      targetType: 'QUALIFICATION',
-      load: liveQualifications,
-      idOf: (i) => i.qualificationId,
-      columns: (item) => qualificationColumns(deps, item),
-      addedSummary: (c) => summary(c.qual_type, c.cert_no_mask),
-      removedSummary: (r) => summary(r.qualType, r.certNoMask),
-      diff: async (item, current) => [
-        ['qualType', current.qualType, item.qualType],
-        [
-          'certNo',
-          await deps.cipher.decryptNullable(current.certNoEnc),
-          emptyToNull(item.certNo?.trim()),
-        ],
-        ['imageUrl', current.imageUrl, emptyToNull(item.imageUrl)],
-        ['expiryDate', current.expiryDate, emptyToNull(item.expiryDate)],
+export const mergeQualifications = snapshotMerge<
+  QualificationItem,
+  QualificationRow,
+  QualificationColumns
+>((deps) => ({
+  what: 'qualification',
+  table: 'supplier_qualification',
+  targetType: 'QUALIFICATION',
+  load: liveQualifications,
+  idOf: (i) => i.qualificationId,
+  columns: (item) => qualificationColumns(deps, item),
+  addedSummary: (c) => summary(c.qual_type, c.cert_no_mask),
+  removedSummary: (r) => summary(r.qualType, r.certNoMask),
+  insert: insertQualification,
+  edit: {
+    diff: async (item, current) => [
+      ['qualType', current.qualType, item.qualType],
+      [
+        'certNo',
+        await deps.cipher.decryptNullable(current.certNoEnc),
+        emptyToNull(item.certNo?.trim()),
       ],
-      insert: insertQualification,
-      update: updateQualification,
-    },
-    created,
-  )
-}
+      ['imageUrl', current.imageUrl, emptyToNull(item.imageUrl)],
+      ['expiryDate', current.expiryDate, emptyToNull(item.expiryDate)],
+    ],
+    update: updateQualification,
+  },
+}))
 
 async function qualificationColumns(deps: Cipher, item: QualificationItem) {
   const certNo = emptyToNull(item.certNo?.trim())
@@ -296,50 +299,46 @@ async function qualificationColumns(deps: Cipher, item: QualificationItem) {
   }
 }
 
+interface BareItem {
+  contractId?: string
+  evaluationId?: string
+  expectedUpdateTime?: string
+}
+
 /** Contracts and evaluations: only the merge shape exists, so only add and remove change. */
-export async function mergeBare(
+const BARE_KINDS = {
+  contract: {
+    table: 'supplier_contract',
+    targetType: 'CONTRACT',
+    idOf: (i: BareItem) => i.contractId,
+  },
+  evaluation: {
+    table: 'supplier_evaluation',
+    targetType: 'EVALUATION',
+    idOf: (i: BareItem) => i.evaluationId,
+  },
+} as const
+
+/** Contracts or evaluations as a complete snapshot: a kind without fields (no `edit`). */
+export function mergeBare(
   tx: Sql,
-  kind: 'contract' | 'evaluation',
+  kind: keyof typeof BARE_KINDS,
   supplierId: string,
-  items: { contractId?: string; evaluationId?: string; expectedUpdateTime?: string }[],
+  items: BareItem[],
 ) {
-  const table = kind === 'contract' ? 'supplier_contract' : 'supplier_evaluation'
-  const targetType = kind === 'contract' ? 'CONTRACT' : 'EVALUATION'
-  const existing = await liveBareChildren(tx, table, supplierId)
-  const plan = planMerge(
-    kind,
-    existing,
-    items,
-    (i) => (kind === 'contract' ? i.contractId : i.evaluationId),
-    (i) => i.expectedUpdateTime,
-  )
-  const changes: FieldChange[] = []
-  for (let i = 0; i < plan.added.length; i++) {
-    const inserted = await insertBareChild(tx, table, supplierId)
-    changes.push({
-      targetType,
-      targetId: inserted.id,
-      fieldName: kind,
-      oldValueMasked: null,
-      newValueMasked: 'added',
-    })
-  }
-  await softDeleteChildren(
-    tx,
+  const { table, targetType, idOf } = BARE_KINDS[kind]
+  const spec: SnapshotSpec<BareItem, BareChildRow, null> = {
+    what: kind,
     table,
-    supplierId,
-    plan.removed.map((r) => r.id),
-  )
-  for (const r of plan.removed) {
-    changes.push({
-      targetType,
-      targetId: r.id,
-      fieldName: kind,
-      oldValueMasked: r.id,
-      newValueMasked: null,
-    })
+    targetType,
+    load: (sql, id) => liveBareChildren(sql, table, id),
+    idOf,
+    columns: async () => null,
+    addedSummary: () => 'added',
+    removedSummary: (r) => r.id,
+    insert: (sql, id) => insertBareChild(sql, table, id),
   }
-  return changes
+  return mergeSnapshot(tx, supplierId, items, spec, false)
 }
 
 /**
