@@ -84,7 +84,6 @@ export type ResourceModule = (typeof RESOURCE_MODULES)[number]
 export const RISK_FLAG_CODES = ['ACCOUNT_NO_HELD_ELSEWHERE', 'PERSONAL_HOLDER_MISMATCH'] as const
 export type RiskFlagCode = (typeof RISK_FLAG_CODES)[number]
 
-/** Worst first: the order in which a type's state is the worst of its required qualifications. */
 /**
  * Why a live supplier looks like the same company as a new name (395006): the trade name the
  * same, with the region or without; written differently (traditional characters, a homophone,
@@ -101,6 +100,7 @@ export const MATCH_REASONS = [
 ] as const
 export type MatchReason = (typeof MATCH_REASONS)[number]
 
+/** Worst first: the order in which a type's state is the worst of its required qualifications. */
 export const COMPLIANCE_STATES = ['MISSING', 'EXPIRED', 'EXPIRING', 'OK'] as const
 export type ComplianceState = (typeof COMPLIANCE_STATES)[number]
 
@@ -161,12 +161,6 @@ export interface StateMove<S extends string> {
   to: S
 }
 
-/*
- * The statuses of an approval record and the moves between them (spec, "States and
- * transitions", rule 9: APPROVED reaches APPLIED only through the common result applier, and a
- * failed application can be retried). sql/approval.ts builds its guarded UPDATEs from this table,
- * so no status literal of an approval is spelled anywhere else.
- */
 /** The business types of an approval: what approving it changes (one handler each). */
 export const APPROVAL_BIZ_TYPES = [
   'PROFILE_CREATE',
@@ -175,6 +169,13 @@ export const APPROVAL_BIZ_TYPES = [
   'STATUS_CHANGE',
 ] as const
 export type ApprovalBizType = (typeof APPROVAL_BIZ_TYPES)[number]
+
+/*
+ * The statuses of an approval record and the moves between them (spec, "States and
+ * transitions", rule 9: APPROVED reaches APPLIED only through the common result applier, and a
+ * failed application can be retried). sql/approval.ts builds its guarded UPDATEs from this table,
+ * so no status literal of an approval is spelled anywhere else.
+ */
 
 /** Every status an approval record can be in, as approval_log_status_check has them. */
 export const APPROVAL_STATUSES = [
