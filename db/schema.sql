@@ -315,6 +315,150 @@ END $$;
 
 
 --
+-- Name: supplier_search_postings(text, text, text, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.supplier_search_postings(full_fold text, short_fold text, spellings text, supplier_no text) RETURNS TABLE(term text, source smallint)
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+  WITH names AS (SELECT search_grams(full_fold || chr(31) || short_fold) AS g)
+  SELECT t, 1::smallint FROM names, unnest(names.g) AS t
+  UNION ALL
+  SELECT t, 2::smallint FROM names,
+         unnest(search_grams(spellings || chr(31) || coalesce(supplier_no_fold(supplier_no), ''))) AS t
+  WHERE t <> ALL (names.g)
+$$;
+
+
+--
+-- Name: supplier_term_count_add(text, smallint, text, bigint); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.supplier_term_count_add(k_term text, k_source smallint, k_status text, d bigint) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  UPDATE supplier_term_count SET n = n + d
+  WHERE id = (SELECT c.id FROM supplier_term_count c
+              WHERE c.term = k_term AND c.status = k_status AND c.source = k_source
+              LIMIT 1 FOR UPDATE SKIP LOCKED);
+  IF NOT FOUND THEN
+    INSERT INTO supplier_term_count (term, source, status, n) VALUES (k_term, k_source, k_status, d);
+  END IF;
+END $$;
+
+
+SET default_tablespace = '';
+
+SET default_table_access_method = heap;
+
+--
+-- Name: supplier_search; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.supplier_search (
+    supplier_id bigint NOT NULL,
+    full_fold text NOT NULL,
+    short_fold text DEFAULT ''::text NOT NULL,
+    spellings text DEFAULT ''::text NOT NULL,
+    version smallint NOT NULL,
+    status text,
+    create_time timestamp with time zone,
+    update_time timestamp with time zone,
+    full_name text,
+    supplier_no text,
+    terms text[] GENERATED ALWAYS AS (public.search_grams(((((((full_fold || chr(31)) || short_fold) || chr(31)) || spellings) || chr(31)) || COALESCE(public.supplier_no_fold(supplier_no), ''::text)))) STORED
+);
+
+
+--
+-- Name: TABLE supplier_search; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.supplier_search IS 'folded names and other spellings of a supplier for the list keyword, with mirrored list columns; no row: not searchable yet';
+
+
+--
+-- Name: supplier_term_count_apply(public.supplier_search[], public.supplier_search[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.supplier_term_count_apply(gone public.supplier_search[], came public.supplier_search[]) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+DECLARE r record;
+BEGIN
+  FOR r IN
+    WITH delta AS (
+      SELECT x.*, -1 AS d FROM unnest(gone) AS x
+      UNION ALL
+      SELECT x.*, 1 FROM unnest(came) AS x
+    )
+    SELECT p.term, p.source, x.status, sum(x.d) AS n
+    FROM delta x, LATERAL supplier_search_postings(x.full_fold, x.short_fold, x.spellings, x.supplier_no) p
+    WHERE x.status IS NOT NULL AND x.version >= 2
+    GROUP BY 1, 2, 3 HAVING sum(x.d) <> 0 ORDER BY 1, 2, 3
+  LOOP
+    PERFORM supplier_term_count_add(r.term, r.source, r.status, r.n);
+  END LOOP;
+END $$;
+
+
+--
+-- Name: supplier_term_count_deleted(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.supplier_term_count_deleted() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  PERFORM supplier_term_count_apply(ARRAY(SELECT o::supplier_search FROM old_rows o), '{}');
+  RETURN NULL;
+END $$;
+
+
+--
+-- Name: supplier_term_count_inserted(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.supplier_term_count_inserted() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  PERFORM supplier_term_count_apply('{}', ARRAY(SELECT n::supplier_search FROM new_rows n));
+  RETURN NULL;
+END $$;
+
+
+--
+-- Name: supplier_term_count_rebuild(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.supplier_term_count_rebuild() RETURNS void
+    LANGUAGE sql
+    AS $$
+  DELETE FROM supplier_term_count;
+  INSERT INTO supplier_term_count (term, source, status, n)
+  SELECT p.term, p.source, k.status, count(*)
+  FROM supplier_search k, LATERAL supplier_search_postings(k.full_fold, k.short_fold, k.spellings, k.supplier_no) p
+  WHERE k.status IS NOT NULL AND k.version >= 2
+  GROUP BY 1, 2, 3 ORDER BY 1, 2, 3;
+$$;
+
+
+--
+-- Name: supplier_term_count_updated(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.supplier_term_count_updated() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  PERFORM supplier_term_count_apply(ARRAY(SELECT o::supplier_search FROM old_rows o), ARRAY(SELECT n::supplier_search FROM new_rows n));
+  RETURN NULL;
+END $$;
+
+
+--
 -- Name: supplier_type_copy_create_time(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -374,10 +518,6 @@ BEGIN
   RETURN NULL;
 END $$;
 
-
-SET default_tablespace = '';
-
-SET default_table_access_method = heap;
 
 --
 -- Name: admin_permission; Type: TABLE; Schema: public; Owner: -
@@ -2569,37 +2709,45 @@ ALTER TABLE public.supplier_resource_relation ALTER COLUMN relation_id ADD GENER
 
 
 --
--- Name: supplier_search; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.supplier_search (
-    supplier_id bigint NOT NULL,
-    full_fold text NOT NULL,
-    short_fold text DEFAULT ''::text NOT NULL,
-    spellings text DEFAULT ''::text NOT NULL,
-    version smallint NOT NULL,
-    status text,
-    create_time timestamp with time zone,
-    update_time timestamp with time zone,
-    full_name text,
-    supplier_no text,
-    terms text[] GENERATED ALWAYS AS (public.search_grams(((((((full_fold || chr(31)) || short_fold) || chr(31)) || spellings) || chr(31)) || COALESCE(public.supplier_no_fold(supplier_no), ''::text)))) STORED
-);
-
-
---
--- Name: TABLE supplier_search; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON TABLE public.supplier_search IS 'folded names and other spellings of a supplier for the list keyword, with mirrored list columns; no row: not searchable yet';
-
-
---
 -- Name: supplier_supplier_id_seq; Type: SEQUENCE; Schema: public; Owner: -
 --
 
 ALTER TABLE public.supplier ALTER COLUMN supplier_id ADD GENERATED ALWAYS AS IDENTITY (
     SEQUENCE NAME public.supplier_supplier_id_seq
+    START WITH 9007199254740993
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: supplier_term_count; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.supplier_term_count (
+    id bigint NOT NULL,
+    term text NOT NULL,
+    source smallint NOT NULL,
+    status text NOT NULL,
+    n bigint NOT NULL
+);
+
+
+--
+-- Name: TABLE supplier_term_count; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.supplier_term_count IS 'live suppliers per keyword term, source (1 name, 2 other spelling) and status, kept by triggers on supplier_search; a total is sum(n) over a key''s rows';
+
+
+--
+-- Name: supplier_term_count_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.supplier_term_count ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.supplier_term_count_id_seq
     START WITH 9007199254740993
     INCREMENT BY 1
     NO MINVALUE
@@ -3003,6 +3151,14 @@ ALTER TABLE ONLY public.supplier_resource_relation
 
 ALTER TABLE ONLY public.supplier_search
     ADD CONSTRAINT supplier_search_pkey PRIMARY KEY (supplier_id);
+
+
+--
+-- Name: supplier_term_count supplier_term_count_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.supplier_term_count
+    ADD CONSTRAINT supplier_term_count_pkey PRIMARY KEY (id);
 
 
 --
@@ -3469,10 +3625,38 @@ CREATE INDEX supplier_resource_relation_supplier_module ON public.supplier_resou
 
 
 --
+-- Name: supplier_search_full_fold; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX supplier_search_full_fold ON public.supplier_search USING btree (full_fold) WHERE (status IS NOT NULL);
+
+
+--
+-- Name: supplier_search_list_order; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX supplier_search_list_order ON public.supplier_search USING btree (date_trunc('second'::text, (create_time AT TIME ZONE 'UTC'::text)) DESC, supplier_id DESC) WHERE (status IS NOT NULL);
+
+
+--
+-- Name: supplier_search_short_fold; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX supplier_search_short_fold ON public.supplier_search USING btree (short_fold) WHERE ((status IS NOT NULL) AND (short_fold <> ''::text));
+
+
+--
 -- Name: supplier_search_terms; Type: INDEX; Schema: public; Owner: -
 --
 
 CREATE INDEX supplier_search_terms ON public.supplier_search USING gin (terms) WITH (fastupdate=off);
+
+
+--
+-- Name: supplier_search_uncounted; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX supplier_search_uncounted ON public.supplier_search USING btree (supplier_id) WHERE ((version < 2) AND (status IS NOT NULL));
 
 
 --
@@ -3494,6 +3678,13 @@ CREATE INDEX supplier_status_live ON public.supplier USING btree (status) WHERE 
 --
 
 CREATE UNIQUE INDEX supplier_tax_no_live ON public.supplier USING btree (tax_no_bidx) WHERE (deleted_at IS NULL);
+
+
+--
+-- Name: supplier_term_count_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX supplier_term_count_key ON public.supplier_term_count USING btree (term, status, source);
 
 
 --
@@ -3676,6 +3867,27 @@ CREATE TRIGGER supplier_search_mirror_insert AFTER INSERT ON public.supplier REF
 --
 
 CREATE TRIGGER supplier_search_mirror_update AFTER UPDATE ON public.supplier FOR EACH ROW WHEN (((old.status IS DISTINCT FROM new.status) OR (old.deleted_at IS DISTINCT FROM new.deleted_at) OR (old.update_time IS DISTINCT FROM new.update_time) OR (old.full_name IS DISTINCT FROM new.full_name) OR (old.supplier_no IS DISTINCT FROM new.supplier_no))) EXECUTE FUNCTION public.supplier_search_mirror_changed();
+
+
+--
+-- Name: supplier_search supplier_term_count_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER supplier_term_count_delete AFTER DELETE ON public.supplier_search REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.supplier_term_count_deleted();
+
+
+--
+-- Name: supplier_search supplier_term_count_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER supplier_term_count_insert AFTER INSERT ON public.supplier_search REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.supplier_term_count_inserted();
+
+
+--
+-- Name: supplier_search supplier_term_count_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER supplier_term_count_update AFTER UPDATE ON public.supplier_search REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.supplier_term_count_updated();
 
 
 --
@@ -3866,4 +4078,5 @@ INSERT INTO public.schema_migrations (version) VALUES
     ('20261202000100'),
     ('20261202000200'),
     ('20261202000300'),
-    ('20261202000400');
+    ('20261202000400'),
+    ('20261202000500');

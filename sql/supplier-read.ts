@@ -243,6 +243,95 @@ function keywordMatches(sql: Sql, f: KeywordSearch, similar: boolean) {
   )
 }
 
+const KeptCounts = z.object({
+  ready: z.boolean(),
+  names: z.number().int(),
+  others: z.number().int(),
+  live: z.number().int(),
+  exact: z.array(z.string()),
+})
+
+/** The default order, which supplier_search_list_order serves both ways. */
+const walkable = (f: KeywordSearch) =>
+  [...f.fold].length <= 2 && !f.typeCode && (f.sortBy ?? 'createTime') === 'createTime'
+
+/**
+ * A keyword of one or two characters (one index term) in the default order without a type, from
+ * the kept counts and a walk of the order index (migration 20261202000500), instead of a pass over
+ * its matches: its exact total is the sum of its supplier_term_count rows (names: a folded name
+ * holds it; others: only another spelling does), the rank-0 names equal to it are looked up by
+ * their folds, and each further rank's part of the page walks supplier_search_list_order keeping
+ * that rank's rows. The walk reads about (offset + limit) × live ÷ rank matches rows: when that is
+ * more than the keyword's matches, which the terms index reads once, or before the backfill has
+ * counted every row, null: keywordMatches serves it.
+ */
+async function keptMatches(
+  sql: Sql,
+  f: KeywordSearch,
+): Promise<z.infer<typeof KeywordMatches> | null> {
+  const contains = `%${escapeLike(f.fold)}%`
+  const status = f.status ? sql`AND s.status = ${f.status}` : sql``
+  // The rank-0 suppliers (a folded name equal to the keyword) are few: all of them, in order.
+  const kept = await one(
+    sql`
+      SELECT NOT EXISTS (SELECT 1 FROM supplier_search u WHERE u.version < 2 AND u.status IS NOT NULL) AS ready,
+             coalesce(sum(c.n) FILTER (WHERE c.source = 1), 0)::int AS names,
+             coalesce(sum(c.n) FILTER (WHERE c.source = 2), 0)::int AS others,
+             (SELECT coalesce(sum(l.n), 0)::int FROM list_count l
+              WHERE l.list = 'supplier' AND l.type_code = ''
+              ${f.status ? sql`AND l.status = ${f.status}` : sql``}) AS live,
+             ARRAY(SELECT s.supplier_id::text FROM supplier_search s
+                   WHERE s.status IS NOT NULL ${status}
+                     AND (s.full_fold = ${f.fold} OR (s.short_fold <> '' AND s.short_fold = ${f.fold}))
+                   ${listOrder(sql, f)}) AS exact
+      FROM supplier_term_count c
+      WHERE c.term = ${f.fold} ${f.status ? sql`AND c.status = ${f.status}` : sql``}
+    `,
+    KeptCounts,
+  )
+  if (!kept.ready) return null
+  const total = kept.names + kept.others
+  if (total === 0) return { total, ids: [] }
+  // Each rank's slice of the page: [offset, offset + limit) less the ranks before it.
+  const end = f.offset + f.limit
+  const slices: { rank: 0 | 1 | 2; count: number; offset: number; limit: number }[] = []
+  let start = 0
+  for (const [rank, count] of [
+    [0, kept.exact.length],
+    [1, kept.names - kept.exact.length],
+    [2, kept.others],
+  ] as const) {
+    const from = Math.max(start, f.offset)
+    const to = Math.min(start + count, end)
+    if (to > from) slices.push({ rank, count, offset: from - start, limit: to - from })
+    start += count
+  }
+  const walked = (g: (typeof slices)[number]) => ((g.offset + g.limit) * kept.live) / g.count
+  if (slices.some((g) => g.rank > 0 && walked(g) > total)) return null
+  const name = sql`(s.full_fold LIKE ${contains} OR s.short_fold LIKE ${contains})`
+  const ids: string[] = []
+  for (const g of slices) {
+    if (g.rank === 0) {
+      ids.push(...kept.exact.slice(g.offset, g.offset + g.limit))
+      continue
+    }
+    const rank =
+      g.rank === 1
+        ? sql`${name} AND s.full_fold <> ${f.fold} AND s.short_fold <> ${f.fold}`
+        : sql`NOT ${name} AND (s.spellings LIKE ${contains} OR supplier_no_fold(s.supplier_no) LIKE ${contains})`
+    const page = await many(
+      sql`
+        SELECT s.supplier_id::text AS id FROM supplier_search s
+        WHERE s.status IS NOT NULL ${status} AND ${rank}
+        ${listOrder(sql, f)} LIMIT ${g.limit} OFFSET ${g.offset}
+      `,
+      z.object({ id: z.string() }),
+    )
+    ids.push(...page.map((r) => r.id))
+  }
+  return { total, ids }
+}
+
 const Total = z.object({ total: z.number().int() })
 
 /**
@@ -279,7 +368,7 @@ export function searchSuppliers(
 ): Promise<[SupplierListItemVO[], number]> {
   if (!f.terms.length) return Promise.resolve([[], 0])
   return sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
-    let found = await keywordMatches(tx, f, false)
+    let found = (walkable(f) && (await keptMatches(tx, f))) || (await keywordMatches(tx, f, false))
     if (found.total === 0 && f.similarity) {
       await none(
         tx`SELECT set_config('pg_trgm.similarity_threshold', ${String(f.similarity)}, true)`,

@@ -22,6 +22,7 @@ export const LARGE = new Set([
   'change_log',
   'supplier_resource_relation',
   'supplier_search',
+  'supplier_term_count',
 ])
 
 const TYPE_CODES = ['SCENIC', 'RESTAURANT', 'SUPPLIES', 'ACTIVITY', 'HOTEL', 'SERVICE', 'FLEET']

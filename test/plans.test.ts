@@ -134,6 +134,7 @@ describe('query plans of the read paths on a loaded database', () => {
     const logger = createLogger({ level: 'silent' })
     await backfillSupplierSearch({ sql: db.sql, logger }, { batch: 5000 })
     await db.sql`ANALYZE supplier_search`
+    await db.sql`ANALYZE supplier_term_count`
     id.busy = nth(BUSY)
     id.typical = nth(777)
     id.deleted = nth(19_902) // a DRAFT, soft-deleted (g % 100 < 10, g % 3 = 0)
@@ -322,46 +323,67 @@ describe('query plans of the read paths on a loaded database', () => {
   })
 
   describe('keyword search', () => {
-    // Every keyword, whatever its length or spelling, finds its matches through supplier_search's
-    // terms (a GIN index), and supplier is read by key for the page's rows only: one or two
-    // characters (no trigram to serve them: the old LIKE read supplier whole), a word, a supplier
-    // number, with a status, a type or another order. A keyword no spelling contains (the Han
-    // ones here, a typo) then reads the trigram indexes for similar names.
-    // Every loaded name contains an l (Co., Ltd.): reading the narrow supplier_search whole is
-    // then cheaper than its index, and the planner rightly does (supplier is still not read).
-    const everyName = [
-      {
-        table: 'supplier_search',
-        statement: /^WITH matches/,
-        reason: 'the keyword is in every name',
-      },
-    ]
+    // A keyword finds its matches through supplier_search alone, and supplier is read by key for
+    // the page's rows only. A keyword no spelling contains (the Han ones here, a typo) then reads
+    // the trigram indexes for similar names.
+    // A keyword of one or two characters is one index term: its total is read from
+    // supplier_term_count and, when it is common enough, its page walks supplier_search in the
+    // list's order (no sort of its matches); the Han ones match nothing and then look for similar
+    // names.
+    for (const [keyword, similar] of [
+      ['l', false],
+      ['li', false],
+      ['湖', true],
+      ['湖畔', true],
+    ] as const) {
+      it(`"${keyword}" is counted from supplier_term_count and walked in order`, async () => {
+        const plans = await checkPlans(`keyword "${keyword}"`, (sql) =>
+          searchSuppliers(sql, { ...list({}), keyword, ...keywordTerms(keyword), similarity: 0.5 }),
+        )
+        expect(tablesOf(plans[0])).not.toContain('supplier')
+        expect(indexesOf(plans[0])).toEqual(
+          expect.arrayContaining([
+            'supplier_term_count_key',
+            'supplier_search_uncounted',
+            'supplier_search_full_fold',
+          ]),
+        )
+        if (similar) {
+          expect(plans).toHaveLength(2)
+          expect(indexesOf(plans[1])).toEqual(
+            expect.arrayContaining(['supplier_full_name_trgm', 'supplier_short_name_trgm']),
+          )
+          return
+        }
+        expect(plans).toHaveLength(3)
+        expect(pageChoice(plans[1])).toEqual({
+          sorts: 0,
+          scans: ['Index Scan using supplier_search_list_order'],
+        })
+        expect(indexesOf(plans[2]).filter((i) => i.endsWith('_trgm'))).toEqual([])
+      })
+    }
+
+    // Longer keywords, and any with a type or another order, read the terms (a GIN index).
     for (const [keyword, matchStatements, rows] of [
-      ['l', 1, 1],
-      ['li', 1, 1],
-      ['湖', 2, 0],
-      ['湖畔', 2, 0],
       ['lingxiu', 1, 1],
       ['Lingxiu Travel', 1, 1],
       ['SP112', 1, 1],
       ['ningbo jinhong', 2, 0],
     ] as const) {
       it(`"${keyword}" reads supplier_search_terms, and supplier by key only`, async () => {
-        const plans = await checkPlans(
-          `keyword "${keyword}"`,
-          (sql) =>
-            searchSuppliers(sql, {
-              ...list({}),
-              keyword,
-              ...keywordTerms(keyword),
-              similarity: 0.5,
-            }),
-          keyword === 'l' ? everyName : [],
+        const plans = await checkPlans(`keyword "${keyword}"`, (sql) =>
+          searchSuppliers(sql, {
+            ...list({}),
+            keyword,
+            ...keywordTerms(keyword),
+            similarity: 0.5,
+          }),
         )
         expect(plans).toHaveLength(matchStatements + rows)
         // The matches come from supplier_search alone (by its index, unless every name matches).
         expect(tablesOf(plans[0])).not.toContain('supplier')
-        if (keyword !== 'l') expect(indexesOf(plans[0])).toContain('supplier_search_terms')
+        expect(indexesOf(plans[0])).toContain('supplier_search_terms')
         for (const plan of plans.slice(1, matchStatements)) {
           expect(indexesOf(plan)).toEqual(
             expect.arrayContaining(['supplier_full_name_trgm', 'supplier_short_name_trgm']),

@@ -27,8 +27,12 @@ import type { DomainDeps } from '../deps'
  * index terms are in sql/supplier-search.ts and the migration.
  */
 
-/** The derivation's version: a row of an older one is rewritten by the backfill. */
-export const SEARCH_VERSION = 1
+/**
+ * The derivation's version: a row of an older one is rewritten by the backfill. From 2 on a row
+ * is counted in supplier_term_count (migration 20261202000500): version 1 rows are rewritten
+ * unchanged so that the trigger counts them.
+ */
+export const SEARCH_VERSION = 2
 
 /** Separates the texts of one supplier: never in a folded text (only letters and digits are). */
 const SEP = '\u001f'
