@@ -62,13 +62,13 @@ if (!url) {
 const sql = connect({ url, max: 1, timezone: config.timezone })
 let status = 2
 try {
-  const cipher = { audit: await AuditKey.create(config.crypto.auditKey) }
+  const key = await AuditKey.create(config.crypto.auditKey)
   if (opts.seal) {
-    const sealed = await sealUnsealedRows(sql, { cipher })
+    const sealed = await sealUnsealedRows(sql, key)
     await markLegacyRowsSealed(sql)
     process.stdout.write(`sealed ${sealed} row(s) that had no seal\n`)
   }
-  const report = await verifyAuditTrail(sql, { cipher })
+  const report = await verifyAuditTrail(sql, key)
   process.stdout.write(`checked ${report.rows} row(s) in ${report.chains} chain(s)\n`)
   if (report.problems === 0) {
     process.stdout.write('the audit trail is whole\n')

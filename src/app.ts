@@ -1,7 +1,7 @@
 import { assertCatalog } from './errors'
 import { buildApp } from './http/frame'
-import type { AppDeps as Deps } from './http/types'
-import type { DomainDeps } from './domain/deps'
+import type { AppOptions } from './http/types'
+import type { Deps } from './domain/deps'
 import { dictRoutes } from './routes/dict'
 import { qualificationRuleRoutes } from './routes/qualification-rules'
 import { qualificationRoutes } from './routes/qualifications'
@@ -18,25 +18,39 @@ import { nodeDocsAssets } from './http/docs-assets'
 import { createMetrics, metricsRoutes, type Metrics } from './metrics'
 import { APPROVAL_HANDLERS } from './domain/approval/registry'
 
-/** What the domain verbs need: the entry point's dependencies plus the approval wiring. */
-export const domainDeps = (deps: Deps): Deps & DomainDeps => ({
-  ...deps,
-  approvalProvider: deps.approvalProvider ?? localAutoProvider,
-  approvalHandlers: APPROVAL_HANDLERS,
+/** The Deps an entry point may leave to their defaults (`withDefaults`). */
+type Defaulted = 'approvalProvider' | 'approvalHandlers' | 'financeClearance'
+
+/**
+ * What an entry point (main.ts, the tests, the benches) gives createApp: the Deps, less what
+ * `withDefaults` fills in, and the app's options.
+ */
+export type AppInput = Omit<Deps, Defaulted> &
+  Partial<Pick<Deps, Defaulted>> &
+  AppOptions & { metrics?: Metrics }
+
+/**
+ * The whole Deps from an entry point's: LOCAL_AUTO approvals, the registry's handlers and the
+ * configured finance clearance unless the entry supplies its own.
+ */
+export const withDefaults = <I extends AppInput>(input: I): I & Deps => ({
+  ...input,
+  approvalProvider: input.approvalProvider ?? localAutoProvider,
+  approvalHandlers: input.approvalHandlers ?? APPROVAL_HANDLERS,
+  financeClearance: input.financeClearance ?? financeClearanceFrom(input.config),
 })
 
 /**
  * The whole HTTP surface. Entry points (Node, tests) build the dependencies; nothing here
  * reads the environment.
  */
-export function createApp(deps: Deps & { metrics?: Metrics }) {
+export function createApp(input: AppInput) {
   assertCatalog()
-  const metrics = deps.metrics ?? createMetrics(deps)
-  const node = { docsAssets: nodeDocsAssets(), observer: metrics.observer, ...deps }
+  const metrics = input.metrics ?? createMetrics(input)
+  const node = withDefaults({ docsAssets: nodeDocsAssets(), observer: metrics.observer, ...input })
   return buildApp(
     node,
     (app, deps) => {
-      const domain = domainDeps(deps)
       const { reads } = deps
       if (reads) {
         // Read-your-writes: after a write request, this administrator's reads wait for a standby
@@ -53,18 +67,12 @@ export function createApp(deps: Deps & { metrics?: Metrics }) {
       app.route('/admin/supplier', taxNumberLookupRoutes(deps))
       app.route('/admin/supplier', qualificationRuleRoutes(deps))
       app.route('/admin/supplier', qualificationRoutes(deps))
-      app.route('/admin/supplier', supplierWriteRoutes(domain))
-      app.route(
-        '/admin/supplier',
-        lifecycleRoutes({
-          ...domain,
-          financeClearance: deps.financeClearance ?? financeClearanceFrom(deps.config),
-        }),
-      )
+      app.route('/admin/supplier', supplierWriteRoutes(deps))
+      app.route('/admin/supplier', lifecycleRoutes(deps))
       app.route('/admin/supplier', resourceInfoRoutes(deps))
-      app.route('/admin/supplier', resourceRelationRoutes(domain))
-      app.route('/admin/supplier', accountRoutes(domain))
-      app.route('/internal/supplier', internalRoutes(domain))
+      app.route('/admin/supplier', resourceRelationRoutes(deps))
+      app.route('/admin/supplier', accountRoutes(deps))
+      app.route('/internal/supplier', internalRoutes(deps))
       app.route('/', metricsRoutes(metrics, deps.config))
     },
     systemRoutes,

@@ -19,7 +19,10 @@ import { createCipher, SENSITIVE_LOG_KEYS, type SensitiveCipher } from './crypto
 import { requestReadRouting } from './domain/read-routing'
 import { assertCatalog, ERRORS } from './errors'
 import { buildApp } from './http/frame'
-import type { AppDeps as Deps } from './http/types'
+import type { Deps } from './domain/deps'
+import type { AppOptions } from './http/types'
+import { localAutoProvider } from './ports/approval-provider'
+import { financeClearanceFrom } from './ports/finance-clearance'
 import type { Observer } from './ports/observer'
 import { permissionLookupFor } from './ports/permission'
 import { dictRoutes } from './routes/dict'
@@ -104,7 +107,7 @@ export function consoleLogger(level: string, bindings: Record<string, unknown> =
  * The read-only app over one request's database client. Assembled by buildApp like createApp
  * in app.ts, so the middleware order, envelopes, error mapping and permission deadline match.
  */
-export function createEdgeApp(deps: Deps) {
+export function createEdgeApp(deps: Deps & AppOptions) {
   return buildApp(
     deps,
     (app, deps) => {
@@ -219,6 +222,10 @@ export default {
         ...setup,
         sql,
         permissions,
+        // The edge writes nothing: no approval is opened or applied here.
+        approvalProvider: localAutoProvider,
+        approvalHandlers: {},
+        financeClearance: financeClearanceFrom(setup.config),
         ...(reads && {
           reads: requestReadRouting({
             primary: sql,

@@ -6,7 +6,7 @@ import { createAdaptorServer } from '@hono/node-server'
 import type { Logger } from 'pino'
 import type postgres from 'postgres'
 import { connect } from '../sql/db'
-import { createApp, domainDeps } from './app'
+import { createApp, withDefaults } from './app'
 import { startApprovalSweeper } from './domain/approval/reconcile'
 import { startNameKeyBackfill } from './domain/supplier/name-keys'
 import { startSupplierSearchBackfill } from './domain/supplier/search'
@@ -175,7 +175,7 @@ try {
   const encryptedNotes = await encryptPlaintextApproveNotes(startupSql, cipher)
   if (encryptedNotes) logger.info({ count: encryptedNotes }, 'plaintext approve notes encrypted')
   // Rows written before the audit trail (migration 20261125000100) are chained before serving.
-  const sealedRows = await sealLegacyRows(startupSql, { cipher })
+  const sealedRows = await sealLegacyRows(startupSql, cipher.audit)
   if (sealedRows) logger.info({ count: sealedRows }, 'audit trail: earlier rows sealed')
   await startupSql.end({ timeout: 5 })
   startupSql = undefined
@@ -200,18 +200,17 @@ try {
       logger,
     })
   }
-  const deps = {
+  const deps = withDefaults({
     config,
     sql,
     logger,
     cipher,
     permissions,
     observer: metrics.observer,
-    tracing: Boolean(tracing),
     reads,
-  }
-  const app = createApp({ ...deps, metrics })
-  stopSweeper = startApprovalSweeper(domainDeps(deps))
+  })
+  const app = createApp({ ...deps, tracing: Boolean(tracing), metrics })
+  stopSweeper = startApprovalSweeper(deps)
   // Suppliers written before the name keys existed are keyed while the service serves.
   stopBackfill = startNameKeyBackfill(deps)
   // Likewise the list keyword's spellings of suppliers written before they existed.

@@ -51,7 +51,7 @@ async function audit(args: string[] = []) {
 
 /** The first finding of one supplier's chain (the verifier reports one per broken chain). */
 async function findingOf(supplierId: string): Promise<Finding | undefined> {
-  const report = await verifyAuditTrail(h.sql, h)
+  const report = await verifyAuditTrail(h.sql, h.cipher.audit)
   return report.findings.find((f) => f.chain === chainOf(supplierId))
 }
 
@@ -128,7 +128,7 @@ describe('the audit trail', () => {
     expect(places).toEqual(places.map((_, i) => i + 1))
     expect(head).toEqual({ seq: String(places.length), hash: rows.at(-1)!.hash })
 
-    const report = await verifyAuditTrail(h.sql, h)
+    const report = await verifyAuditTrail(h.sql, h.cipher.audit)
     expect(report.findings).toEqual([])
     expect(report.chains).toBeGreaterThanOrEqual(1)
 
@@ -368,14 +368,16 @@ describe('npm run audit:verify names the first row that breaks its chain', () =>
       )[0].id as string
     // Written before the audit trail: sealed (appended to its chain) by the next start.
     const early = await insert()
-    const unsealed = (await verifyAuditTrail(h.sql, h)).findings.filter((f) => f.id === early)
+    const unsealed = (await verifyAuditTrail(h.sql, h.cipher.audit)).findings.filter(
+      (f) => f.id === early,
+    )
     expect(unsealed).toMatchObject([{ kind: 'unsealed', table: 'change_log', id: early }])
-    expect(await sealLegacyRows(h.sql, h)).toBeGreaterThanOrEqual(1)
+    expect(await sealLegacyRows(h.sql, h.cipher.audit)).toBeGreaterThanOrEqual(1)
     expect(await findingOf(supplierId)).toBeUndefined()
     // Any later one stays a finding: starts seal nothing any more.
     const later = await insert()
-    expect(await sealLegacyRows(h.sql, h)).toBe(0)
-    const report = await verifyAuditTrail(h.sql, h)
+    expect(await sealLegacyRows(h.sql, h.cipher.audit)).toBe(0)
+    const report = await verifyAuditTrail(h.sql, h.cipher.audit)
     expect(report.findings.filter((f) => f.id === later)).toMatchObject([
       { kind: 'unsealed', id: later },
     ])
@@ -417,7 +419,7 @@ describe('npm run audit:verify names the first row that breaks its chain', () =>
         SELECT ${supplierId}, 'PROFILE_UPDATE', 'SUPPLIER', 'remark-' || n, ${FIXTURE_ADMIN}
         FROM generate_series(1, ${rows}::int) AS n`
     }
-    expect(await sealUnsealedRows(h.sql, h)).toBe(before + 14004)
+    expect(await sealUnsealedRows(h.sql, h.cipher.audit)).toBe(before + 14004)
     expect(Number(await unsealed())).toBe(0)
     for (const supplierId of [long, ...short]) expect(await findingOf(supplierId)).toBeUndefined()
     // The 14,000 rows follow the chain's sealed history in the order they were written, one run.

@@ -272,7 +272,7 @@ export async function insertApprovalLog(
     RETURNING approval_log_id::text AS id
   `
   // Written around the service, so sealed the way rows from before the audit trail are.
-  await sealUnsealedRows(h.sql, h)
+  await sealUnsealedRows(h.sql, h.cipher.audit)
   return r.id
 }
 
@@ -287,7 +287,7 @@ export async function editApproval(
 ) {
   await h.sql.begin(async (tx) => {
     await edit(tx)
-    await sealApproval(tx, h, await approvalAsItStands(tx, approvalLogId))
+    await sealApproval(tx, h.deps, await approvalAsItStands(tx, approvalLogId))
   })
 }
 
@@ -326,6 +326,6 @@ export async function insertChangeLog(
     )
     RETURNING change_log_id::text AS id
   `
-  await sealUnsealedRows(h.sql, h)
+  await sealUnsealedRows(h.sql, h.cipher.audit)
   return r.id
 }

@@ -5,7 +5,7 @@ import postgres from 'postgres'
 import { afterAll, beforeAll, expect, inject } from 'vitest'
 import { connect, type DatabaseOptions } from '../sql/db'
 import { grant, PERMISSION_CODES } from '../sql/admin'
-import { createApp } from '../src/app'
+import { createApp, withDefaults } from '../src/app'
 import { loadConfig, type Config } from '../src/config'
 import { createCipher, type SensitiveCipher } from '../src/crypto/sensitive'
 import { startEmbedded } from '../src/db/embedded'
@@ -16,7 +16,8 @@ import { sqlPermissionLookup, type PermissionLookup } from '../src/ports/permiss
 import type { ApprovalProvider } from '../src/ports/approval-provider'
 import { mismatch } from './contract'
 import { EVENT_CATALOG, parseEventPayload, type EventType } from '../src/schemas/events'
-import type { AppDeps as Deps } from '../src/http/types'
+import type { Deps } from '../src/domain/deps'
+import type { AppOptions } from '../src/http/types'
 
 export const ALL_PERMISSIONS = PERMISSION_CODES
 
@@ -49,7 +50,7 @@ export async function expectWholeAuditTrail(
   what = 'the audit trail after this file',
 ) {
   testCipher ??= createCipher(loadConfig({ NODE_ENV: 'test' }).crypto)
-  const report = await verifyAuditTrail(sql, { cipher: cipher ?? (await testCipher) })
+  const report = await verifyAuditTrail(sql, (cipher ?? (await testCipher)).audit)
   expect(report.findings.map(describeFinding), what).toEqual([])
 }
 
@@ -153,7 +154,7 @@ export interface Harness {
   db: TestDatabase
   app: ReturnType<typeof createApp>
   /** What the app was built with (for calling domain verbs, such as the sweep, directly). */
-  deps: Deps
+  deps: Deps & AppOptions
   /** Started when the configuration turns tracing on (OTEL_*), as `npm start` does. */
   tracing?: Tracing
   /** Creates an administrator holding exactly these permissions and roles. */
@@ -233,7 +234,7 @@ export function useHarness(
     })
     // As the Node entry does: the SDK only when OTEL_* configure an exporter.
     h.tracing = startTracing(h.config.tracing, logger)
-    h.deps = {
+    h.deps = withDefaults({
       config: h.config,
       sql: h.sql,
       logger,
@@ -241,7 +242,7 @@ export function useHarness(
       permissions: (options.permissions ?? sqlPermissionLookup)(h.sql),
       approvalProvider: options.approvalProvider?.(h),
       tracing: Boolean(h.tracing),
-    }
+    })
     h.app = createApp(h.deps)
     h.admin = async (permissions = ALL_PERMISSIONS, roles = ['ADMIN']) => {
       const id = String(nextAdmin++)

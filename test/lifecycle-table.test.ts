@@ -94,7 +94,7 @@ describe('the transition table', () => {
       const moved = await h.sql.begin((tx) =>
         applyMove(
           tx,
-          h,
+          h.deps,
           { supplierId, status: move.from, expectedUpdateTime: '2026-01-01 10:00:00' },
           move,
           { adminId: ADMIN, evidence: { clearance: { cleared: true } } },
@@ -124,7 +124,7 @@ describe('the transition table', () => {
               const move = moveTo(from, to, command)
               await applyMove(
                 tx,
-                h,
+                h.deps,
                 { supplierId, status: from, expectedUpdateTime: '2026-01-01 10:00:00' },
                 move,
                 { adminId: ADMIN, evidence: { clearance: { cleared: true } } },
@@ -150,7 +150,7 @@ describe('the transition table', () => {
         h.sql.begin((tx) =>
           applyMove(
             tx,
-            h,
+            h.deps,
             { supplierId, status: 'FROZEN', expectedUpdateTime: '2026-01-01 10:00:00' },
             moveBy('SUSPENDED', 'ARCHIVE'),
             { adminId: ADMIN, evidence: { clearance: { cleared: true } } },
@@ -168,7 +168,7 @@ describe('the transition table', () => {
         h.sql.begin((tx) =>
           applyMove(
             tx,
-            h,
+            h.deps,
             { supplierId, status: 'ACTIVE', expectedUpdateTime: '2026-01-01 09:59:59' },
             moveBy('ACTIVE', 'SUSPEND'),
             { adminId: ADMIN },
@@ -187,7 +187,7 @@ describe('the transition table', () => {
           SELECT to_char(update_time, 'YYYY-MM-DD HH24:MI:SS') AS v FROM supplier WHERE supplier_id = ${s.supplierId}`
         await applyMove(
           tx,
-          h,
+          h.deps,
           { supplierId: s.supplierId, status: 'DRAFT', expectedUpdateTime: row.v },
           moveBy('DRAFT', 'SUBMIT_REGISTRATION'),
           { adminId: ADMIN },
@@ -219,7 +219,7 @@ describe('the transition table', () => {
           .begin((tx) =>
             applyMove(
               tx,
-              h,
+              h.deps,
               { supplierId: s.supplierId, status: from, expectedUpdateTime: '2026-01-01 10:00:00' },
               moveBy(from, trigger),
               { adminId: ADMIN },
@@ -244,7 +244,7 @@ describe('the transition table', () => {
         h.sql.begin((tx) =>
           applyMove(
             tx,
-            h,
+            h.deps,
             { supplierId, status: 'SUSPENDED', expectedUpdateTime: '2026-01-01 10:00:00' },
             moveBy('SUSPENDED', 'ARCHIVE'),
             { adminId: ADMIN },

@@ -1,6 +1,5 @@
 import { editApproval } from './fixtures'
 import { describe, expect, it } from 'vitest'
-import { domainDeps } from '../src/app'
 import { sweepStuckApprovals } from '../src/domain/approval/reconcile'
 import { CONSTRAINT_ERRORS } from '../src/domain/write/constraints'
 import { ERRORS } from '../src/errors'
@@ -103,7 +102,7 @@ describe('Idempotency-Key: the kept answer commits with the write', () => {
     })
     providerDown = false
     expect(first.body.data).toMatchObject({ approvalStatus: 'SUBMITTED', businessApplied: false })
-    await sweepStuckApprovals(domainDeps(h.deps), { olderThanSeconds: 0 })
+    await sweepStuckApprovals(h.deps, { olderThanSeconds: 0 })
     const approvals = await count('approval_log')
     const replayed = await h.call('POST', `${ITEMS}/${data.supplierId}/submit`, {
       admin,
@@ -166,7 +165,7 @@ describe('the stuck-approval sweep', () => {
         tx`UPDATE approval_log SET status = 'APPROVED', finished_at = now() WHERE approval_log_id = ${idB}`,
     )
 
-    const deps = domainDeps(h.deps)
+    const deps = h.deps
     // Younger than the age: left alone.
     const early = await sweepStuckApprovals(deps, { olderThanSeconds: 3600 })
     expect(early).toMatchObject({ ran: true, applied: 0 })
@@ -197,7 +196,7 @@ describe('the stuck-approval sweep', () => {
       INSERT INTO job_lease (job, holder, expires_at)
       VALUES ('approval-sweep', 'another replica', now() + interval '1 minute')
       ON CONFLICT (job) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at`
-    const blocked = await sweepStuckApprovals(domainDeps(h.deps), { olderThanSeconds: 0 })
+    const blocked = await sweepStuckApprovals(h.deps, { olderThanSeconds: 0 })
     expect(blocked).toMatchObject({ ran: false, examined: 0 })
     expect(await approvalStatus(approvalLogId)).toBe('SUBMITTED')
     expect(await h.sql`SELECT holder FROM job_lease WHERE job = 'approval-sweep'`).toEqual([
@@ -206,7 +205,7 @@ describe('the stuck-approval sweep', () => {
 
     // That replica died: once its lease has run out, this one sweeps, and lets go after.
     await h.sql`UPDATE job_lease SET expires_at = now() - interval '1 second'`
-    const ran = await sweepStuckApprovals(domainDeps(h.deps), { olderThanSeconds: 0 })
+    const ran = await sweepStuckApprovals(h.deps, { olderThanSeconds: 0 })
     expect(ran.ran).toBe(true)
     expect(await approvalStatus(approvalLogId)).toBe('APPLIED')
     const [lease] = await h.sql`

@@ -208,7 +208,7 @@ async function recordDueReminders(sql: postgres.Sql) {
   const swept = await sweepQualificationReminders({
     sql,
     logger: createLogger({ level: 'silent' }),
-    config: { timezone: config.timezone, qualificationExpirySweepSeconds: 0 },
+    config: { timezone: config.timezone },
   })
   if (!swept.ran) log('qualification reminders: another sweep holds the lease; not swept here')
   else if (swept.expiring + swept.expired)

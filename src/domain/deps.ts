@@ -10,8 +10,9 @@ import type { Observer } from '../ports/observer'
 import type { ApprovalHandlers } from './approval/handler'
 
 /**
- * What the domain needs from the outside world; built once by the entry point. It sits beside the
- * domain (not in http/) so that verbs depend on their inputs, not on the transport.
+ * What the domain needs from the outside world, the one dependency type of the verbs, the write
+ * pipeline, the applier and the routes; built once by the entry point. It sits beside the domain
+ * (not in http/) so that verbs depend on their inputs, not on the transport.
  */
 export interface Deps {
   config: Config
@@ -21,25 +22,17 @@ export interface Deps {
   cipher: SensitiveCipher
   permissions: PermissionLookup
   /** LOCAL_AUTO unless a test or a later phase supplies another adapter. */
-  approvalProvider?: ApprovalProvider
+  approvalProvider: ApprovalProvider
+  /** The approval business types the applier knows (`src/domain/approval/registry.ts`). */
+  approvalHandlers: ApprovalHandlers
   /** From the configuration (FINANCE_CLEARANCE_URL) unless a test supplies another adapter. */
-  financeClearance?: FinanceClearance
+  financeClearance: FinanceClearance
   /** Vehicles of the resource-information page; chosen from the configuration when absent. */
   fleet?: FleetResources
   /** Metrics (Node); absent on the edge. */
   observer?: Observer
   /** Standbys for the read-only routes (DATABASE_READ_URL); absent, the primary serves them. */
   reads?: ReadRouting
-}
-
-/**
- * What the domain's verbs are given of the container: the approval provider and the registry
- * always present (the entry points fill them in).
- */
-export type DomainDeps = Pick<Deps, 'config' | 'sql' | 'cipher' | 'logger' | 'observer'> & {
-  approvalProvider: ApprovalProvider
-  /** The approval business types the applier knows (`src/domain/approval/registry.ts`). */
-  approvalHandlers: ApprovalHandlers
 }
 
 /** Why a read went where it went (the reads metric's `reason`). */

@@ -1,7 +1,7 @@
 import { enabledItems } from '../../sql/dict'
-import type { Deps } from './deps'
+import type { Sql } from '../../sql/db'
 
 /** Enabled items of one dictionary, by sortOrder then dictDataId (labels are display only). */
-export function dictionaryItems({ sql }: Pick<Deps, 'sql'>, dictType: string) {
+export function dictionaryItems(sql: Sql, dictType: string) {
   return enabledItems(sql, dictType)
 }

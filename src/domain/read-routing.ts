@@ -17,7 +17,7 @@ const RECOVERY_CONFLICT = new Set(['40001', '40P01'])
  * write's transaction on the primary.
  */
 export async function readOnly<T>(
-  deps: Pick<Deps, 'sql' | 'reads' | 'observer'>,
+  deps: Deps,
   adminId: string | undefined,
   read: (sql: postgres.Sql) => Promise<T>,
 ): Promise<T> {

@@ -15,7 +15,8 @@ import { requestDeadline } from './deadline'
 import { serverSpans } from './trace'
 import { failure } from './envelope'
 import { shownName } from './refusal'
-import type { AppDeps as Deps, AppEnv } from './types'
+import type { Deps } from '../domain/deps'
+import type { AppEnv, AppOptions } from './types'
 
 /**
  * What every request passes through before its route, for the Node app and the edge app
@@ -160,9 +161,9 @@ function methodsByPath(app: Hono<AppEnv>) {
  * system routes in, so that the frame (http/) imports no route module.
  */
 export function buildApp(
-  deps: Deps,
-  mount: (app: Hono<AppEnv>, deps: Deps) => void,
-  system: (deps: Deps, app: Hono<AppEnv>) => Hono<AppEnv>,
+  deps: Deps & AppOptions,
+  mount: (app: Hono<AppEnv>, deps: Deps & AppOptions) => void,
+  system: (deps: Deps & AppOptions, app: Hono<AppEnv>) => Hono<AppEnv>,
 ): Hono<AppEnv> {
   const { timeoutMs, readCacheSeconds } = deps.config.permissions
   const bounded = withDeadline(deps.permissions, timeoutMs)

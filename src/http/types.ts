@@ -1,10 +1,9 @@
-import type { Deps } from '../domain/deps'
 import type { DocsAssets } from './docs-page'
 import type { RequestDeadline } from '../domain/deadline'
 import type { Contention } from '../domain/write/transaction'
 
-/** The entry point's dependencies as the app is built with them. */
-export interface AppDeps extends Deps {
+/** What an app is built with besides its Deps: the transport's own, no dependency of the domain. */
+export interface AppOptions {
   /** The reference page's renderer files; without them (edge) /docs is a static index. */
   docsAssets?: DocsAssets
   /**

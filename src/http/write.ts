@@ -4,7 +4,7 @@ import { canonicalJson, type WriteContext } from '../domain/context'
 import { ok, type DeclaredData } from './envelope'
 import { AppError, ERRORS } from '../errors'
 import type { AppEnv } from './types'
-import type { Deps, DomainDeps } from '../domain/deps'
+import type { Deps } from '../domain/deps'
 
 const IdempotencyKey = z.string().regex(/^[A-Za-z0-9_.:-]{1,255}$/)
 
@@ -15,7 +15,7 @@ const IdempotencyKey = z.string().regex(/^[A-Za-z0-9_.:-]{1,255}$/)
  */
 export async function writeContext<E extends AppEnv>(
   c: Context<E>,
-  deps: Pick<Deps, 'cipher'>,
+  deps: Deps,
   target: string,
   body: unknown,
 ): Promise<WriteContext> {
@@ -56,7 +56,7 @@ export function idempotencyKey<E extends AppEnv>(c: Context<E>): string | undefi
  */
 export async function answerWrite<E extends AppEnv>(
   c: Context<E>,
-  deps: Pick<DomainDeps, 'cipher'>,
+  deps: Deps,
   write: { target: string; body: unknown },
   run: (ctx: WriteContext) => Promise<DeclaredData<E>>,
 ) {

@@ -7,7 +7,7 @@ import { authorize } from '../http/auth'
 import { commandAccess } from '../domain/lifecycle/actions'
 import { ok, resultSchema } from '../http/envelope'
 import type { AppEnv } from '../http/types'
-import type { Deps, DomainDeps } from '../domain/deps'
+import type { Deps } from '../domain/deps'
 import { KiB, MiB } from '../http/body-shape'
 import { NoQuery, validate } from '../http/validate'
 import { answerWrite } from '../http/write'
@@ -42,7 +42,7 @@ const ACCOUNT_RULE_ERRORS = [
 ] as const satisfies readonly ErrorName[]
 
 /** Bank accounts after registration: SUP-ADM-034 (reads), 035, 036 and 041 (writes). */
-export const accountRoutes = (deps: Deps & DomainDeps) => {
+export const accountRoutes = (deps: Deps) => {
   const { permissions, logger } = deps
   const app = new Hono<AppEnv>()
 

@@ -12,7 +12,7 @@ import { DictItem } from '../schemas/dictionary'
 /** Dictionaries the supplier pages read; labels are display only, clients submit dictValue. */
 export const DICT_TYPES = ['supplier_type', 'supplier_lifecycle_status'] as const
 
-export const dictRoutes = (deps: Pick<Deps, 'sql' | 'reads' | 'observer'>) => {
+export const dictRoutes = (deps: Deps) => {
   const app = new Hono<AppEnv>()
   for (const dictType of DICT_TYPES) {
     app.get(
@@ -27,7 +27,7 @@ export const dictRoutes = (deps: Pick<Deps, 'sql' | 'reads' | 'observer'>) => {
       validate('query', NoQuery),
       async (c) => {
         const items = await readOnly(deps, c.get('adminId'), (sql) =>
-          dictionaryItems({ sql }, dictType),
+          dictionaryItems(sql, dictType),
         )
         return ok(
           c,

@@ -7,13 +7,13 @@ import { AppError, ERRORS } from '../errors'
 import { ok, resultSchema } from '../http/envelope'
 import { doc } from '../http/openapi'
 import type { AppEnv } from '../http/types'
-import type { Deps, DomainDeps } from '../domain/deps'
+import type { Deps } from '../domain/deps'
 import { validate } from '../http/validate'
 import { idString } from '../schemas/id'
 import { ApprovalCommandResult } from '../schemas/supplier'
 
 /** Internal routes (`/internal/supplier`): X-Internal-Token, no administrator identity. */
-export const internalRoutes = (deps: Deps & DomainDeps) => {
+export const internalRoutes = (deps: Deps) => {
   const app = new Hono<AppEnv>()
   const internalToken: MiddlewareHandler<AppEnv> = async (c, next) => {
     const token = c.req.header('x-internal-token')

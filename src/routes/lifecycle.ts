@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { archiveSupplier, type ArchiveDeps } from '../domain/lifecycle/archive'
+import { archiveSupplier } from '../domain/lifecycle/archive'
 import { changeSupplierStatus } from '../domain/lifecycle/status-change'
 import { authorize } from '../http/auth'
 import { commandAccess, lifecycleTransitions } from '../domain/lifecycle/actions'
@@ -23,7 +23,7 @@ const tags = ['lifecycle']
  * Lifecycle: the transition table (read), the status change through approval and the archive
  * through finance clearance.
  */
-export const lifecycleRoutes = (deps: Deps & ArchiveDeps) => {
+export const lifecycleRoutes = (deps: Deps) => {
   const { permissions, logger } = deps
   const app = new Hono<AppEnv>()
 

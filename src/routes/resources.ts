@@ -8,7 +8,7 @@ import { authorize } from '../http/auth'
 import { commandAccess } from '../domain/lifecycle/actions'
 import { ok, pageSchema, resultSchema, type DeclaredData } from '../http/envelope'
 import type { AppEnv } from '../http/types'
-import type { Deps, DomainDeps } from '../domain/deps'
+import type { Deps } from '../domain/deps'
 import type { WriteContext } from '../domain/context'
 import { KiB } from '../http/body-shape'
 import { NoQuery, pageQuery, pagingNumber, validate } from '../http/validate'
@@ -86,7 +86,7 @@ export const resourceInfoRoutes = (deps: Deps) => {
 }
 
 /** The resource side's relation maintenance: SUP-ADM-048 (read), 049 (set or rebind), 050 (unbind). */
-export const resourceRelationRoutes = (deps: Deps & DomainDeps) => {
+export const resourceRelationRoutes = (deps: Deps) => {
   const app = new Hono<AppEnv>()
   /** 049 and 050 write on the resource the path names, which is the write's target too. */
   const relationWrite = <E extends AppEnv, B>(
@@ -94,7 +94,7 @@ export const resourceRelationRoutes = (deps: Deps & DomainDeps) => {
     { resourceModule, resourceId }: z.output<typeof ResourceRelationParam>,
     body: B,
     verb: (
-      deps: Deps & DomainDeps,
+      deps: Deps,
       ctx: WriteContext,
       moduleCode: string,
       resourceId: string,

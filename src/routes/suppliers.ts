@@ -4,7 +4,7 @@ import { authorize } from '../http/auth'
 import { commandAccess } from '../domain/lifecycle/actions'
 import { resultSchema } from '../http/envelope'
 import type { AppEnv } from '../http/types'
-import type { Deps, DomainDeps } from '../domain/deps'
+import type { Deps } from '../domain/deps'
 import { KiB } from '../http/body-shape'
 import { validate } from '../http/validate'
 import { idString } from '../schemas/id'
@@ -32,7 +32,7 @@ import {
 const tags = ['supplier']
 
 /** Supplier profile writes: draft create, update, contacts, submit, delete. */
-export const supplierWriteRoutes = (deps: Deps & DomainDeps) => {
+export const supplierWriteRoutes = (deps: Deps) => {
   const { permissions, logger } = deps
   const app = new Hono<AppEnv>()
 

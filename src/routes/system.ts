@@ -39,7 +39,7 @@ const Health = resultSchema(HealthVO)
  * `docsAssets` (Node) /docs is the interactive renderer; without (edge) a static index.
  */
 export const systemRoutes = (
-  { sql, config, docsAssets }: Pick<Deps, 'sql' | 'config'> & { docsAssets?: DocsAssets },
+  { sql, config, docsAssets }: Deps & { docsAssets?: DocsAssets },
   api: Hono<AppEnv>,
 ) => {
   const app = new Hono<AppEnv>()

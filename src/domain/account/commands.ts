@@ -20,7 +20,7 @@ import type {
 } from '../../schemas/account'
 import type { ApprovalCommandResult } from '../../schemas/supplier'
 import { ACCOUNT_TERMS } from '../../schemas/account-terms'
-import type { DomainDeps } from '../deps'
+import type { Deps } from '../deps'
 import type { WriteContext } from '../context'
 import { checkCandidate, checkNewAccounts, flagCodes, numbersOf, screenNumbers } from './rules'
 import { logChanges, type FieldChange } from '../write/change-log'
@@ -87,7 +87,7 @@ async function relockAccount(tx: Sql, seen: AccountWriteRow) {
  * applier; the answer lists them in request order.
  */
 export function createAccounts(
-  deps: DomainDeps,
+  deps: Deps,
   ctx: WriteContext,
   supplierId: string,
   req: SupplierBankAccountBatchCreateRequest,
@@ -198,7 +198,7 @@ export function createAccounts(
 
 /** A submitted account's result as its approval and the account now stand. */
 async function submitOutcome(
-  deps: Pick<DomainDeps, 'sql'>,
+  deps: Deps,
   submitted: BankAccountSubmitResultVO,
   approval: ApprovalRow,
 ) {
@@ -234,7 +234,7 @@ function submitResult(
 
 /** The candidate fields whose value differs from the account's (the number by blind index). */
 async function changedFields(
-  deps: Pick<DomainDeps, 'cipher'>,
+  deps: Deps,
   account: AccountWriteRow,
   candidate: Candidate,
 ): Promise<Candidate> {
@@ -259,7 +259,7 @@ async function changedFields(
  * change log or the events holds a candidate value.
  */
 export function changeAccount(
-  deps: DomainDeps,
+  deps: Deps,
   ctx: WriteContext,
   supplierId: string,
   accountId: string,
@@ -360,7 +360,7 @@ export function changeAccount(
  * happens around this code.
  */
 export function setDefaultAccount(
-  deps: DomainDeps,
+  deps: Deps,
   ctx: WriteContext,
   supplierId: string,
   accountId: string,

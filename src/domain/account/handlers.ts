@@ -4,12 +4,8 @@ import { insertEvent } from '../../../sql/outbox'
 import type { Sql } from '../../../sql/db'
 import { lockSupplier } from '../../../sql/supplier'
 import { fail } from '../../errors'
-import {
-  approvalHandler,
-  type ApplierCtx,
-  type ApplierDeps,
-  type NotApplied,
-} from '../approval/handler'
+import { approvalHandler, type ApplierCtx, type NotApplied } from '../approval/handler'
+import type { Deps } from '../deps'
 import { checkCandidate, flagCodes } from './rules'
 import {
   eventChanges,
@@ -18,7 +14,6 @@ import {
   statusChange,
   type FieldChange,
 } from '../write/change-log'
-import type { AuditDeps } from '../audit/trail'
 import { assertAllowed } from '../lifecycle/policy'
 import { approvalOpenedBy } from '../../schemas/lifecycle'
 import { forSubscribers } from '../../schemas/events'
@@ -46,7 +41,7 @@ import type { AccountStatus } from '../../vocabulary'
  */
 async function applyCandidate(
   tx: Sql,
-  deps: ApplierDeps,
+  deps: Deps,
   snapshot: AccountCreateSnapshot,
   rules: {
     operation: 'ACCOUNT_CREATE' | 'ACCOUNT_CHANGE'
@@ -104,7 +99,7 @@ const OUTCOME = {
  */
 async function settleCreate(
   tx: Sql,
-  deps: AuditDeps,
+  deps: Deps,
   ctx: ApplierCtx,
   approval: ApprovalRow,
   snapshot: AccountCreateSnapshot,
@@ -238,7 +233,7 @@ export const accountChangeApproval = approvalHandler<AccountChangeSnapshot>({
 /** A change that did not go through leaves the account as it is; the log says what happened. */
 async function logOutcome(
   tx: Sql,
-  deps: AuditDeps,
+  deps: Deps,
   ctx: ApplierCtx,
   approval: ApprovalRow,
   snapshot: AccountChangeSnapshot,

@@ -32,7 +32,7 @@ export function toAccountVO(
 
 /** SUP-ADM-034 list: the live accounts of a live supplier, masked, never with proof files. */
 export async function listSupplierAccounts(
-  { sql }: Pick<Deps, 'sql'>,
+  { sql }: Deps,
   supplierId: string,
 ): Promise<SupplierBankAccountVO[]> {
   if (!(await findSupplier(sql, supplierId))) fail('SUPPLIER_NOT_FOUND')
@@ -45,7 +45,7 @@ export async function listSupplierAccounts(
  * and fails if it cannot be.
  */
 export async function getSupplierAccount(
-  deps: Pick<Deps, 'sql' | 'permissions'>,
+  deps: Deps,
   supplierId: string,
   accountId: string,
   reader: Reader,

@@ -5,7 +5,7 @@ import type { Sql } from '../../../sql/db'
 import { fail } from '../../errors'
 import type { BankAccountInput } from '../../schemas/supplier'
 import type { Candidate, RiskFlag } from './snapshot'
-import type { DomainDeps } from '../deps'
+import type { Config } from '../../config'
 import { normalizeAccountNo, normalizeName } from '../../identity'
 import { checkStorageUrls } from '../write/fields'
 import { HOLDS_NUMBER } from './statuses'
@@ -16,8 +16,6 @@ import { AccountTerms, type SettlementTerms } from '../../schemas/account-terms'
  * checks as registration (C-03, settlement terms, storage URLs; C-19 against the database), and
  * the fraud signal. Nothing here writes.
  */
-
-type Config = Pick<DomainDeps['config'], 'storageUrlPrefixes'>
 
 /** Field rules of new accounts (SUP-ADM-035): C-03, no number twice, terms, proof URLs. */
 export function checkNewAccounts(

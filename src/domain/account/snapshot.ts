@@ -3,7 +3,7 @@ import type { NewAccount, StoredTerms } from '../../../sql/account'
 import { maskAccountNo } from '../../crypto/sensitive'
 import { fail } from '../../errors'
 import { ACCOUNT_TYPES } from '../../vocabulary'
-import type { DomainDeps } from '../deps'
+import type { Deps } from '../deps'
 import { canonicalJson } from '../context'
 import { normalizeAccountNo } from '../../identity'
 import { emptyToNull } from '../write/fields'
@@ -87,7 +87,7 @@ const UNSET = {
 
 /** A new account's values: the request's terms (the unset ones empty), the number as stored. */
 export async function newAccount(
-  deps: Pick<DomainDeps, 'cipher'>,
+  deps: Deps,
   input: z.output<typeof BankAccountInput>,
   accountName: string,
 ): Promise<NewAccount> {
@@ -101,11 +101,7 @@ export async function newAccount(
 }
 
 /** The clear part of a snapshot and the sealed candidate. */
-export async function sealCandidate(
-  deps: Pick<DomainDeps, 'cipher'>,
-  candidate: Candidate,
-  riskFlags: RiskFlag[],
-) {
+export async function sealCandidate(deps: Deps, candidate: Candidate, riskFlags: RiskFlag[]) {
   const number = candidate.accountNo
   return {
     fields: ACCOUNT_TERMS.filter((term) => candidate[term] !== undefined),
@@ -121,7 +117,7 @@ export async function sealCandidate(
  * does not parse, or whose number is not the one indexed, cannot be applied.
  */
 export async function openCandidate(
-  deps: Pick<DomainDeps, 'cipher'>,
+  deps: Deps,
   snapshot: AccountCreateSnapshot,
 ): Promise<Candidate> {
   const parsed = Candidate.safeParse(JSON.parse(await deps.cipher.decrypt(snapshot.candidateEnc)))
@@ -138,7 +134,7 @@ export async function openCandidate(
 }
 
 /** A normalized account number as the account stores it: encrypted, indexed and masked. */
-async function storedNumber(deps: Pick<DomainDeps, 'cipher'>, accountNo: string) {
+async function storedNumber(deps: Deps, accountNo: string) {
   return {
     accountNoEnc: await deps.cipher.encrypt(accountNo),
     accountNoBidx: await deps.cipher.blindIndex(accountNo, 'accountNo'),
@@ -148,7 +144,7 @@ async function storedNumber(deps: Pick<DomainDeps, 'cipher'>, accountNo: string)
 
 /** The terms a candidate sets, as the account stores them (the number as above). */
 export async function storedTerms(
-  deps: Pick<DomainDeps, 'cipher'>,
+  deps: Deps,
   { accountNo, ...terms }: Candidate,
 ): Promise<Partial<StoredTerms>> {
   return accountNo === undefined ? terms : { ...terms, ...(await storedNumber(deps, accountNo)) }

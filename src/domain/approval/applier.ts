@@ -13,18 +13,11 @@ import { AppError, ERRORS, fail } from '../../errors'
 import type { ApprovalResult } from '../../ports/approval-provider'
 import type { ApprovalCommandResult } from '../../schemas/supplier'
 import { sealApproval } from '../audit/trail'
+import type { Deps } from '../deps'
 import { mapConstraintViolation } from '../write/constraints'
 import { allSettled, ContentionError, transaction } from '../write/transaction'
-import {
-  notAppliedReason,
-  type ApplierCtx,
-  type ApplierDeps,
-  type ApprovalHandler,
-  type ApprovalHandlers,
-} from './handler'
+import { notAppliedReason, type ApplierCtx, type ApprovalHandler } from './handler'
 import { APPROVAL_APPLICABLE, approvalSources, approvalTarget } from '../../vocabulary'
-
-export type CoreDeps = ApplierDeps & { approvalHandlers: ApprovalHandlers }
 
 /** The approval row, locked for this transaction; 395029 when there is none. */
 const locked = async (tx: Sql, approvalLogId: string) =>
@@ -35,7 +28,7 @@ const current = async (tx: Sql, approvalLogId: string) =>
   (await findApproval(tx, approvalLogId)) ?? fail('APPROVAL_NOT_FOUND')
 
 /** The handler of an approval's business type and its parsed snapshot. */
-function handle(deps: CoreDeps, approval: ApprovalRow) {
+function handle(deps: Deps, approval: ApprovalRow) {
   const handler = deps.approvalHandlers[approval.bizType] as ApprovalHandler<unknown> | undefined
   if (!handler) fail('APPROVAL_APPLY_FAILED', `no handler applies ${approval.bizType} approvals`)
   if (approval.schemaVersion !== 1) {
@@ -57,7 +50,7 @@ function handle(deps: CoreDeps, approval: ApprovalRow) {
  * a transaction of its own; anything else (a lost connection) leaves it for reconciliation.
  */
 export async function applyApprovalResult(
-  deps: CoreDeps,
+  deps: Deps,
   ctx: ApplierCtx,
   result: ApprovalResult,
 ): Promise<ApprovalRow> {
@@ -125,7 +118,7 @@ export async function applyApprovalResult(
  * it was still undecided. The decision's UPDATE, conditional on the status, is also the lock
  * when it matches; otherwise (decided already) the row is locked and read as it is.
  */
-async function decided(tx: Sql, deps: CoreDeps, result: ApprovalResult): Promise<ApprovalRow> {
+async function decided(tx: Sql, deps: Deps, result: ApprovalResult): Promise<ApprovalRow> {
   // The supplier's aggregate lock comes first, as in every command of that supplier; the two
   // statements go out together and run in the order sent.
   const [, decision] = await allSettled([
@@ -142,7 +135,7 @@ async function decided(tx: Sql, deps: CoreDeps, result: ApprovalResult): Promise
  * database is gone), the approval stays undecided and reconciliation puts it to the provider
  * again; the applier's own failure is what the caller hears either way.
  */
-async function keepDecision(deps: CoreDeps, ctx: ApplierCtx, result: ApprovalResult) {
+async function keepDecision(deps: Deps, ctx: ApplierCtx, result: ApprovalResult) {
   try {
     await transaction(deps, ctx, async (tx) => {
       await decided(tx, deps, result)
@@ -155,13 +148,7 @@ async function keepDecision(deps: CoreDeps, ctx: ApplierCtx, result: ApprovalRes
   }
 }
 
-async function failed(
-  tx: Sql,
-  deps: CoreDeps,
-  ctx: ApplierCtx,
-  approval: ApprovalRow,
-  err: AppError,
-) {
+async function failed(tx: Sql, deps: Deps, ctx: ApplierCtx, approval: ApprovalRow, err: AppError) {
   const handler = deps.approvalHandlers[approval.bizType] as ApprovalHandler<unknown> | undefined
   const snapshot = handler?.snapshot.safeParse(approval.candidateSnapshot)
   // An unreadable snapshot or an unknown type has nothing of its own to undo.
@@ -185,7 +172,7 @@ async function failed(
  */
 export async function withdrawApproval(
   tx: Sql,
-  deps: CoreDeps,
+  deps: Deps,
   ctx: ApplierCtx,
   approvalLogId: string,
 ): Promise<ApprovalRow> {

@@ -5,9 +5,9 @@ import type { Sql } from '../../../sql/db'
 import type { ApprovalCommandResult } from '../../schemas/supplier'
 import { applyApprovalResult, commandResult } from './applier'
 import type { ApplierCtx, ApprovalHandler } from './handler'
-import type { DomainDeps } from '../deps'
+import type { Deps } from '../deps'
 import type { WriteContext } from '../context'
-import { sealApprovalAndLog, type AuditDeps } from '../audit/trail'
+import { sealApprovalAndLog } from '../audit/trail'
 import { changeLogEntries, type FieldChange } from '../write/change-log'
 import { runWrite } from '../write/pipeline'
 import type { ChangeOperationType } from '../../vocabulary'
@@ -50,7 +50,7 @@ export interface ApprovalRecord<S> {
 /** Records the SUBMITTED approval, its change log and its event in the caller's transaction. */
 export async function openApproval<S>(
   tx: Sql,
-  deps: AuditDeps,
+  deps: Deps,
   ctx: Pick<WriteContext, 'adminId' | 'requestId'>,
   { handler, approval: spec, log, event }: ApprovalRecord<S>,
 ): Promise<ApprovalRow> {
@@ -98,7 +98,7 @@ export async function openApproval<S>(
  * provider's decision and replayed with the approval's current state.
  */
 export function runApprovalCommand<Seen>(
-  deps: DomainDeps,
+  deps: Deps,
   ctx: WriteContext,
   command: { precheck(sql: Sql): Promise<Seen>; run(tx: Sql, seen: Seen): Promise<ApprovalRow> },
 ): Promise<ApprovalCommandResult> {
@@ -129,7 +129,7 @@ export function runApprovalCommand<Seen>(
  * SUBMITTED or APPROVED for the reconciliation sweep, and that recorded state is the answer.
  */
 export async function decideApproval(
-  deps: DomainDeps,
+  deps: Deps,
   ctx: ApplierCtx,
   approval: ApprovalRow,
 ): Promise<ApprovalRow> {
@@ -147,7 +147,7 @@ export async function decideApproval(
 
 /** A kept answer replayed with the approval's current state (it may have been applied since). */
 async function currentCommandResult(
-  deps: Pick<DomainDeps, 'sql'>,
+  deps: Deps,
   kept: ApprovalCommandResult,
 ): Promise<ApprovalCommandResult> {
   const now = await findApproval(deps.sql, kept.approvalLogId)

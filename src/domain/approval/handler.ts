@@ -7,7 +7,6 @@ import type { Contention } from '../write/transaction'
 import type { Deps } from '../deps'
 
 export type BizType = ApprovalRow['bizType']
-export type ApplierDeps = Pick<Deps, 'sql' | 'config' | 'logger' | 'cipher' | 'observer'>
 /** Who the applied change is attributed to, and the request it runs in. */
 export interface ApplierCtx {
   adminId: string
@@ -33,13 +32,7 @@ export interface ApprovalHandler<S = unknown> {
   /** The versioned candidate snapshot (schemaVersion 1); an unreadable one is refused. */
   snapshot: z.ZodType<S>
   /** Locks the target, re-checks and applies from the snapshot, with change log and events. */
-  apply(
-    tx: Sql,
-    deps: ApplierDeps,
-    ctx: ApplierCtx,
-    approval: ApprovalRow,
-    snapshot: S,
-  ): Promise<void>
+  apply(tx: Sql, deps: Deps, ctx: ApplierCtx, approval: ApprovalRow, snapshot: S): Promise<void>
   /**
    * What an approval that will not be applied does to the business: rejected by the provider (a
    * registration goes back to DRAFT), failed to apply (usually nothing: the change stays
@@ -48,7 +41,7 @@ export interface ApprovalHandler<S = unknown> {
    */
   notApplied(
     tx: Sql,
-    deps: ApplierDeps,
+    deps: Deps,
     ctx: ApplierCtx,
     approval: ApprovalRow,
     snapshot: S,

@@ -2,7 +2,7 @@ import { findApproval, stuckApprovals, type ApprovalRow } from '../../../sql/app
 import { releaseLease, takeLease } from '../../../sql/lease'
 import { fail } from '../../errors'
 import type { ApprovalResult } from '../../ports/approval-provider'
-import type { DomainDeps } from '../deps'
+import type { Deps } from '../deps'
 import type { RequestDeadline } from '../deadline'
 import { applyApprovalResult } from './applier'
 
@@ -12,7 +12,7 @@ import { applyApprovalResult } from './applier'
  * decided one is handed to the applier, which changes nothing if it is already applied.
  */
 export async function reconcileApproval(
-  deps: DomainDeps,
+  deps: Deps,
   approvalLogId: string,
   requestId: string,
   deadline?: RequestDeadline,
@@ -61,7 +61,7 @@ export interface SweepOutcome {
  * pooler would leak (see the migration that made job_lease).
  */
 export async function sweepStuckApprovals(
-  deps: DomainDeps,
+  deps: Deps,
   opts: { olderThanSeconds: number; batch?: number },
 ): Promise<SweepOutcome> {
   const outcome: SweepOutcome = { ran: false, examined: 0, applied: 0, notApplied: 0 }
@@ -85,7 +85,7 @@ export async function sweepStuckApprovals(
   return outcome
 }
 
-async function underSweepLease(deps: DomainDeps, sweep: () => Promise<void>) {
+async function underSweepLease(deps: Deps, sweep: () => Promise<void>) {
   const holder = crypto.randomUUID()
   if (!(await takeLease(deps.sql, SWEEP_JOB, holder, SWEEP_LEASE_SECONDS))) return
   try {
@@ -99,7 +99,7 @@ async function underSweepLease(deps: DomainDeps, sweep: () => Promise<void>) {
  * Runs the sweep at start-up and then every `intervalSeconds` (0: start-up only) until the
  * returned stop function is called; a failed round is logged and the next one runs anyway.
  */
-export function startApprovalSweeper(deps: DomainDeps) {
+export function startApprovalSweeper(deps: Deps) {
   const { approvalReconcileAfterSeconds: olderThanSeconds, approvalReconcileIntervalSeconds } =
     deps.config
   let running: Promise<unknown> = Promise.resolve()

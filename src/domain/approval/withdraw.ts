@@ -1,7 +1,7 @@
 import { findApproval } from '../../../sql/approval'
 import { fail } from '../../errors'
 import type { ApprovalCommandResult } from '../../schemas/supplier'
-import type { DomainDeps } from '../deps'
+import type { Deps } from '../deps'
 import type { WriteContext } from '../context'
 import { runWrite } from '../write/pipeline'
 import { commandResult, withdrawApproval } from './applier'
@@ -27,7 +27,7 @@ export const withdrawPermissions = (handlers: ApprovalHandlers): string[] => [
  * (`held`: which of `withdrawPermissions` they hold); without them, 395002 and nothing written.
  */
 export function withdrawFailedApproval(
-  deps: DomainDeps,
+  deps: Deps,
   ctx: WriteContext,
   approvalLogId: string,
   held: readonly string[],

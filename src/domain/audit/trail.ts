@@ -1,4 +1,5 @@
 import type postgres from 'postgres'
+import type { Deps } from '../deps'
 import {
   CHANGE_LOG_SEALED_COLUMNS,
   insertSealedChangeLogs,
@@ -29,11 +30,6 @@ import type { ChangeOperationType, ChangeTargetType } from '../../vocabulary'
  * in the chain and the hash of the row before. The chain's head row, locked by the first sealed
  * write of a transaction, serializes the writers of one chain (one supplier) only.
  */
-
-/** What seals: the service's keys (the SensitiveCipher carries the audit key). */
-export interface AuditDeps {
-  cipher: { audit: AuditKey }
-}
 
 /** The chain of a change-log row: its supplier's, or the qualification rules' one. */
 export const chainOf = (supplierId: string | null) =>
@@ -83,7 +79,7 @@ export interface ChangeLogEntry {
  */
 export async function appendChangeLogs(
   tx: Sql,
-  deps: AuditDeps,
+  deps: Deps,
   entries: ChangeLogEntry[],
   events: readonly DomainEvent[] = [],
 ) {
@@ -102,7 +98,7 @@ export async function appendChangeLogs(
 /** The rows of `appendChangeLogs`, sealed after `head`, which this transaction holds locked. */
 async function writeChangeLogs(
   tx: Sql,
-  deps: AuditDeps,
+  deps: Deps,
   chain: string,
   head: ChainHead,
   entries: ChangeLogEntry[],
@@ -165,7 +161,7 @@ export class AuditTrailBrokenError extends Error {
  */
 export async function sealApproval<T extends ApprovalToSeal>(
   tx: Sql,
-  deps: AuditDeps,
+  deps: Deps,
   written: T | null,
 ): Promise<T | null> {
   if (!written) return null
@@ -180,7 +176,7 @@ export async function sealApproval<T extends ApprovalToSeal>(
  */
 export async function sealApprovalAndLog(
   tx: Sql,
-  deps: AuditDeps,
+  deps: Deps,
   written: ApprovalToSeal,
   entries: ChangeLogEntry[],
   events: readonly DomainEvent[] = [],
@@ -194,7 +190,7 @@ export async function sealApprovalAndLog(
 }
 
 /** Where an approval row just written goes in its chain, and its hash (its old seal checked). */
-async function approvalSeal(deps: AuditDeps, written: ApprovalToSeal) {
+async function approvalSeal(deps: Deps, written: ApprovalToSeal) {
   const old = written.sealOld
   if (old && written.sealOldSeq !== null && written.sealOldHash !== null) {
     const place = { chain: old.chain ?? '', seq: written.sealOldSeq, prev: old.prev ?? '' }
@@ -227,7 +223,7 @@ async function approvalSeal(deps: AuditDeps, written: ApprovalToSeal) {
  * before the audit trail are sealed so, once (`sealLegacyRows`); any other unsealed row was
  * written around the service, and only an operator's `npm run audit:verify -- --seal` seals it.
  */
-export async function sealUnsealedRows(sql: postgres.Sql, deps: AuditDeps) {
+export async function sealUnsealedRows(sql: postgres.Sql, key: AuditKey) {
   return sql.begin(async (tx) => {
     let sealed = 0
     let pending: UnsealedRow[] = []
@@ -239,7 +235,7 @@ export async function sealUnsealedRows(sql: postgres.Sql, deps: AuditDeps) {
       for (const row of rows) {
         const head = heads.get(row.chain)!
         const place = { chain: row.chain, seq: (BigInt(head.seq) + 1n).toString(), prev: head.hash }
-        const hash = await deps.cipher.audit.seal(sealInput(row.table, place, row.fields))
+        const hash = await key.seal(sealInput(row.table, place, row.fields))
         done[row.table].push({ id: row.id, ...place, hash })
         heads.set(row.chain, { chain: row.chain, seq: place.seq, hash })
       }
@@ -271,9 +267,9 @@ type Sealed = { id: string; chain: string; seq: string; prev: string; hash: stri
  * Seals the rows written before the audit trail (migration 20261125000100), once: at every
  * start until it has run through, then never again. Returns how many rows it sealed.
  */
-export async function sealLegacyRows(sql: postgres.Sql, deps: AuditDeps) {
+export async function sealLegacyRows(sql: postgres.Sql, key: AuditKey) {
   if (!(await legacyRowsPending(sql))) return 0
-  const sealed = await sealUnsealedRows(sql, deps)
+  const sealed = await sealUnsealedRows(sql, key)
   await markLegacyRowsSealed(sql)
   return sealed
 }

@@ -1,6 +1,7 @@
 import type postgres from 'postgres'
 import { readTrail, type TrailEntry } from '../../../sql/audit-trail'
-import { sealInput, type AuditDeps } from './trail'
+import type { AuditKey } from '../../crypto/audit'
+import { sealInput } from './trail'
 
 /*
  * `npm run audit:verify`: walks every chain of the audit trail and names, per broken chain, the
@@ -52,15 +53,15 @@ function vacatedPlaces(r: Row): { seq: bigint; hash: string }[] {
   })
 }
 
-async function hashAt(deps: AuditDeps, r: Row, chain: string, seq: bigint, prev: string) {
-  return deps.cipher.audit.seal(
+async function hashAt(key: AuditKey, r: Row, chain: string, seq: bigint, prev: string) {
+  return key.seal(
     sealInput(r.kind, { chain, seq: seq.toString(), prev }, r.fields ?? [], r.vacated),
   )
 }
 
 /** The first thing that breaks one chain, or null when it is whole. */
 async function checkChain(
-  deps: AuditDeps,
+  key: AuditKey,
   chain: string,
   head: TrailEntry | undefined,
   rows: Row[],
@@ -85,7 +86,7 @@ async function checkChain(
       r.seq !== null &&
       r.prev !== null &&
       r.hash !== null &&
-      (await hashAt(deps, r, chain, BigInt(r.seq), r.prev)) === r.hash
+      (await hashAt(key, r, chain, BigInt(r.seq), r.prev)) === r.hash
     intact.set(r, ok)
   }
   const broken = (r: Row) =>
@@ -133,7 +134,7 @@ async function checkChain(
       for (let from = 1n; from <= end; from++) {
         if (
           from !== seq &&
-          (await hashAt(deps, forged, chain, from, forged.prev!)) === forged.hash
+          (await hashAt(key, forged, chain, from, forged.prev!)) === forged.hash
         ) {
           return finding('order', seq, forged, `it was sealed at seq ${from} and moved here`)
         }
@@ -162,7 +163,7 @@ async function checkChain(
  */
 export async function verifyAuditTrail(
   sql: postgres.Sql,
-  deps: AuditDeps,
+  key: AuditKey,
   options: { keep?: number } = {},
 ): Promise<VerifyReport> {
   const keep = options.keep ?? 100
@@ -177,7 +178,7 @@ export async function verifyAuditTrail(
   const flush = async () => {
     if (chain === null) return
     report.chains++
-    const f = await checkChain(deps, chain, head, rows)
+    const f = await checkChain(key, chain, head, rows)
     if (f) found(f)
   }
   await readTrail(sql, async (entries) => {

@@ -1,17 +1,15 @@
 import { insertEvent } from '../../../sql/outbox'
 import { findSupplier, lockSupplier } from '../../../sql/supplier'
 import { fail } from '../../errors'
-import type { ClearanceAnswer, FinanceClearance } from '../../ports/finance-clearance'
+import type { ClearanceAnswer } from '../../ports/finance-clearance'
 import type { ArchiveResult } from '../../schemas/supplier'
-import type { DomainDeps } from '../deps'
+import type { Deps } from '../deps'
 import type { WriteContext } from '../context'
 import { logChanges } from '../write/change-log'
 import { runWrite } from '../write/pipeline'
 import { assertAllowed } from './policy'
 import { moveTo } from './transitions'
 import { applyMove } from './move'
-
-export type ArchiveDeps = DomainDeps & { financeClearance: FinanceClearance }
 
 /** Why a clearance answer that is not CLEARED refuses the archive. */
 const REFUSAL = {
@@ -33,7 +31,7 @@ const REFUSAL = {
  * the answer is about another state of the supplier and the archive is refused (395014).
  */
 export function archiveSupplier(
-  deps: ArchiveDeps,
+  deps: Deps,
   ctx: WriteContext,
   supplierId: string,
 ): Promise<ArchiveResult> {
@@ -118,11 +116,7 @@ export function archiveSupplier(
   })
 }
 
-function refuse(
-  deps: Pick<DomainDeps, 'logger'>,
-  supplierId: string,
-  answer: ClearanceAnswer,
-): never {
+function refuse(deps: Deps, supplierId: string, answer: ClearanceAnswer): never {
   if (answer.outcome === 'CLEARED') throw new Error('a cleared answer is not a refusal')
   const reason = 'reason' in answer ? answer.reason : undefined
   deps.logger.warn({ supplierId, outcome: answer.outcome, reason }, 'archive refused by clearance')

@@ -5,7 +5,7 @@ import { registrationClashes, registrationFacts } from '../../../sql/supplier'
 import { liveTypes, type TypeRow } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
 import { COMPLIANT_STATES } from '../../vocabulary'
-import type { DomainDeps } from '../deps'
+import type { Deps } from '../deps'
 import { today } from '../context'
 import type { Move } from './transitions'
 
@@ -19,8 +19,6 @@ import type { Move } from './transitions'
 export interface GuardEvidence {
   clearance?: { cleared: true }
 }
-
-export type GuardDeps = Pick<DomainDeps, 'config'>
 
 /**
  * A supplier's live types and accounts as the caller's transaction has read them, with nothing
@@ -46,7 +44,7 @@ export type KnownFacts = Partial<SupplierChildren> & {
  */
 export async function checkGuard(
   tx: Sql,
-  deps: GuardDeps,
+  deps: Deps,
   move: Move,
   supplierId: string,
   evidence: GuardEvidence = {},
@@ -98,7 +96,7 @@ export async function assertQualificationsValid(sql: Sql, supplierId: string) {
  */
 export async function checkRegistration(
   tx: Sql,
-  deps: Pick<DomainDeps, 'config'>,
+  deps: Deps,
   supplierId: string,
   known?: KnownFacts,
 ): Promise<SupplierChildren> {

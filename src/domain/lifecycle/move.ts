@@ -7,7 +7,8 @@ import {
 } from '../../../sql/supplier'
 import { fail } from '../../errors'
 import type { SupplierStatus } from '../../vocabulary'
-import { checkGuard, type GuardDeps, type GuardEvidence, type SupplierChildren } from './guards'
+import type { Deps } from '../deps'
+import { checkGuard, type GuardEvidence, type SupplierChildren } from './guards'
 import type { Move } from './transitions'
 
 /**
@@ -29,7 +30,7 @@ export interface MoveSubject {
  */
 export async function applyMove(
   tx: Sql,
-  deps: GuardDeps,
+  deps: Deps,
   supplier: MoveSubject,
   move: Move,
   options: {

@@ -6,10 +6,9 @@ import { lockSupplier } from '../../../sql/supplier'
 import { fail } from '../../errors'
 import type { ApprovalCommandResult, SupplierStatusRequest } from '../../schemas/supplier'
 import { approvalHandler, type ApplierCtx, type NotApplied } from '../approval/handler'
-import type { DomainDeps } from '../deps'
+import type { Deps } from '../deps'
 import type { WriteContext } from '../context'
 import { assertQualificationsValid, checkGuard } from './guards'
-import type { AuditDeps } from '../audit/trail'
 import { logChanges, statusChange } from '../write/change-log'
 import { openApproval, runApprovalCommand } from '../approval/command'
 import { relockSupplier, supplierForWrite } from '../write/target'
@@ -41,7 +40,7 @@ export type StatusChangeSnapshot = z.output<typeof StatusChangeSnapshot>
 
 /** SUP-ADM-043: asks for a status change through a STATUS_CHANGE approval. */
 export function changeSupplierStatus(
-  deps: DomainDeps,
+  deps: Deps,
   ctx: WriteContext,
   supplierId: string,
   req: SupplierStatusRequest,
@@ -161,7 +160,7 @@ export const statusChangeApproval = approvalHandler<StatusChangeSnapshot>({
 /** The evidence of a status change that did not happen: the status is left as it is. */
 async function logNotApplied(
   tx: Sql,
-  deps: AuditDeps,
+  deps: Deps,
   ctx: ApplierCtx,
   approval: ApprovalRow,
   snapshot: StatusChangeSnapshot,

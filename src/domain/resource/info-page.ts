@@ -114,7 +114,7 @@ function toRecord(
  * complete answer for the page.
  */
 export async function getResourceInfoPage(
-  deps: Pick<Deps, 'sql' | 'config' | 'fleet'>,
+  deps: Deps,
   supplierId: string,
   query: ResourceInfoQuery,
 ): Promise<PageResult<SupplierResourceInfoRespVO>> {

@@ -12,7 +12,7 @@ import {
 } from '../../../sql/resource'
 import { SUPPLIER_STATUSES, type ResourceModule, type SupplierStatus } from '../../vocabulary'
 import { fail } from '../../errors'
-import type { Deps, DomainDeps } from '../deps'
+import type { Deps } from '../deps'
 import { fleetResourcesFor, vehiclesById } from '../../ports/fleet'
 import type {
   SupplierResourceReassignRequest,
@@ -33,9 +33,6 @@ import { relationView } from './relations'
  * binds racing for an unbound resource both pass their checks, and the loser's INSERT violates
  * supplier_resource_relation_one_valid, which the pipeline's constraint map turns into 395022.
  */
-
-type RelationDeps = Pick<Deps, 'sql' | 'config' | 'fleet' | 'cipher'>
-type WriteDeps = Pick<DomainDeps, 'sql' | 'config' | 'logger' | 'cipher'> & Pick<Deps, 'fleet'>
 
 export interface RelationTarget {
   module: ResourceModule
@@ -78,7 +75,7 @@ const inIdOrder = (ids: (string | undefined)[]) =>
 /** The current name of a live resource to bind, or 395031 (vehicles: asked of the fleet). */
 async function bindableResource(
   sql: Sql,
-  deps: Pick<Deps, 'config' | 'fleet'>,
+  deps: Deps,
   target: RelationTarget,
 ): Promise<string | null> {
   if (target.module === FLEET_MODULE) {
@@ -131,7 +128,7 @@ interface ReassignSeen {
 
 /** A relation command (SUP-ADM-049, 050) on one resource, whose module is already checked. */
 type RelationCommand<B, S, R> = (
-  deps: RelationDeps,
+  deps: Deps,
   ctx: WriteContext,
   target: RelationTarget,
   body: B,
@@ -140,12 +137,12 @@ type RelationCommand<B, S, R> = (
 /** `command` as a write on the resource a module code and an id name (an unknown module is 395034). */
 const onResource =
   <B, S, R>(command: RelationCommand<B, S, R>) =>
-  (deps: WriteDeps, ctx: WriteContext, moduleCode: string, resourceId: string, body: B) =>
+  (deps: Deps, ctx: WriteContext, moduleCode: string, resourceId: string, body: B) =>
     runWrite(deps, ctx, command(deps, ctx, relationTarget(moduleCode, resourceId), body))
 
 /** The command of SUP-ADM-049. */
 export function reassignRelationCommand(
-  deps: RelationDeps,
+  deps: Deps,
   ctx: WriteContext,
   target: RelationTarget,
   body: SupplierResourceReassignRequest,
@@ -279,7 +276,7 @@ export function reassignRelationCommand(
 
 /** The command of SUP-ADM-050. */
 export function unbindRelationCommand(
-  deps: RelationDeps,
+  deps: Deps,
   ctx: WriteContext,
   target: RelationTarget,
   body: SupplierResourceUnbindRequest,

@@ -33,7 +33,7 @@ export async function currentResourceName(
  */
 export async function relationView(
   tx: Sql,
-  deps: Pick<Deps, 'config' | 'fleet'>,
+  deps: Deps,
   module: ResourceModule,
   resourceId: string,
   known: { resourceName: string | null } = { resourceName: null },
@@ -71,7 +71,7 @@ export async function relationView(
 
 /** SUP-ADM-048: the current relation of a resource, or null; 395034 for an unknown module. */
 export async function getCurrentRelation(
-  deps: Pick<Deps, 'sql' | 'config' | 'fleet'>,
+  deps: Deps,
   moduleCode: string,
   resourceId: string,
 ): Promise<SupplierResourceRelationVO | null> {

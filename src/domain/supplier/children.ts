@@ -27,13 +27,11 @@ import { normalizePhone } from '../../identity'
 import { fail } from '../../errors'
 import type { BankAccountInput } from '../../schemas/supplier'
 import { ACCOUNT_TERMS } from '../../schemas/account-terms'
-import type { DomainDeps } from '../deps'
+import type { Deps } from '../deps'
 import { planMerge } from './merge'
 import { newAccount, sameTerm } from '../account/snapshot'
 import { emptyToNull } from '../write/fields'
 import { type FieldChange, maskForLog } from '../write/change-log'
-
-type Cipher = Pick<DomainDeps, 'cipher'>
 
 /*
  * `created`: the supplier was inserted by this very transaction, so it has no children yet and
@@ -196,9 +194,9 @@ async function mergeSnapshot<
 /** The merge of a child kind whose spec encrypts with the cipher (contacts, qualifications). */
 const snapshotMerge =
   <I extends { expectedUpdateTime?: string }, E extends { id: string; updateTime: string }, C>(
-    spec: (deps: Cipher) => SnapshotSpec<I, E, C>,
+    spec: (deps: Deps) => SnapshotSpec<I, E, C>,
   ) =>
-  (tx: Sql, deps: Cipher, supplierId: string, items: I[], created = false) =>
+  (tx: Sql, deps: Deps, supplierId: string, items: I[], created = false) =>
     mergeSnapshot(tx, supplierId, items, spec(deps), created)
 
 const summary = (name: string, mask: string | null) => `${name} ${mask ?? ''}`.trim()
@@ -238,7 +236,7 @@ export const mergeContacts = snapshotMerge<ContactItem, ContactRow, ContactColum
   },
 }))
 
-async function contactColumns(deps: Cipher, item: ContactItem) {
+async function contactColumns(deps: Deps, item: ContactItem) {
   const phone = normalizePhone(item.contactPhone)
   return {
     contact_name: item.contactName,
@@ -288,7 +286,7 @@ export const mergeQualifications = snapshotMerge<
   },
 }))
 
-async function qualificationColumns(deps: Cipher, item: QualificationItem) {
+async function qualificationColumns(deps: Deps, item: QualificationItem) {
   const certNo = emptyToNull(item.certNo?.trim())
   return {
     qual_type: item.qualType,
@@ -349,7 +347,7 @@ export function mergeBare(
  */
 export async function replaceDraftAccounts(
   tx: Sql,
-  deps: Cipher,
+  deps: Deps,
   supplierId: string,
   accounts: z.output<typeof BankAccountInput>[],
   accountName: string,

@@ -6,7 +6,7 @@ import { fail, type ErrorName } from '../../errors'
 import { LIMITS } from '../../vocabulary'
 import type { z } from 'zod'
 import type { BankAccountInput } from '../../schemas/supplier'
-import type { DomainDeps } from '../deps'
+import type { Deps } from '../deps'
 import { today } from '../context'
 import { nameKeysOf } from './name-keys'
 import { searchFieldsOf } from './search'
@@ -65,7 +65,7 @@ export interface Identity {
  * after submission, and one stored before the check-character rule must not block every edit).
  */
 export async function identityOf(
-  deps: Pick<DomainDeps, 'cipher'>,
+  deps: Deps,
   input: { fullName?: string; taxNo?: string },
   seen?: Pick<SupplierRow, 'taxNoBidx'>,
 ): Promise<Identity> {
@@ -114,7 +114,7 @@ function typoMessage(typos: UsccTypo[]): string {
  * compared with the current row (null for a new draft). Sensitive values are encrypted here.
  */
 export async function diffSubject(
-  deps: Pick<DomainDeps, 'cipher'>,
+  deps: Deps,
   current: SupplierRow | null,
   input: SubjectInput,
   { fullName, taxNo, taxNoBidx }: Identity,
@@ -192,7 +192,7 @@ export async function diffSubject(
 /** Field rules that need configuration or the dictionary (step 3 of the write order). */
 export async function checkFieldRules(
   sql: Sql,
-  deps: Pick<DomainDeps, 'config'>,
+  deps: Deps,
   input: {
     types?: { typeCode: string }[]
     establishDate?: string | null

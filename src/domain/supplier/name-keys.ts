@@ -8,7 +8,7 @@ import {
 } from '../../../sql/supplier'
 import { inBackground, inBatches } from '../backfill'
 import type { Sql } from '../../../sql/db'
-import type { DomainDeps } from '../deps'
+import type { Deps } from '../deps'
 import {
   compareCompanies,
   companyKeyGroups,
@@ -215,7 +215,7 @@ export interface BackfillOutcome {
  * itself is not written), with `pauseMs` between batches (`inBatches`).
  */
 export async function backfillNameKeys(
-  deps: Pick<DomainDeps, 'sql' | 'logger'>,
+  deps: Pick<Deps, 'sql' | 'logger'>,
   opts: { batch?: number; pauseMs?: number; signal?: AbortSignal } = {},
 ): Promise<BackfillOutcome> {
   const { sql, logger } = deps
@@ -241,7 +241,7 @@ export async function backfillNameKeys(
  * suppliers only: a log line says how many are not.
  */
 export function startNameKeyBackfill(
-  deps: Pick<DomainDeps, 'sql' | 'logger'>,
+  deps: Deps,
   { retrySeconds = 60 }: { retrySeconds?: number } = {},
 ) {
   return inBackground(deps.logger, 'name keys', retrySeconds, async (signal) => {

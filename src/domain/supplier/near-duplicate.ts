@@ -2,7 +2,7 @@ import { taxNoHolder, type SupplierRow } from '../../../sql/supplier'
 import type { Sql } from '../../../sql/db'
 import { constantTimeEqual } from '../../crypto/sensitive'
 import { fail } from '../../errors'
-import type { DomainDeps } from '../deps'
+import type { Deps } from '../deps'
 import type { WriteContext } from '../context'
 import { checkFieldRules, identityOf, type Identity } from './form'
 import { findTaxNoHolderAndNearDuplicates, type NearDuplicate } from './name-keys'
@@ -17,7 +17,7 @@ import { allSettled } from '../write/transaction'
  */
 export async function confirmNoNearDuplicates(
   sql: Sql,
-  deps: Pick<DomainDeps, 'config' | 'cipher'>,
+  deps: Deps,
   input: {
     adminId: string
     fullName: string
@@ -51,7 +51,7 @@ export async function confirmNoNearDuplicates(
 }
 
 const sign = (
-  deps: Pick<DomainDeps, 'cipher'>,
+  deps: Deps,
   input: { adminId: string; fullName: string },
   candidates: NearDuplicate[],
   expiresAt: number,
@@ -70,7 +70,7 @@ const sign = (
   )
 
 async function tokenMatches(
-  deps: Pick<DomainDeps, 'cipher'>,
+  deps: Deps,
   input: { adminId: string; fullName: string },
   candidates: NearDuplicate[],
   token: string,
@@ -91,7 +91,7 @@ async function tokenMatches(
  */
 export async function checkIdentity(
   sql: Sql,
-  deps: Pick<DomainDeps, 'config' | 'cipher'>,
+  deps: Deps,
   ctx: Pick<WriteContext, 'adminId' | 'heldCodes'>,
   req: Parameters<typeof checkFieldRules>[2] & {
     fullName?: string

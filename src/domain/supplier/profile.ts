@@ -18,7 +18,7 @@ import type {
   SupplierUpdateRequest,
   SupplierWriteResult,
 } from '../../schemas/supplier'
-import type { DomainDeps } from '../deps'
+import type { Deps } from '../deps'
 import type { WriteContext } from '../context'
 import {
   mergeBare,
@@ -35,7 +35,6 @@ import { eventChanges, logChanges, type FieldChange } from '../write/change-log'
 import { forSubscribers } from '../../schemas/events'
 import { runWrite } from '../write/pipeline'
 import { relockSupplier, supplierForWrite } from '../write/target'
-import type { AuditDeps } from '../audit/trail'
 import { allSettled } from '../write/transaction'
 
 const ONBOARDING_STAGE: Record<SupplierStatus, OnboardingStage> = {
@@ -68,7 +67,7 @@ export async function writeResult(sql: Sql, supplierId: string): Promise<Supplie
 }
 
 /** SUP-ADM-003: a new DRAFT with its types, contacts, qualifications and initial accounts. */
-export function createDraft(deps: DomainDeps, ctx: WriteContext, req: SupplierDraftRequest) {
+export function createDraft(deps: Deps, ctx: WriteContext, req: SupplierDraftRequest) {
   return runWrite(deps, ctx, {
     async precheck(sql) {
       const identity = await checkIdentity(sql, deps, ctx, req, { supplierId: null })
@@ -139,7 +138,7 @@ type Form = SubjectInput & {
  */
 export async function applyForm(
   tx: Sql,
-  deps: DomainDeps,
+  deps: Deps,
   ctx: WriteContext,
   locked: SupplierRow,
   form: Form,
@@ -165,7 +164,7 @@ export async function applyForm(
  */
 async function mergeCollections(
   tx: Sql,
-  deps: DomainDeps,
+  deps: Deps,
   ctx: WriteContext,
   supplierId: string,
   form: Form,
@@ -225,7 +224,7 @@ async function mergeCollections(
  */
 async function commitProfileChange(
   tx: Sql,
-  deps: AuditDeps,
+  deps: Deps,
   ctx: WriteContext,
   locked: SupplierRow,
   columns: SupplierColumns,
@@ -268,7 +267,7 @@ async function commitProfileChange(
  * changes only while DRAFT; after that only the original values may be sent.
  */
 export function updateSupplierProfile(
-  deps: DomainDeps,
+  deps: Deps,
   ctx: WriteContext,
   supplierId: string,
   req: SupplierUpdateRequest,
@@ -309,7 +308,7 @@ export function updateSupplierProfile(
 
 /** ContactReplaceRequest: the contacts snapshot alone, with the same merge rules. */
 export function replaceContacts(
-  deps: DomainDeps,
+  deps: Deps,
   ctx: WriteContext,
   supplierId: string,
   req: {
@@ -346,7 +345,7 @@ export function replaceContacts(
 }
 
 /** SUP-ADM-011: only a DRAFT may be deleted (softly, with its children). */
-export function deleteDraft(deps: DomainDeps, ctx: WriteContext, supplierId: string) {
+export function deleteDraft(deps: Deps, ctx: WriteContext, supplierId: string) {
   return runWrite(deps, ctx, {
     async precheck(sql) {
       const seen = await findSupplier(sql, supplierId)

@@ -19,10 +19,6 @@ const SWEEP_LEASE_SECONDS = 300
 /** Reminders claimed and recorded per transaction. */
 const BATCH = 500
 
-export type ReminderDeps = Pick<Deps, 'sql' | 'logger'> & {
-  config: Pick<Deps['config'], 'timezone' | 'qualificationExpirySweepSeconds'>
-}
-
 export interface ReminderOutcome {
   /** False when another replica held the sweep lease. */
   ran: boolean
@@ -38,7 +34,7 @@ export interface ReminderOutcome {
  * to stop would otherwise be killed mid-sweep, its lease left to expire.
  */
 export async function sweepQualificationReminders(
-  deps: ReminderDeps,
+  deps: Pick<Deps, 'sql' | 'logger'> & { config: Pick<Deps['config'], 'timezone'> },
   on = today(deps.config.timezone),
   { batch = BATCH, signal }: { batch?: number; signal?: AbortSignal } = {},
 ): Promise<ReminderOutcome> {
@@ -113,7 +109,7 @@ export async function recordDueReminders(
  * Sweeps at start-up and then every QUALIFICATION_EXPIRY_SWEEP_INTERVAL_SECONDS (0: start-up
  * only) until the returned stop function is called; a failed sweep is logged, the next one runs.
  */
-export function startQualificationReminders(deps: ReminderDeps) {
+export function startQualificationReminders(deps: Deps) {
   const stop = new AbortController()
   let running: Promise<unknown> = Promise.resolve()
   const round = () => {

@@ -26,7 +26,7 @@ const enabled = async (sql: Sql, typeCode: string) =>
 
 /** The live rules of an enabled supplier type; 395010 when the type is unknown or disabled. */
 export async function listQualificationRules(
-  { sql }: Pick<Deps, 'sql'>,
+  { sql }: Deps,
   typeCode: string,
 ): Promise<QualificationRuleVO[]> {
   if (!(await enabled(sql, typeCode))) return fail('SUPPLIER_TYPE_INVALID')
@@ -70,7 +70,7 @@ function ruleChanges(before: QualificationRuleVO[], after: QualificationRuleVO[]
  * is locked first. Returns the new live set.
  */
 export function replaceQualificationRules(
-  deps: Pick<Deps, 'sql' | 'logger' | 'config' | 'cipher'>,
+  deps: Deps,
   ctx: WriteContext,
   typeCode: string,
   rules: readonly QualificationRuleInput[],

@@ -46,7 +46,7 @@ export type SupplierListQuery = Omit<SupplierListFilter, 'limit' | 'offset' | 't
 
 /** SUP-ADM-001: a page of live suppliers, masked, in the whitelisted order. */
 export async function listSuppliers(
-  { sql, config }: Pick<Deps, 'sql' | 'config'>,
+  { sql, config }: Deps,
   query: SupplierListQuery,
 ): Promise<PageResult<SupplierListItemVO>> {
   const { page: pageNo, pageSize, keyword, ...filter } = query
@@ -73,7 +73,7 @@ export async function listSuppliers(
  * what the caller may do with the supplier now is derived from them and the status just read.
  */
 export async function getSupplierBasicInfo(
-  { sql, config }: Pick<Deps, 'sql' | 'config'>,
+  { sql, config }: Deps,
   supplierId: string,
   held: readonly string[],
 ): Promise<SupplierBasicInfoVO> {
@@ -84,7 +84,7 @@ export async function getSupplierBasicInfo(
 
 /** SUP-ADM-002 account information; 395001 when the supplier is missing or soft-deleted. */
 export async function getSupplierAccountInfo(
-  { sql, config }: Pick<Deps, 'sql' | 'config'>,
+  { sql, config }: Deps,
   supplierId: string,
 ): Promise<SupplierAccountInfoVO> {
   const row = await supplierAccountInfo(sql, supplierId, config.timezone)
@@ -104,7 +104,7 @@ export interface Reader {
 }
 
 /** Fail closed: only a clear `true` grants; false, errors and timeouts deny. */
-export async function holds(deps: Pick<Deps, 'permissions'>, adminId: string, code: string) {
+export async function holds(deps: Deps, adminId: string, code: string) {
   try {
     return (await deps.permissions.has(adminId, code)) === true
   } catch {
@@ -119,7 +119,7 @@ export async function holds(deps: Pick<Deps, 'permissions'>, adminId: string, co
  * before the answer is returned; if the audit cannot be written the request fails.
  */
 export async function listApprovalRecords(
-  deps: Pick<Deps, 'sql' | 'cipher' | 'permissions' | 'config' | 'reads' | 'observer'>,
+  deps: Deps,
   query: ApprovalRecordQuery,
   reader: Reader,
 ): Promise<PageResult<SupplierApprovalRecordVO>> {
@@ -178,7 +178,7 @@ export async function listApprovalRecords(
  * audit cannot be written, nothing is answered. A miss names no supplier and writes no row.
  */
 export async function lookupSupplierByTaxNo(
-  deps: Pick<Deps, 'sql' | 'cipher' | 'config'>,
+  deps: Deps,
   taxNo: string,
   reader: Reader,
 ): Promise<SupplierTaxNoLookupVO> {

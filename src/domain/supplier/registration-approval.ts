@@ -6,12 +6,8 @@ import { lockSupplier, type SupplierRow } from '../../../sql/supplier'
 import { liveAccounts } from '../../../sql/account'
 import { liveTypes } from '../../../sql/supplier-children'
 import { fail } from '../../errors'
-import {
-  approvalHandler,
-  type ApplierCtx,
-  type ApplierDeps,
-  type NotApplied,
-} from '../approval/handler'
+import { approvalHandler, type ApplierCtx, type NotApplied } from '../approval/handler'
+import type { Deps } from '../deps'
 import { applyMove } from '../lifecycle/move'
 import { moveBy } from '../lifecycle/transitions'
 import type { SupplierChildren } from '../lifecycle/guards'
@@ -185,7 +181,7 @@ const BACK_TO_DRAFT = {
  */
 async function backToDraft(
   tx: Sql,
-  deps: ApplierDeps,
+  deps: Deps,
   ctx: ApplierCtx,
   approval: ApprovalRow,
   what: (typeof BACK_TO_DRAFT)[keyof typeof BACK_TO_DRAFT] & {

@@ -1,6 +1,6 @@
 import { liveAccounts } from '../../../sql/account'
 import type { ApprovalCommandResult, SupplierSubmitRequest } from '../../schemas/supplier'
-import type { DomainDeps } from '../deps'
+import type { Deps } from '../deps'
 import type { WriteContext } from '../context'
 import { approvalOf, moveBy } from '../lifecycle/transitions'
 import { applyMove } from '../lifecycle/move'
@@ -23,7 +23,7 @@ const REGISTRATION_APPROVAL = approvalOf(moveBy('DRAFT', 'SUBMIT_REGISTRATION'))
  * has committed the answer is a success that reports the approval as recorded.
  */
 export function submitRegistration(
-  deps: DomainDeps,
+  deps: Deps,
   ctx: WriteContext,
   supplierId: string,
   req: SupplierSubmitRequest,

@@ -7,7 +7,7 @@ import {
   type SearchFields,
 } from '../../../sql/supplier-search'
 import { inBackground, inBatches } from '../backfill'
-import type { DomainDeps } from '../deps'
+import type { Deps } from '../deps'
 
 /*
  * The spellings a supplier is found by in the list's keyword (SUP-ADM-001), derived with the
@@ -108,7 +108,7 @@ export interface SearchBackfillOutcome {
  * itself is not written), with `pauseMs` between batches (`inBatches`).
  */
 export async function backfillSupplierSearch(
-  deps: Pick<DomainDeps, 'sql' | 'logger'>,
+  deps: Pick<Deps, 'sql' | 'logger'>,
   opts: { batch?: number; pauseMs?: number; signal?: AbortSignal } = {},
 ): Promise<SearchBackfillOutcome> {
   const { sql, logger } = deps
@@ -134,7 +134,7 @@ export async function backfillSupplierSearch(
  * that have one only: a log line says how many do not.
  */
 export function startSupplierSearchBackfill(
-  deps: Pick<DomainDeps, 'sql' | 'logger'>,
+  deps: Deps,
   { retrySeconds = 60 }: { retrySeconds?: number } = {},
 ) {
   const pending = () => countUnsearchableSuppliers(deps.sql, SEARCH_VERSION)

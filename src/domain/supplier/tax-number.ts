@@ -7,7 +7,7 @@ import {
 import { taxNoHolder } from '../../../sql/supplier'
 import { maskTaxNo } from '../../crypto/sensitive'
 import { normalizeTaxNo } from '../../identity'
-import type { DomainDeps } from '../deps'
+import type { Deps } from '../deps'
 import { inBackground, inBatches } from '../backfill'
 
 /*
@@ -20,8 +20,6 @@ import { inBackground, inBatches } from '../backfill'
 
 /** The progress row (migration 20261202000200) and the lease of the backfill. */
 const JOB = 'tax-no-canonical'
-
-type BackfillDeps = Pick<DomainDeps, 'sql' | 'logger' | 'cipher'>
 
 export interface TaxNoBackfillOutcome {
   /** False when another replica held the lease, or the job had already finished. */
@@ -46,7 +44,7 @@ export interface TaxNoBackfillOutcome {
  * rows starts again from the first supplier next time.
  */
 export async function backfillTaxNumbers(
-  deps: BackfillDeps,
+  deps: Deps,
   opts: { batch?: number; pauseMs?: number; signal?: AbortSignal } = {},
 ): Promise<TaxNoBackfillOutcome> {
   const { sql, cipher } = deps
@@ -109,7 +107,7 @@ export async function backfillTaxNumbers(
  * finished (rows deferred, another replica stopping). Collisions are logged with the command
  * that lists them; they never stop the service or a registration.
  */
-export function startTaxNoBackfill(deps: BackfillDeps, { retrySeconds = 300 } = {}) {
+export function startTaxNoBackfill(deps: Deps, { retrySeconds = 300 } = {}) {
   return inBackground(deps.logger, 'tax numbers', retrySeconds, async (signal) => {
     const started = Date.now()
     const outcome = await backfillTaxNumbers(deps, { pauseMs: 20, signal })
@@ -152,7 +150,7 @@ export interface TaxNoCollision {
  * number. Groups in the order of their first supplier.
  */
 export async function findTaxNoCollisions(
-  deps: Pick<DomainDeps, 'sql' | 'cipher'>,
+  deps: Pick<Deps, 'sql' | 'cipher'>,
   { batch = 1000 } = {},
 ): Promise<TaxNoCollision[]> {
   const groups = new Map<string, TaxNoCollision>()

@@ -1,6 +1,7 @@
 import type { Sql } from '../../../sql/db'
+import type { Deps } from '../deps'
 import type { DomainEvent } from '../../../sql/outbox'
-import { appendChangeLogs, type AuditDeps, type ChangeLogEntry } from '../audit/trail'
+import { appendChangeLogs, type ChangeLogEntry } from '../audit/trail'
 import type { WriteContext } from '../context'
 import type { ChangeOperationType, ChangeTargetType } from '../../vocabulary'
 import { maskAccountNo, maskCertNo, maskPhone, maskTaxNo, maskText } from '../../crypto/sensitive'
@@ -26,7 +27,7 @@ export interface FieldChange {
  */
 export function logChanges(
   tx: Sql,
-  deps: AuditDeps,
+  deps: Deps,
   ctx: Pick<WriteContext, 'adminId' | 'requestId'>,
   { events = [], ...rows }: ChangeLogRows & { events?: readonly DomainEvent[] },
 ) {

@@ -1,5 +1,5 @@
 import { fail } from '../../errors'
-import type { DomainDeps } from '../deps'
+import type { Config } from '../../config'
 
 /*
  * Field helpers every write shares, whatever its aggregate: how an empty value is stored and
@@ -26,7 +26,7 @@ export function isAuthorizedStorageUrl(prefixes: readonly string[], url: string)
 
 /** Every [field, url] given must be an authorized storage URL (blank ones are absent). */
 export function checkStorageUrls(
-  config: Pick<DomainDeps['config'], 'storageUrlPrefixes'>,
+  config: Config,
   urls: [field: string, url: string | null | undefined][],
 ) {
   for (const [field, url] of urls) {

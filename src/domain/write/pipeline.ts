@@ -6,7 +6,7 @@ import {
 import { claimSubmitWindow } from '../../../sql/submit-guard'
 import type { Sql } from '../../../sql/db'
 import { fail } from '../../errors'
-import type { DomainDeps } from '../deps'
+import type { Deps } from '../deps'
 import type { WriteContext } from '../context'
 import { mapConstraintViolation } from './constraints'
 import { allSettled, transaction } from './transaction'
@@ -36,8 +36,6 @@ export interface WriteCommand<Seen, Result> {
   replay?(kept: Result): Promise<Result>
 }
 
-type PipelineDeps = Pick<DomainDeps, 'sql' | 'config' | 'logger'>
-
 /** A concurrent request with the same Idempotency-Key committed first: replay its answer. */
 class KeyTaken extends Error {}
 
@@ -48,7 +46,7 @@ class KeyTaken extends Error {}
  * the request's deadline, and a COMMIT left unanswered is WRITE_OUTCOME_UNKNOWN (`transaction`).
  */
 export async function runWrite<Seen, Result>(
-  deps: PipelineDeps,
+  deps: Deps,
   ctx: WriteContext,
   command: WriteCommand<Seen, Result>,
 ): Promise<Result> {
@@ -113,7 +111,7 @@ export async function runWrite<Seen, Result>(
 const keyOperation = (ctx: WriteContext) => `${ctx.operation} ${ctx.target}`
 
 async function keptAnswer<Result>(
-  deps: PipelineDeps,
+  deps: Deps,
   ctx: WriteContext,
   command: WriteCommand<unknown, Result>,
 ): Promise<{ found: true; answer: Result } | { found: false }> {
@@ -142,11 +140,7 @@ async function claimKey(tx: Sql, ctx: WriteContext) {
  * Step 4 of the write order, inside the business transaction: the same administrator sending
  * the same body to the same target within the window is refused, and nothing is written.
  */
-export async function guardDuplicateSubmit(
-  tx: Sql,
-  deps: Pick<DomainDeps, 'config'>,
-  ctx: WriteContext,
-) {
+export async function guardDuplicateSubmit(tx: Sql, deps: Deps, ctx: WriteContext) {
   if (deps.config.duplicateSubmitWindowSeconds === 0) return
   const fresh = await claimSubmitWindow(
     tx,
