@@ -268,15 +268,12 @@ export function metricsRoutes(metrics: Metrics, config: Pick<Config, 'metrics'>)
         allowed = !!address && LOOPBACK.test(address) && !c.req.header('x-forwarded-for')
       }
       if (!allowed) {
-        return failure(
-          c,
-          ERRORS.UNAUTHORIZED,
-          token
+        return failure(c, ERRORS.UNAUTHORIZED, {
+          message: token
             ? 'not authenticated: Authorization: Bearer <METRICS_TOKEN> required'
             : 'metrics are served to loopback clients only (or set METRICS_TOKEN)',
-          null,
-          401,
-        )
+          status: 401,
+        })
       }
       return c.body(await metrics.registry.metrics(), 200, {
         'content-type': metrics.registry.contentType,

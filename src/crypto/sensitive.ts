@@ -147,15 +147,27 @@ async function aesGcm(raw: Uint8Array<ArrayBuffer>, engine: CryptoEngine): Promi
 
 /** AES-256-GCM cipher with key rotation plus HMAC blind indexes. Build it with {@link createCipher}. */
 export class SensitiveCipher {
-  private constructor(
-    private readonly aesKeys: ReadonlyMap<string, AesGcm>,
-    /** Key id new ciphertexts are written with. */
-    readonly activeKeyId: string,
-    private readonly activeKey: AesGcm,
-    private readonly hmacKey: Hmac,
-    /** The audit trail's key: every place that holds the service's keys holds this one too. */
-    readonly audit: AuditKey,
-  ) {}
+  private readonly aesKeys: ReadonlyMap<string, AesGcm>
+  /** Key id new ciphertexts are written with. */
+  readonly activeKeyId: string
+  private readonly activeKey: AesGcm
+  private readonly hmacKey: Hmac
+  /** The audit trail's key: every place that holds the service's keys holds this one too. */
+  readonly audit: AuditKey
+
+  private constructor(keys: {
+    aesKeys: ReadonlyMap<string, AesGcm>
+    activeKeyId: string
+    activeKey: AesGcm
+    hmacKey: Hmac
+    audit: AuditKey
+  }) {
+    this.aesKeys = keys.aesKeys
+    this.activeKeyId = keys.activeKeyId
+    this.activeKey = keys.activeKey
+    this.hmacKey = keys.hmacKey
+    this.audit = keys.audit
+  }
 
   /**
    * Imports every key once (non-extractable) and validates the configuration.
@@ -192,7 +204,13 @@ export class SensitiveCipher {
     const audit = await AuditKey.create(config.auditKey, engine).catch((err: Error) => {
       throw new SensitiveCryptoError(err.message)
     })
-    return new SensitiveCipher(aesKeys, config.activeKeyId, activeKey, hmacKey, audit)
+    return new SensitiveCipher({
+      aesKeys,
+      activeKeyId: config.activeKeyId,
+      activeKey,
+      hmacKey,
+      audit,
+    })
   }
 
   /**

@@ -23,7 +23,10 @@ const NO_BODY = '(body): this operation takes no body'
  */
 export function limitBodies(configured: number): MiddlewareHandler {
   const refuse = (c: Context, limit: number) =>
-    failure(c, ERRORS.BAD_REQUEST, `request body exceeds ${limit} bytes`, null, 400)
+    failure(c, ERRORS.BAD_REQUEST, {
+      message: `request body exceeds ${limit} bytes`,
+      status: 400,
+    })
   const refuseAny = bodyLimit({
     maxSize: 0,
     onError: () => {

@@ -55,13 +55,10 @@ export function requestDeadline(
     if (state === 'open' && bodyArriving(c)) {
       logger.warn({ requestId: c.get('requestId'), ms }, 'request body not received in time')
       c.header('Connection', 'close')
-      return failure(
-        c,
-        ERRORS.BAD_REQUEST,
-        `request body not received within the request deadline of ${ms} ms`,
-        null,
-        408,
-      )
+      return failure(c, ERRORS.BAD_REQUEST, {
+        message: `request body not received within the request deadline of ${ms} ms`,
+        status: 408,
+      })
     }
     logger.warn({ requestId: c.get('requestId'), ms, state }, 'request deadline passed')
     throw state === 'open'

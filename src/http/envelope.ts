@@ -50,9 +50,11 @@ export const ok = <E extends AppEnv>(c: Context<E>, data: DeclaredData<E>) => {
 export const failure = (
   c: Context,
   entry: CatalogEntry,
-  message: string = entry.message,
-  data: unknown = null,
-  status: ContentfulStatusCode = 200,
+  {
+    message = entry.message,
+    data = null,
+    status = 200,
+  }: { message?: string; data?: unknown; status?: ContentfulStatusCode } = {},
 ) => {
   c.set('resultCode', entry.code)
   return c.json(

@@ -101,20 +101,27 @@ export function mapErrors(app: Hono<AppEnv>, logger: Pick<Logger, 'error' | 'war
     // The path is not repeated: it is the client's own text (an id, a tax number, anything).
     const method = shownName(c.req.method, 'this method')
     if (!allowed.length || allowed.includes(c.req.method)) {
-      return failure(c, ERRORS.NOT_FOUND, `no route for ${method} at this path`, null, 404)
+      return failure(c, ERRORS.NOT_FOUND, {
+        message: `no route for ${method} at this path`,
+        status: 404,
+      })
     }
     c.header('Allow', allowed.join(', '))
     const message = `${method} is not served at this path; allowed: ${allowed.join(', ')}`
-    return failure(c, ERRORS.METHOD_NOT_ALLOWED, message, null, 405)
+    return failure(c, ERRORS.METHOD_NOT_ALLOWED, { message, status: 405 })
   })
   app.onError((err, c) => {
-    if (err instanceof AppError) return failure(c, err.entry, err.message, err.data)
+    if (err instanceof AppError)
+      return failure(c, err.entry, { message: err.message, data: err.data })
     if (err instanceof HTTPException && err.status === 415) {
-      return failure(c, ERRORS.UNSUPPORTED_MEDIA_TYPE, err.message, null, 415)
+      return failure(c, ERRORS.UNSUPPORTED_MEDIA_TYPE, { message: err.message, status: 415 })
     }
     if (err instanceof HTTPException && err.status < 500) {
       // Hono's validator raises these for a body that is not JSON at all.
-      return failure(c, ERRORS.BAD_REQUEST, err.message || 'malformed request', null, 400)
+      return failure(c, ERRORS.BAD_REQUEST, {
+        message: err.message || 'malformed request',
+        status: 400,
+      })
     }
     const id = c.get('requestId')
     if (isDatabaseUnavailable(err)) {
@@ -122,7 +129,11 @@ export function mapErrors(app: Hono<AppEnv>, logger: Pick<Logger, 'error' | 'war
       return failure(c, ERRORS.DATABASE_UNAVAILABLE)
     }
     logger.error({ requestId: id, err }, 'unexpected fault')
-    return failure(c, ERRORS.INTERNAL, `internal error (request id ${id})`, { requestId: id }, 500)
+    return failure(c, ERRORS.INTERNAL, {
+      message: `internal error (request id ${id})`,
+      data: { requestId: id },
+      status: 500,
+    })
   })
 }
 

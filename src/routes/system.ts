@@ -121,7 +121,7 @@ export const systemRoutes = (
     async (c) =>
       (await databaseReady(sql, readiness))
         ? ok(c, { status: 'UP' as const })
-        : failure(c, ERRORS.DATABASE_UNAVAILABLE, 'database unreachable', null, 503),
+        : failure(c, ERRORS.DATABASE_UNAVAILABLE, { message: 'database unreachable', status: 503 }),
   )
   app.get(
     '/openapi.json',
