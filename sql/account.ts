@@ -249,11 +249,19 @@ const InsertedAccount = z.object({
 /** A new account in `status`; `riskFlags` are the codes its values raise (none at registration). */
 export function insertAccount(
   sql: Sql,
-  supplierId: string,
-  account: NewAccount,
-  status: AccountStatus,
-  adminId: string,
-  riskFlags: readonly RiskFlagCode[] = [],
+  {
+    supplierId,
+    account,
+    status,
+    adminId,
+    riskFlags = [],
+  }: {
+    supplierId: string
+    account: NewAccount
+    status: AccountStatus
+    adminId: string
+    riskFlags?: readonly RiskFlagCode[]
+  },
 ) {
   const row = { supplierId, ...account, status, createdBy: adminId, riskFlags: [...riskFlags] }
   return one(

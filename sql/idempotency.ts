@@ -56,10 +56,12 @@ export async function claimIdempotencyKey(
 /** Keeps the response for `ttlHours`, in the same transaction as the write it answers. */
 export function completeIdempotencyKey(
   sql: Sql,
-  adminId: string,
-  idempotencyKey: string,
-  response: unknown,
-  ttlHours: number,
+  {
+    adminId,
+    idempotencyKey,
+    response,
+    ttlHours,
+  }: { adminId: string; idempotencyKey: string; response: unknown; ttlHours: number },
 ) {
   return none(sql`
     UPDATE idempotency_record

@@ -248,10 +248,12 @@ export type RelationVersionRow = z.output<typeof RelationVersionRow>
  */
 export function relationVersion(
   sql: Sql,
-  module: ResourceModule,
-  resourceId: string,
-  timezone: string,
-  lock = false,
+  {
+    module,
+    resourceId,
+    timezone,
+    lock = false,
+  }: { module: ResourceModule; resourceId: string; timezone: string; lock?: boolean },
 ) {
   return maybeOne(
     sql`

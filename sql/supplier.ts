@@ -173,10 +173,17 @@ export interface MoveAlso {
  */
 export function moveSupplier(
   sql: Sql,
-  guard: SupplierGuard,
-  to: SupplierStatus,
-  columns: SupplierColumns & { supplier_no?: string | null },
-  also: MoveAlso = {},
+  {
+    guard,
+    to,
+    columns,
+    also = {},
+  }: {
+    guard: SupplierGuard
+    to: SupplierStatus
+    columns: SupplierColumns & { supplier_no?: string | null }
+    also?: MoveAlso
+  },
 ) {
   return guardedUpdate(sql, guard, { ...columns, status: to }, also)
 }

@@ -131,7 +131,7 @@ export const accountRoutes = (deps: Deps) => {
       const { supplierId, accountId } = c.req.valid('param')
       const body = c.req.valid('json')
       return answerWrite(c, deps, { target: `${supplierId}/${accountId}`, body }, (ctx) =>
-        changeAccount(deps, ctx, supplierId, accountId, body),
+        changeAccount(deps, ctx, { supplierId, accountId, req: body }),
       )
     },
   )
@@ -152,7 +152,7 @@ export const accountRoutes = (deps: Deps) => {
       const { supplierId, accountId } = c.req.valid('param')
       const body = c.req.valid('json')
       return answerWrite(c, deps, { target: `${supplierId}/${accountId}`, body }, (ctx) =>
-        setDefaultAccount(deps, ctx, supplierId, accountId, body),
+        setDefaultAccount(deps, ctx, { supplierId, accountId, req: body }),
       )
     },
   )

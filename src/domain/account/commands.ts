@@ -49,10 +49,12 @@ const WRITING_ACCOUNTS = 'writing bank accounts'
 /** A live ACTIVE account of the supplier at the version the client sent. */
 async function changeableAccount(
   sql: Sql,
-  supplierId: string,
-  accountId: string,
-  expectedUpdateTime: string,
-  what: string,
+  {
+    supplierId,
+    accountId,
+    expectedUpdateTime,
+    what,
+  }: { supplierId: string; accountId: string; expectedUpdateTime: string; what: string },
 ) {
   const account = await findAccount(sql, supplierId, accountId)
   if (!account) fail('ACCOUNT_NOT_FOUND')
@@ -94,7 +96,10 @@ export function createAccounts(
 ): Promise<BankAccountSubmitResultVO[]> {
   return runWrite(deps, ctx, {
     async precheck(sql) {
-      const supplier = await supplierForWrite(sql, supplierId, 'ACCOUNT_CREATE', WRITING_ACCOUNTS)
+      const supplier = await supplierForWrite(sql, supplierId, {
+        operation: 'ACCOUNT_CREATE',
+        what: WRITING_ACCOUNTS,
+      })
       checkNewAccounts(deps.config, req.accounts)
       const items = await Promise.all(
         req.accounts.map(async (input) => {
@@ -111,7 +116,9 @@ export function createAccounts(
       return items
     },
     async run(tx, items) {
-      const supplier = await supplierForWrite(tx, supplierId, 'ACCOUNT_CREATE', WRITING_ACCOUNTS, {
+      const supplier = await supplierForWrite(tx, supplierId, {
+        operation: 'ACCOUNT_CREATE',
+        what: WRITING_ACCOUNTS,
         lock: true,
       })
       const numbers = screening(items)
@@ -122,14 +129,13 @@ export function createAccounts(
       )
       const results: BankAccountSubmitResultVO[] = []
       for (const [i, item] of items.entries()) {
-        const account = await insertAccount(
-          tx,
+        const account = await insertAccount(tx, {
           supplierId,
-          item.account,
-          'PENDING',
-          ctx.adminId,
-          flagCodes(flags[i]),
-        )
+          account: item.account,
+          status: 'PENDING',
+          adminId: ctx.adminId,
+          riskFlags: flagCodes(flags[i]),
+        })
         const snapshot: AccountCreateSnapshot = {
           schemaVersion: 1,
           supplierId,
@@ -261,20 +267,24 @@ async function changedFields(
 export function changeAccount(
   deps: Deps,
   ctx: WriteContext,
-  supplierId: string,
-  accountId: string,
-  req: BankAccountChangeRequest,
+  {
+    supplierId,
+    accountId,
+    req,
+  }: { supplierId: string; accountId: string; req: BankAccountChangeRequest },
 ): Promise<ApprovalCommandResult> {
   return runApprovalCommand(deps, ctx, {
     async precheck(sql) {
-      const supplier = await supplierForWrite(sql, supplierId, 'ACCOUNT_CHANGE', WRITING_ACCOUNTS)
-      const account = await changeableAccount(
-        sql,
+      const supplier = await supplierForWrite(sql, supplierId, {
+        operation: 'ACCOUNT_CHANGE',
+        what: WRITING_ACCOUNTS,
+      })
+      const account = await changeableAccount(sql, {
         supplierId,
         accountId,
-        req.expectedUpdateTime,
-        'can be changed',
-      )
+        expectedUpdateTime: req.expectedUpdateTime,
+        what: 'can be changed',
+      })
       // The terms are checked as sent, the number screened is the one the account would hold;
       // a change of nothing is refused after them.
       const requested = toCandidate(req)
@@ -290,7 +300,9 @@ export function changeAccount(
       return { account, candidate, sealed }
     },
     async run(tx, { account: seen, candidate, sealed }) {
-      const supplier = await supplierForWrite(tx, supplierId, 'ACCOUNT_CHANGE', WRITING_ACCOUNTS, {
+      const supplier = await supplierForWrite(tx, supplierId, {
+        operation: 'ACCOUNT_CHANGE',
+        what: WRITING_ACCOUNTS,
         lock: true,
       })
       const account = await relockAccount(tx, seen)
@@ -362,26 +374,34 @@ export function changeAccount(
 export function setDefaultAccount(
   deps: Deps,
   ctx: WriteContext,
-  supplierId: string,
-  accountId: string,
-  req: { expectedUpdateTime: string },
+  {
+    supplierId,
+    accountId,
+    req,
+  }: { supplierId: string; accountId: string; req: { expectedUpdateTime: string } },
 ): Promise<SupplierBankAccountVO> {
   return runWrite(deps, ctx, {
     async precheck(sql) {
-      await supplierForWrite(sql, supplierId, 'ACCOUNT_DEFAULT', WRITING_ACCOUNTS)
-      const account = await changeableAccount(
-        sql,
+      await supplierForWrite(sql, supplierId, {
+        operation: 'ACCOUNT_DEFAULT',
+        what: WRITING_ACCOUNTS,
+      })
+      const account = await changeableAccount(sql, {
         supplierId,
         accountId,
-        req.expectedUpdateTime,
-        'can be the default',
-      )
+        expectedUpdateTime: req.expectedUpdateTime,
+        what: 'can be the default',
+      })
       if (account.isDefault === 'YES')
         fail('NO_ACTUAL_CHANGE', 'this account is the default already')
       return account
     },
     async run(tx, seen) {
-      await supplierForWrite(tx, supplierId, 'ACCOUNT_DEFAULT', WRITING_ACCOUNTS, { lock: true })
+      await supplierForWrite(tx, supplierId, {
+        operation: 'ACCOUNT_DEFAULT',
+        what: WRITING_ACCOUNTS,
+        lock: true,
+      })
       const account = await relockAccount(tx, seen)
       const previous = await clearDefault(tx, supplierId, accountId)
       const updated = await updateAccount(

@@ -101,9 +101,11 @@ async function settleCreate(
   tx: Sql,
   deps: Deps,
   ctx: ApplierCtx,
-  approval: ApprovalRow,
-  snapshot: AccountCreateSnapshot,
-  { status, reason }: NotApplied,
+  {
+    approval,
+    snapshot,
+    outcome: { status, reason },
+  }: { approval: ApprovalRow; snapshot: AccountCreateSnapshot; outcome: NotApplied },
 ) {
   const account = await lockAccount(tx, snapshot.supplierId, snapshot.accountId)
   const to = account && accountMove(account.status, OUTCOME[status].trigger)
@@ -142,7 +144,7 @@ async function settleCreate(
 export const accountCreateApproval = approvalHandler<AccountCreateSnapshot>({
   ...approvalOpenedBy('createSupplierAccounts'),
   snapshot: AccountCreateSnapshot,
-  async apply(tx, deps, ctx, approval, snapshot) {
+  async apply(tx, deps, ctx, { approval, snapshot }) {
     const {
       supplier,
       account,
@@ -179,7 +181,7 @@ export const accountCreateApproval = approvalHandler<AccountCreateSnapshot>({
 export const accountChangeApproval = approvalHandler<AccountChangeSnapshot>({
   ...approvalOpenedBy('changeSupplierAccount'),
   snapshot: AccountChangeSnapshot,
-  async apply(tx, deps, ctx, approval, snapshot) {
+  async apply(tx, deps, ctx, { approval, snapshot }) {
     const { supplier, account, candidate, riskFlags } = await applyCandidate(tx, deps, snapshot, {
       operation: 'ACCOUNT_CHANGE',
       check(account) {
@@ -235,9 +237,11 @@ async function logOutcome(
   tx: Sql,
   deps: Deps,
   ctx: ApplierCtx,
-  approval: ApprovalRow,
-  snapshot: AccountChangeSnapshot,
-  { status, reason }: NotApplied,
+  {
+    approval,
+    snapshot,
+    outcome: { status, reason },
+  }: { approval: ApprovalRow; snapshot: AccountChangeSnapshot; outcome: NotApplied },
 ) {
   await logChanges(tx, deps, ctx, {
     supplierId: snapshot.supplierId,

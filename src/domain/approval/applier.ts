@@ -71,10 +71,14 @@ export async function applyApprovalResult(
       const approval = await decided(tx, deps, result)
       if (approval.status === approvalTarget('DECIDE_REJECTED')) {
         const { handler, snapshot } = handle(deps, approval)
-        await handler.notApplied(tx, deps, ctx, approval, snapshot, notAppliedReason('REJECTED'))
+        await handler.notApplied(tx, deps, ctx, {
+          approval,
+          snapshot,
+          outcome: notAppliedReason('REJECTED'),
+        })
       } else if (APPROVAL_APPLICABLE.includes(approval.status)) {
         const { handler, snapshot } = handle(deps, approval)
-        await handler.apply(tx, deps, ctx, approval, snapshot)
+        await handler.apply(tx, deps, ctx, { approval, snapshot })
         // The row as the update returned it is the approval as this transaction leaves it.
         const applied = await sealApproval(tx, deps, await markApplied(tx, approval.approvalLogId))
         if (applied) return ApprovalRow.parse(applied)
@@ -105,7 +109,7 @@ export async function applyApprovalResult(
         deps,
         await markApplyFailed(tx, approval.approvalLogId, err.code, err.message),
       )
-      await failed(tx, deps, ctx, approval, err)
+      await failed(tx, deps, ctx, { approval, err })
       return current(tx, approval.approvalLogId)
     })
   }
@@ -148,19 +152,21 @@ async function keepDecision(deps: Deps, ctx: ApplierCtx, result: ApprovalResult)
   }
 }
 
-async function failed(tx: Sql, deps: Deps, ctx: ApplierCtx, approval: ApprovalRow, err: AppError) {
+async function failed(
+  tx: Sql,
+  deps: Deps,
+  ctx: ApplierCtx,
+  { approval, err }: { approval: ApprovalRow; err: AppError },
+) {
   const handler = deps.approvalHandlers[approval.bizType] as ApprovalHandler<unknown> | undefined
   const snapshot = handler?.snapshot.safeParse(approval.candidateSnapshot)
   // An unreadable snapshot or an unknown type has nothing of its own to undo.
   if (handler && snapshot?.success) {
-    await handler.notApplied(
-      tx,
-      deps,
-      ctx,
+    await handler.notApplied(tx, deps, ctx, {
       approval,
-      snapshot.data,
-      notAppliedReason('APPLY_FAILED', err),
-    )
+      snapshot: snapshot.data,
+      outcome: notAppliedReason('APPLY_FAILED', err),
+    })
   }
 }
 
@@ -186,7 +192,11 @@ export async function withdrawApproval(
     )
   }
   const { handler, snapshot } = handle(deps, approval)
-  await handler.notApplied(tx, deps, ctx, approval, snapshot, notAppliedReason('WITHDRAWN'))
+  await handler.notApplied(tx, deps, ctx, {
+    approval,
+    snapshot,
+    outcome: notAppliedReason('WITHDRAWN'),
+  })
   await sealApproval(tx, deps, await markWithdrawn(tx, approval.approvalLogId))
   return current(tx, approval.approvalLogId)
 }

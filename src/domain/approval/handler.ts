@@ -32,7 +32,12 @@ export interface ApprovalHandler<S = unknown> {
   /** The versioned candidate snapshot (schemaVersion 1); an unreadable one is refused. */
   snapshot: z.ZodType<S>
   /** Locks the target, re-checks and applies from the snapshot, with change log and events. */
-  apply(tx: Sql, deps: Deps, ctx: ApplierCtx, approval: ApprovalRow, snapshot: S): Promise<void>
+  apply(
+    tx: Sql,
+    deps: Deps,
+    ctx: ApplierCtx,
+    of: { approval: ApprovalRow; snapshot: S },
+  ): Promise<void>
   /**
    * What an approval that will not be applied does to the business: rejected by the provider (a
    * registration goes back to DRAFT), failed to apply (usually nothing: the change stays
@@ -43,9 +48,7 @@ export interface ApprovalHandler<S = unknown> {
     tx: Sql,
     deps: Deps,
     ctx: ApplierCtx,
-    approval: ApprovalRow,
-    snapshot: S,
-    outcome: NotApplied,
+    of: { approval: ApprovalRow; snapshot: S; outcome: NotApplied },
   ): Promise<void>
 }
 

@@ -92,17 +92,24 @@ export async function appendChangeLogs(
     throw new Error('one appendChangeLogs call writes the rows of one chain')
   }
   const head = await lockChainHead(tx, chain, entries.length)
-  return writeChangeLogs(tx, deps, chain, head, entries, events)
+  return writeChangeLogs(tx, deps, { chain, head, entries, events })
 }
 
 /** The rows of `appendChangeLogs`, sealed after `head`, which this transaction holds locked. */
 async function writeChangeLogs(
   tx: Sql,
   deps: Deps,
-  chain: string,
-  head: ChainHead,
-  entries: ChangeLogEntry[],
-  events: readonly DomainEvent[],
+  {
+    chain,
+    head,
+    entries,
+    events,
+  }: {
+    chain: string
+    head: ChainHead
+    entries: ChangeLogEntry[]
+    events: readonly DomainEvent[]
+  },
 ) {
   let seq = BigInt(head.seq)
   let prev = head.hash
@@ -186,7 +193,7 @@ export async function sealApprovalAndLog(
     return appendChangeLogs(tx, deps, entries, events)
   }
   const head = await sealApprovalRowTakingIds(tx, await approvalSeal(deps, written), entries.length)
-  return writeChangeLogs(tx, deps, written.sealChain, head, entries, events)
+  return writeChangeLogs(tx, deps, { chain: written.sealChain, head, entries, events })
 }
 
 /** Where an approval row just written goes in its chain, and its hash (its old seal checked). */

@@ -53,7 +53,11 @@ function vacatedPlaces(r: Row): { seq: bigint; hash: string }[] {
   })
 }
 
-async function hashAt(key: AuditKey, r: Row, chain: string, seq: bigint, prev: string) {
+async function hashAt(
+  key: AuditKey,
+  r: Row,
+  { chain, seq, prev }: { chain: string; seq: bigint; prev: string },
+) {
   return key.seal(
     sealInput(r.kind, { chain, seq: seq.toString(), prev }, r.fields ?? [], r.vacated),
   )
@@ -86,7 +90,7 @@ async function checkChain(
       r.seq !== null &&
       r.prev !== null &&
       r.hash !== null &&
-      (await hashAt(key, r, chain, BigInt(r.seq), r.prev)) === r.hash
+      (await hashAt(key, r, { chain, seq: BigInt(r.seq), prev: r.prev })) === r.hash
     intact.set(r, ok)
   }
   const broken = (r: Row) =>
@@ -134,7 +138,7 @@ async function checkChain(
       for (let from = 1n; from <= end; from++) {
         if (
           from !== seq &&
-          (await hashAt(key, forged, chain, from, forged.prev!)) === forged.hash
+          (await hashAt(key, forged, { chain, seq: from, prev: forged.prev! })) === forged.hash
         ) {
           return finding('order', seq, forged, `it was sealed at seq ${from} and moved here`)
         }

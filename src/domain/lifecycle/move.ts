@@ -47,18 +47,17 @@ export async function applyMove(
       `${move.trigger} is not allowed from ${supplier.status}`,
     )
   }
-  const row = await moveSupplier(
-    tx,
-    {
+  const row = await moveSupplier(tx, {
+    guard: {
       supplierId: supplier.supplierId,
       status: move.from,
       expectedUpdateTime: supplier.expectedUpdateTime,
       adminId: options.adminId,
     },
-    move.to,
-    options.columns ?? {},
-    { drawSupplierNo: options.drawSupplierNo, accounts: options.accounts },
-  )
+    to: move.to,
+    columns: options.columns ?? {},
+    also: { drawSupplierNo: options.drawSupplierNo, accounts: options.accounts },
+  })
   if (!row) fail('CONCURRENT_MODIFICATION')
   const checked = await checkGuard(tx, deps, move, supplier.supplierId, options.evidence, {
     ...options.known,

@@ -47,7 +47,10 @@ export function changeSupplierStatus(
 ): Promise<ApprovalCommandResult> {
   return runApprovalCommand(deps, ctx, {
     async precheck(sql) {
-      const seen = await supplierForWrite(sql, supplierId, 'STATUS_CHANGE', 'a status change')
+      const seen = await supplierForWrite(sql, supplierId, {
+        operation: 'STATUS_CHANGE',
+        what: 'a status change',
+      })
       const move = moveTo(seen.status, req.targetStatus, 'STATUS')
       if (seen.updateTime !== req.expectedUpdateTime) fail('VERSION_STALE')
       // Refused early, with nothing written; checked again under the lock and when applied.
@@ -112,7 +115,7 @@ export const statusChangeApproval = approvalHandler<StatusChangeSnapshot>({
   ...approvalOpenedBy('changeSupplierStatus'),
   snapshot: StatusChangeSnapshot,
 
-  async apply(tx, deps, ctx, approval, snapshot) {
+  async apply(tx, deps, ctx, { approval, snapshot }) {
     const supplier = await lockSupplier(tx, approval.supplierId)
     if (!supplier) fail('SUPPLIER_NOT_FOUND')
     if (!(await isLatestApproval(tx, approval))) {
@@ -153,8 +156,7 @@ export const statusChangeApproval = approvalHandler<StatusChangeSnapshot>({
     })
   },
 
-  notApplied: (tx, deps, ctx, approval, snapshot, outcome) =>
-    logNotApplied(tx, deps, ctx, approval, snapshot, outcome),
+  notApplied: logNotApplied,
 })
 
 /** The evidence of a status change that did not happen: the status is left as it is. */
@@ -162,9 +164,11 @@ async function logNotApplied(
   tx: Sql,
   deps: Deps,
   ctx: ApplierCtx,
-  approval: ApprovalRow,
-  snapshot: StatusChangeSnapshot,
-  { status: outcome, reason }: NotApplied,
+  {
+    approval,
+    snapshot,
+    outcome: { status: outcome, reason },
+  }: { approval: ApprovalRow; snapshot: StatusChangeSnapshot; outcome: NotApplied },
 ) {
   await logChanges(tx, deps, ctx, {
     supplierId: approval.supplierId,

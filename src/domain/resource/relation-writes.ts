@@ -158,7 +158,11 @@ export function reassignRelationCommand(
     async precheck(sql: Sql): Promise<ReassignSeen> {
       await eligibleSupplier(sql, body.supplierId, requiredTypeCode, false)
       const resourceName = await bindableResource(sql, deps, target)
-      const current = await relationVersion(sql, target.module, target.resourceId, timezone)
+      const current = await relationVersion(sql, {
+        module: target.module,
+        resourceId: target.resourceId,
+        timezone,
+      })
       checkExpected(current, expected)
       if (
         current?.supplierId === body.supplierId &&
@@ -174,7 +178,11 @@ export function reassignRelationCommand(
       // The lock order of every write (docs/architecture.md): the suppliers first, in id order
       // (the new one, and the one the resource leaves, whose history records it), then the
       // relation, then their audit chain heads.
-      const before = await relationVersion(tx, target.module, target.resourceId, timezone)
+      const before = await relationVersion(tx, {
+        module: target.module,
+        resourceId: target.resourceId,
+        timezone,
+      })
       for (const supplierId of inIdOrder([body.supplierId, before?.supplierId])) {
         if (supplierId === body.supplierId) {
           await eligibleSupplier(tx, supplierId, requiredTypeCode, true)
@@ -182,7 +190,12 @@ export function reassignRelationCommand(
           await relationSupplier(tx, supplierId, true)
         }
       }
-      const current = await relationVersion(tx, target.module, target.resourceId, timezone, true)
+      const current = await relationVersion(tx, {
+        module: target.module,
+        resourceId: target.resourceId,
+        timezone,
+        lock: true,
+      })
       checkExpected(current, expected)
       if (current?.supplierId !== before?.supplierId) {
         fail('RELATION_CONFLICT', 'the relation was changed since you loaded it: reload it')
@@ -293,16 +306,33 @@ export function unbindRelationCommand(
   }
   return {
     async precheck(sql: Sql): Promise<RelationTarget> {
-      found(await relationVersion(sql, target.module, target.resourceId, timezone))
+      found(
+        await relationVersion(sql, {
+          module: target.module,
+          resourceId: target.resourceId,
+          timezone,
+        }),
+      )
       return target
     },
 
     async run(tx: Sql): Promise<null> {
       // The supplier first, then the relation, then its audit chain head (docs/architecture.md).
-      const before = found(await relationVersion(tx, target.module, target.resourceId, timezone))
+      const before = found(
+        await relationVersion(tx, {
+          module: target.module,
+          resourceId: target.resourceId,
+          timezone,
+        }),
+      )
       await relationSupplier(tx, before.supplierId, true)
       const current = found(
-        await relationVersion(tx, target.module, target.resourceId, timezone, true),
+        await relationVersion(tx, {
+          module: target.module,
+          resourceId: target.resourceId,
+          timezone,
+          lock: true,
+        }),
       )
       if (current.supplierId !== before.supplierId) {
         fail('RELATION_CONFLICT', 'the relation was changed since you loaded it: reload it')

@@ -386,7 +386,12 @@ export async function replaceDraftAccounts(
     })
   }
   for (const account of incoming) {
-    const row = await insertAccount(tx, supplierId, account, 'DRAFT', adminId)
+    const row = await insertAccount(tx, {
+      supplierId,
+      account,
+      status: 'DRAFT',
+      adminId,
+    })
     inserted.push(row)
     changes.push({
       targetType: 'ACCOUNT',

@@ -115,7 +115,11 @@ export function createDraft(deps: Deps, ctx: WriteContext, req: SupplierDraftReq
 
 /** Pre-checks of every profile write: existence, status, version (steps 2 and 3). */
 export const loadForWrite = (sql: Sql, supplierId: string, expectedUpdateTime: string) =>
-  supplierForWrite(sql, supplierId, 'PROFILE_EDIT', 'editing the profile', { expectedUpdateTime })
+  supplierForWrite(sql, supplierId, {
+    operation: 'PROFILE_EDIT',
+    what: 'editing the profile',
+    expectedUpdateTime,
+  })
 
 /** Inside the lock: the row must still be what the pre-checks saw, or someone else won. */
 export const relock = (tx: Sql, seen: SupplierRow) =>

@@ -40,7 +40,7 @@ export const registrationApproval = approvalHandler<RegistrationSnapshot>({
   ...approvalOpenedBy('submitSupplierRegistration'),
   snapshot: RegistrationSnapshot,
 
-  async apply(tx, deps, ctx, approval, snapshot) {
+  async apply(tx, deps, ctx, { approval, snapshot }) {
     // The lock, the latest-submission check and the children the snapshot froze go out together
     // (one round trip, not three). They run in the order sent, so the reads see the locked row's
     // children; the answers are judged in the order below.
@@ -125,9 +125,9 @@ export const registrationApproval = approvalHandler<RegistrationSnapshot>({
     })
   },
 
-  async notApplied(tx, deps, ctx, approval, _snapshot, { status, reason }) {
+  async notApplied(tx, deps, ctx, { approval, outcome: { status, reason } }) {
     if (status !== 'APPLY_FAILED') {
-      return backToDraft(tx, deps, ctx, approval, { status, reason, ...BACK_TO_DRAFT[status] })
+      return backToDraft(tx, deps, ctx, { approval, status, reason, ...BACK_TO_DRAFT[status] })
     }
     // The supplier stays VETTING; the evidence says why the approved change is not in effect.
     await logChanges(tx, deps, ctx, {
@@ -183,8 +183,11 @@ async function backToDraft(
   tx: Sql,
   deps: Deps,
   ctx: ApplierCtx,
-  approval: ApprovalRow,
-  what: (typeof BACK_TO_DRAFT)[keyof typeof BACK_TO_DRAFT] & {
+  {
+    approval,
+    ...what
+  }: (typeof BACK_TO_DRAFT)[keyof typeof BACK_TO_DRAFT] & {
+    approval: ApprovalRow
     operationType: ChangeOperationType
     status: NotApplied['status']
     reason: string

@@ -34,7 +34,9 @@ export function submitRegistration(
       // It needs nothing of the row, so its reads go out with the supplier's; a refusal of the
       // supplier (not found, status, version) is still the answer before any of the form's.
       const [seen, identity] = await allSettled([
-        supplierForWrite(sql, supplierId, 'SUBMIT', 'submitting the registration', {
+        supplierForWrite(sql, supplierId, {
+          operation: 'SUBMIT',
+          what: 'submitting the registration',
           expectedUpdateTime: req.expectedUpdateTime,
         }),
         checkIdentity(sql, deps, ctx, req, { supplierId }),

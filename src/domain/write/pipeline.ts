@@ -75,13 +75,12 @@ export async function runWrite<Seen, Result>(
         command.run(tx, seen),
       ] as const)
       if (ctx.idempotencyKey) {
-        await completeIdempotencyKey(
-          tx,
-          ctx.adminId,
-          ctx.idempotencyKey,
-          result,
-          deps.config.idempotencyTtlHours,
-        )
+        await completeIdempotencyKey(tx, {
+          adminId: ctx.adminId,
+          idempotencyKey: ctx.idempotencyKey,
+          response: result,
+          ttlHours: deps.config.idempotencyTtlHours,
+        })
       }
       return result
     })

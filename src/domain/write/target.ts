@@ -20,10 +20,9 @@ import { assertAllowed, type Operation } from '../lifecycle/policy'
 export async function supplierForWrite(
   sql: Sql,
   supplierId: string,
-  operation: Operation,
-  what: string,
-  options: { expectedUpdateTime?: string; lock?: boolean } = {},
+  options: { operation: Operation; what: string; expectedUpdateTime?: string; lock?: boolean },
 ): Promise<SupplierRow> {
+  const { operation, what } = options
   const supplier = await (options.lock ? lockSupplier : findSupplier)(sql, supplierId)
   if (!supplier) fail('SUPPLIER_NOT_FOUND')
   assertAllowed(supplier.status, operation, what)
