@@ -1,47 +1,18 @@
 import { z } from 'zod'
-import { utf8Bytes } from '../crypto/sensitive'
 import { idString } from './id'
 import {
   ACCOUNT_STATUSES,
   ACCOUNT_TYPES,
   APPROVAL_STATUSES,
   LIMITS,
-  STAFF_SCALES,
   SUPPLIER_STATUSES,
 } from '../vocabulary'
 import { SettlementTerms } from './account-terms'
-import { trimName } from '../identity'
+import { SUBJECT_FIELDS, SubjectRequest, SubjectView } from './supplier-subject'
+import { bytes, phone, requiredName, text } from './text'
 import { dateString, dateTimeString } from './calendar'
 import { TypeComplianceVO } from './compliance'
 import { AllowedActions } from './lifecycle'
-
-const text = (max: number) => z.string().max(max, `at most ${max} characters`)
-
-/**
- * A name, trimmed of whitespace and of invisible characters alike (zero-width, format), so that
- * a name made only of them counts as empty: `is required` where one is, else no name (null).
- */
-const nameText = (max: number, message?: string) => z.string().overwrite(trimName).max(max, message)
-const requiredName = (max: number) => nameText(max).min(1, 'is required')
-
-const bytes = (min: number, max: number) =>
-  z.string().refine(
-    (v) => {
-      const n = utf8Bytes(v)
-      return n >= min && n <= max
-    },
-    min > 0 ? `must be ${min}..${max} UTF-8 bytes` : `at most ${max} UTF-8 bytes`,
-  )
-
-/** A phone number; a required one must hold more than spaces (blank, it has no mask to store). */
-const phone = (min: number, max: number) =>
-  z
-    .string()
-    .min(min, min ? 'is required' : undefined)
-    .max(max, `at most ${max} characters`)
-    .regex(/^[0-9+\-() ]*$/, 'digits, spaces and + - ( ) only')
-    .refine((v) => !min || v.trim().length >= min, 'is required')
-    .meta({ examples: ['0571-8888 6666'] })
 
 const typeCode = z
   .string()
@@ -116,31 +87,6 @@ export const BankAccountInput = z
   .strict()
   .meta({ id: 'SupplierBankAccountInput' })
 
-/** Subject fields shared by draft, update and submit; optional ones accept null to clear. */
-const subjectFields = {
-  fullName: z.string().max(LIMITS.fullName * 2),
-  shortName: nameText(LIMITS.shortName, `at most ${LIMITS.shortName} characters`).nullish(),
-  taxNo: z
-    .string()
-    .describe(
-      'compared half-width, without whitespace, upper case; 18 characters of the unified social credit code alphabet must end in the right check character (GB 32100-2015)',
-    ),
-  legalRepresentative: nameText(
-    LIMITS.legalRepresentative,
-    `at most ${LIMITS.legalRepresentative} characters`,
-  ).nullish(),
-  contactPhone: phone(0, LIMITS.companyPhone).nullish(),
-  establishDate: dateString.nullish(),
-  registeredCapital: text(LIMITS.registeredCapital).nullish(),
-  businessScope: text(LIMITS.businessScope).nullish(),
-  address: text(LIMITS.address).nullish(),
-  staffScale: z.enum(STAFF_SCALES).nullish(),
-  mainCooperation: bytes(1, LIMITS.mainCooperationBytes),
-  licenseImageUrl: text(LIMITS.licenseImageUrl).nullish(),
-  approveNote: bytes(0, LIMITS.noteBytes).nullish(),
-  remark: bytes(0, LIMITS.noteBytes).nullish(),
-}
-
 const initialAccounts = z
   .array(BankAccountInput)
   .max(LIMITS.initialAccounts, `at most ${LIMITS.initialAccounts} initial accounts`)
@@ -148,16 +94,19 @@ const initialAccounts = z
 const collection = <T extends z.ZodType>(item: T) =>
   z.array(item).max(LIMITS.collectionItems, `at most ${LIMITS.collectionItems} items`)
 
+/** What a draft and a submit carry alike: the subject, its types and collections, a confirmation. */
+const form = {
+  ...SubjectRequest.shape,
+  types: typeList,
+  contacts: collection(ContactInput).optional(),
+  qualifications: collection(QualificationInput).optional(),
+  initialAccounts: initialAccounts.optional(),
+  duplicateConfirmToken: z.string().min(1).max(512).optional(),
+}
+
 /** SUP-ADM-003 SupplierDraftUpsertRequest. */
 export const SupplierDraftRequest = z
-  .object({
-    ...subjectFields,
-    types: typeList,
-    contacts: collection(ContactInput).optional(),
-    qualifications: collection(QualificationInput).optional(),
-    initialAccounts: initialAccounts.optional(),
-    duplicateConfirmToken: z.string().min(1).max(512).optional(),
-  })
+  .object(form)
   .strict()
   .meta({ id: 'SupplierDraftUpsertRequest' })
 export type SupplierDraftRequest = z.output<typeof SupplierDraftRequest>
@@ -193,20 +142,7 @@ export const EvaluationMergeInput = z
 /** SUP-ADM-004 SupplierUpdateRequest; a DRAFT also accepts initialAccounts (a full replacement). */
 export const SupplierUpdateRequest = z
   .object({
-    fullName: subjectFields.fullName.optional(),
-    shortName: subjectFields.shortName,
-    taxNo: subjectFields.taxNo.optional(),
-    legalRepresentative: subjectFields.legalRepresentative,
-    contactPhone: subjectFields.contactPhone,
-    establishDate: subjectFields.establishDate,
-    registeredCapital: subjectFields.registeredCapital,
-    businessScope: subjectFields.businessScope,
-    address: subjectFields.address,
-    staffScale: subjectFields.staffScale,
-    mainCooperation: subjectFields.mainCooperation.optional(),
-    licenseImageUrl: subjectFields.licenseImageUrl,
-    approveNote: subjectFields.approveNote,
-    remark: subjectFields.remark,
+    ...SubjectRequest.partial().shape,
     types: typeList.optional(),
     contacts: collection(ContactMergeInput).optional(),
     qualifications: collection(QualificationMergeInput).optional(),
@@ -230,18 +166,13 @@ export type SupplierUpdateRequest = z.output<typeof SupplierUpdateRequest>
 /** SUP-ADM-007 SupplierSubmitRequest: the final form plus submitNote and the version. */
 export const SupplierSubmitRequest = z
   .object({
-    ...subjectFields,
+    ...form,
     // Required at submit by C-06, which answers its own code (395007), not a 400: absent means
     // none (the submit carries the final form), and the registration check refuses it.
-    licenseImageUrl: text(LIMITS.licenseImageUrl)
+    licenseImageUrl: SUBJECT_FIELDS.licenseImageUrl.input
       .nullable()
       .default(null)
       .describe('required by C-06: absent, null or empty answers 395007'),
-    types: typeList,
-    contacts: collection(ContactInput).optional(),
-    qualifications: collection(QualificationInput).optional(),
-    initialAccounts: initialAccounts.optional(),
-    duplicateConfirmToken: z.string().min(1).max(512).optional(),
     submitNote: text(LIMITS.submitNote).optional(),
     expectedUpdateTime: dateTimeString,
   })
@@ -336,25 +267,14 @@ export const ArchiveResult = z
 export type ArchiveResult = z.output<typeof ArchiveResult>
 
 /**
- * The public subject fields of a supplier, as the detail shows them; the row a write works on
- * carries them too (sql/supplier.ts SupplierRow).
+ * The public subject fields of a supplier, as the detail shows them (./supplier-subject.ts) with
+ * its ids, status and version; the row a write works on carries them too (sql/supplier.ts
+ * SupplierRow).
  */
 export const SupplierSubjectFields = {
   supplierId: z.string(),
   supplierNo: z.string().nullable(),
-  fullName: z.string(),
-  shortName: z.string().nullable(),
-  taxNoMask: z.string(),
-  legalRepresentative: z.string().nullable(),
-  contactPhoneMask: z.string().nullable(),
-  establishDate: z.string().nullable(),
-  registeredCapital: z.string().nullable(),
-  businessScope: z.string().nullable(),
-  address: z.string().nullable(),
-  staffScale: z.string().nullable(),
-  mainCooperation: z.string(),
-  licenseImageUrl: z.string().nullable(),
-  remark: z.string().nullable(),
+  ...SubjectView.shape,
   status: z.enum(SUPPLIER_STATUSES),
   updateTime: z.string(),
 }

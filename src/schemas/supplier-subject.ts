@@ -1,0 +1,105 @@
+import { z } from 'zod'
+import { maskPhone, maskTaxNo } from '../crypto/sensitive'
+import { LIMITS, STAFF_SCALES } from '../vocabulary'
+import { dateString } from './calendar'
+import { bytes, nameText, phone, text } from './text'
+
+/*
+ * The subject fields of a supplier, declared once, in the spec's order, which is the order the
+ * requests, the detail and the change log list them in. Each is stored in the column named after
+ * it (`columnOf`, sql/db.ts) and named by its field name in the change log and the events.
+ * The fields of the draft, update and submit requests and of the detail (./supplier.ts) are
+ * derived from here.
+ */
+
+interface SubjectField {
+  /** The value as a request sends it, within the spec's bounds. */
+  input: z.ZodType<string>
+  /** Every form carries it; the others may be left out, or sent as null to clear them. */
+  required?: true
+  /**
+   * How the value is kept: `plain`, as sent (empty → null), and shown and logged as stored;
+   * `identity`, normalized and checked before the write (src/domain/supplier/form.ts,
+   * `identityOf`); `sensitive`, encrypted, shown only as its mask where it has one.
+   */
+  kind: 'plain' | 'identity' | 'sensitive'
+  /** The detail shows the field as this mask of its value, under `<field>Mask`. */
+  mask?: (value: string) => string | null
+}
+
+export const SUBJECT_FIELDS = {
+  fullName: { input: z.string().max(LIMITS.fullName * 2), required: true, kind: 'identity' },
+  shortName: {
+    input: nameText(LIMITS.shortName, `at most ${LIMITS.shortName} characters`),
+    kind: 'plain',
+  },
+  taxNo: {
+    input: z
+      .string()
+      .describe(
+        'compared half-width, without whitespace, upper case; 18 characters of the unified social credit code alphabet must end in the right check character (GB 32100-2015)',
+      ),
+    required: true,
+    kind: 'identity',
+    mask: maskTaxNo,
+  },
+  legalRepresentative: {
+    input: nameText(LIMITS.legalRepresentative, `at most ${LIMITS.legalRepresentative} characters`),
+    kind: 'plain',
+  },
+  contactPhone: { input: phone(0, LIMITS.companyPhone), kind: 'sensitive', mask: maskPhone },
+  establishDate: { input: dateString, kind: 'plain' },
+  registeredCapital: { input: text(LIMITS.registeredCapital), kind: 'plain' },
+  businessScope: { input: text(LIMITS.businessScope), kind: 'plain' },
+  address: { input: text(LIMITS.address), kind: 'plain' },
+  staffScale: { input: z.enum(STAFF_SCALES), kind: 'plain' },
+  mainCooperation: { input: bytes(1, LIMITS.mainCooperationBytes), required: true, kind: 'plain' },
+  licenseImageUrl: { input: text(LIMITS.licenseImageUrl), kind: 'plain' },
+  approveNote: { input: bytes(0, LIMITS.noteBytes), kind: 'sensitive' },
+  remark: { input: bytes(0, LIMITS.noteBytes), kind: 'plain' },
+} as const satisfies Record<string, SubjectField>
+
+type Fields = typeof SUBJECT_FIELDS
+export type SubjectFieldName = keyof Fields
+
+const FIELD_NAMES = Object.keys(SUBJECT_FIELDS) as SubjectFieldName[]
+const fieldOf = (name: SubjectFieldName): SubjectField => SUBJECT_FIELDS[name]
+
+/** The subject as a form sends it: a required field must be there, the others may be null. */
+export const SubjectRequest = z.object(
+  Object.fromEntries(
+    FIELD_NAMES.map((name) => {
+      const field = fieldOf(name)
+      return [name, field.required ? field.input : field.input.nullish()]
+    }),
+  ) as {
+    [F in SubjectFieldName]: Fields[F] extends { required: true }
+      ? Fields[F]['input']
+      : z.ZodOptional<z.ZodNullable<Fields[F]['input']>>
+  },
+)
+
+/** The name the detail shows a field under: its mask's, or none for a sensitive one without. */
+type ShownAs<F extends SubjectFieldName> = Fields[F] extends { mask: unknown }
+  ? `${F}Mask`
+  : Fields[F]['kind'] extends 'sensitive'
+    ? never
+    : F
+const shownAs = (name: SubjectFieldName) => {
+  const field = fieldOf(name)
+  return field.mask ? `${name}Mask` : field.kind === 'sensitive' ? null : name
+}
+
+/** The subject as the detail shows it: a required field is never null once stored. */
+export const SubjectView = z.object(
+  Object.fromEntries(
+    FIELD_NAMES.flatMap((name) => {
+      const as = shownAs(name)
+      return as ? [[as, fieldOf(name).required ? z.string() : z.string().nullable()]] : []
+    }),
+  ) as {
+    [F in SubjectFieldName as ShownAs<F>]: Fields[F] extends { required: true }
+      ? z.ZodString
+      : z.ZodNullable<z.ZodString>
+  },
+)
