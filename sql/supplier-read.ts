@@ -9,6 +9,7 @@ import {
 } from '../src/schemas/supplier'
 import { complianceOf } from './compliance'
 import { activeAccountCount } from './account'
+import { subjectColumns } from './supplier'
 
 /*
  * Read side of the supplier aggregate: list, basic-information detail, account information.
@@ -393,13 +394,7 @@ export function supplierDetail(sql: Sql, supplierId: string, timezone: string) {
   return maybeOne(
     sql`
       SELECT s.supplier_id::text AS "supplierId", s.supplier_no AS "supplierNo",
-             s.full_name AS "fullName", s.short_name AS "shortName", s.tax_no_mask AS "taxNoMask",
-             s.legal_representative AS "legalRepresentative",
-             s.contact_phone_mask AS "contactPhoneMask",
-             to_char(s.establish_date, 'YYYY-MM-DD') AS "establishDate",
-             s.registered_capital AS "registeredCapital", s.business_scope AS "businessScope",
-             s.address, s.staff_scale AS "staffScale", s.main_cooperation AS "mainCooperation",
-             s.license_image_url AS "licenseImageUrl", s.remark,
+             ${subjectColumns(sql)},
              ${typesOf(sql)} AS types,
              COALESCE((
                SELECT json_agg(json_build_object(

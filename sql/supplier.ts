@@ -1,8 +1,9 @@
 import { z } from 'zod'
-import { many, maybeOne, none, one, type Sql, DATE_TIME } from './db'
+import { many, maybeOne, none, one, selectFields, type ColumnOf, type Sql, DATE_TIME } from './db'
 import { SUPPLIER_STATUSES, type AccountStatus, type SupplierStatus } from '../src/vocabulary'
 import { softDeleteDraftAccounts } from './account'
 import { SupplierSubjectFields } from '../src/schemas/supplier'
+import { SubjectView, type PlainSubjectField } from '../src/schemas/supplier-subject'
 import { storeSearchRow, type SearchFields } from './supplier-search'
 
 /** The row a write works on: the subject plus what only the server may see. */
@@ -17,17 +18,21 @@ export const SupplierRow = z.object({
 })
 export type SupplierRow = z.output<typeof SupplierRow>
 
+/**
+ * The subject fields as the detail shows them (src/schemas/supplier-subject.ts), each from the
+ * column named after it, of supplier `s`: the row below and the detail (supplier-read.ts) select
+ * them so.
+ */
+export const subjectColumns = (sql: Sql) =>
+  selectFields(sql, 's', SubjectView, {
+    establishDate: sql`to_char(s.establish_date, 'YYYY-MM-DD')`,
+  })
+
 const supplierColumns = (sql: Sql) => sql`
   s.supplier_id::text AS "supplierId", s.supplier_no AS "supplierNo", s.status,
-  s.full_name AS "fullName", s.short_name AS "shortName",
-  s.tax_no_enc AS "taxNoEnc", s.tax_no_bidx AS "taxNoBidx", s.tax_no_mask AS "taxNoMask",
-  s.legal_representative AS "legalRepresentative",
-  s.contact_phone_enc AS "contactPhoneEnc", s.contact_phone_mask AS "contactPhoneMask",
-  to_char(s.establish_date, 'YYYY-MM-DD') AS "establishDate",
-  s.registered_capital AS "registeredCapital", s.business_scope AS "businessScope", s.address,
-  s.staff_scale AS "staffScale", s.main_cooperation AS "mainCooperation",
-  s.license_image_url AS "licenseImageUrl", s.approve_note_enc AS "approveNoteEnc",
-  s.approve_note AS "approveNoteLegacy", s.remark,
+  ${subjectColumns(sql)},
+  s.tax_no_enc AS "taxNoEnc", s.tax_no_bidx AS "taxNoBidx", s.contact_phone_enc AS "contactPhoneEnc",
+  s.approve_note_enc AS "approveNoteEnc", s.approve_note AS "approveNoteLegacy",
   to_char(s.update_time, ${DATE_TIME}) AS "updateTime"
 `
 
@@ -75,27 +80,22 @@ export function lockSupplierOfApproval(sql: Sql, approvalLogId: string) {
   )
 }
 
-/** Columns of `supplier` a write may set, in their SQL names. */
-export interface SupplierColumns {
+/**
+ * Columns of `supplier` a write may set, in their SQL names: each plain subject field's, named
+ * after it, and those of the fields kept apart (the name, the encrypted ones).
+ */
+export type SupplierColumns = {
+  [F in PlainSubjectField as ColumnOf<F>]?: SupplierRow[F]
+} & {
   full_name?: string
-  short_name?: string | null
   tax_no_enc?: string
   tax_no_bidx?: string
   tax_no_mask?: string
-  legal_representative?: string | null
   contact_phone_enc?: string | null
   contact_phone_mask?: string | null
-  establish_date?: string | null
-  registered_capital?: string | null
-  business_scope?: string | null
-  address?: string | null
-  staff_scale?: string | null
-  main_cooperation?: string
-  license_image_url?: string | null
   approve_note_enc?: string | null
   /** The retired plaintext column: a write of approveNote only ever empties it. */
   approve_note?: null
-  remark?: string | null
   /**
    * The company-name keys of full_name and short_name (src/domain/supplier/name-keys.ts): not a
    * column; the statement that writes the names stores them in supplier_name_key.

@@ -8,8 +8,10 @@ import { bytes, nameText, phone, text } from './text'
  * The subject fields of a supplier, declared once, in the spec's order, which is the order the
  * requests, the detail and the change log list them in. Each is stored in the column named after
  * it (`columnOf`, sql/db.ts) and named by its field name in the change log and the events.
- * The fields of the draft, update and submit requests and of the detail (./supplier.ts) are
- * derived from here.
+ * Derived from here: the fields of the draft, update and submit requests and of the detail
+ * (./supplier.ts); the supplier row, its write columns and the select lists of the row and the
+ * detail (sql/supplier.ts, sql/supplier-read.ts); which fields a form stores as sent
+ * (src/domain/supplier/form.ts).
  */
 
 interface SubjectField {
@@ -64,6 +66,14 @@ export type SubjectFieldName = keyof Fields
 
 const FIELD_NAMES = Object.keys(SUBJECT_FIELDS) as SubjectFieldName[]
 const fieldOf = (name: SubjectFieldName): SubjectField => SUBJECT_FIELDS[name]
+
+/** The fields kept as sent (`kind: 'plain'`), in order. */
+export type PlainSubjectField = {
+  [F in SubjectFieldName]: Fields[F]['kind'] extends 'plain' ? F : never
+}[SubjectFieldName]
+export const PLAIN_SUBJECT_FIELDS = FIELD_NAMES.filter(
+  (name): name is PlainSubjectField => fieldOf(name).kind === 'plain',
+)
 
 /** The subject as a form sends it: a required field must be there, the others may be null. */
 export const SubjectRequest = z.object(

@@ -1,11 +1,12 @@
 import { enabledTypeCodes, type SupplierColumns, type SupplierRow } from '../../../sql/supplier'
-import type { Sql } from '../../../sql/db'
+import { columnOf, type Sql } from '../../../sql/db'
 import { maskTaxNo, maskPhone, utf8Bytes } from '../../crypto/sensitive'
 import { normalizeName, normalizePhone, normalizeTaxNo, taxNoFormBefore } from '../../identity'
 import { fail, type ErrorName } from '../../errors'
 import { LIMITS } from '../../vocabulary'
 import type { z } from 'zod'
 import type { BankAccountInput } from '../../schemas/supplier'
+import { PLAIN_SUBJECT_FIELDS, type PlainSubjectField } from '../../schemas/supplier-subject'
 import type { Deps } from '../deps'
 import { today } from '../context'
 import { nameKeysOf } from './name-keys'
@@ -31,21 +32,8 @@ export const FORM_ERRORS = [
   'CONCURRENT_MODIFICATION',
 ] as const satisfies readonly ErrorName[]
 
-/** Subject fields stored as they come (after the empty → null rule), API name → column. */
-const PLAIN_FIELDS = {
-  shortName: 'short_name',
-  legalRepresentative: 'legal_representative',
-  establishDate: 'establish_date',
-  registeredCapital: 'registered_capital',
-  businessScope: 'business_scope',
-  address: 'address',
-  staffScale: 'staff_scale',
-  mainCooperation: 'main_cooperation',
-  licenseImageUrl: 'license_image_url',
-  remark: 'remark',
-} as const satisfies Record<string, keyof SupplierColumns>
-
-export type SubjectInput = Partial<Record<keyof typeof PLAIN_FIELDS, string | null>> & {
+/** The subject fields a request may carry: the plain ones (stored as sent) and four kept apart. */
+export type SubjectInput = Partial<Record<PlainSubjectField, string | null>> & {
   fullName?: string
   taxNo?: string
   contactPhone?: string | null
@@ -165,15 +153,13 @@ export async function diffSubject(
       change('approveNote', maskForLog('approveNote', old), maskForLog('approveNote', note))
     }
   }
-  for (const [field, column] of Object.entries(PLAIN_FIELDS) as [
-    keyof typeof PLAIN_FIELDS,
-    keyof SupplierColumns,
-  ][]) {
+  // The plain fields, each stored as sent (after the empty → null rule) in its column.
+  for (const field of PLAIN_SUBJECT_FIELDS) {
     if (input[field] === undefined) continue
     const value = emptyToNull(input[field])
     const old = current ? emptyToNull(current[field]) : null
     if (value !== old) {
-      ;(columns as Record<string, unknown>)[column] = value
+      ;(columns as Record<string, unknown>)[columnOf(field)] = value
       change(field, maskForLog(field, old), maskForLog(field, value))
     }
   }
