@@ -40,6 +40,7 @@ import {
   SupplierWriteResult,
   TypeInput,
 } from '../schemas/supplier'
+import { SUBJECT_EXAMPLE, SUBJECT_VIEW_EXAMPLE } from '../schemas/supplier-subject'
 import { InternalErrorData, MissingQualifications, NearDuplicateConfirmation } from '../errors'
 import { pageSchema } from './envelope'
 
@@ -72,12 +73,12 @@ const itemOf = <S extends z.ZodObject, K extends keyof S['shape'] & string>(sche
 
 /** A draft as the reference page shows it (and as `npm run demo` sends it). */
 export const DRAFT_EXAMPLE = {
-  fullName: '杭州湖畔旅游服务有限公司',
-  shortName: '湖畔旅游',
-  taxNo: '91330106MA2KXY712Q',
+  fullName: SUBJECT_EXAMPLE.fullName,
+  shortName: SUBJECT_EXAMPLE.shortName,
+  taxNo: SUBJECT_EXAMPLE.taxNo,
   types: [{ typeCode: 'OTHER', isPrimary: true }],
-  mainCooperation: '导游与门票',
-  licenseImageUrl: 'https://storage.example.com/supplier/license.png',
+  mainCooperation: SUBJECT_EXAMPLE.mainCooperation,
+  licenseImageUrl: SUBJECT_EXAMPLE.licenseImageUrl,
   contacts: [{ contactName: '王芳', contactPhone: '13800138000', contactRole: '商务经理' }],
   initialAccounts: [
     {
@@ -97,7 +98,7 @@ requestExample(SupplierDraftRequest, DRAFT_EXAMPLE)
 // keeps a second account, binds a scenic resource, and is suspended for a qualification review.
 const SUPPLIER_ID = '9007199254741007'
 const SUPPLIER_NO = 'SP20261120100007'
-const FULL_NAME = DRAFT_EXAMPLE.fullName
+const FULL_NAME = SUBJECT_EXAMPLE.fullName
 const CONTACT_ID = '9007199254741009'
 const QUALIFICATION_ID = '9007199254741011'
 const ACCOUNT_ID = '9007199254741013'
@@ -139,8 +140,8 @@ requestExample(EvaluationMergeInput, {
 })
 
 requestExample(SupplierUpdateRequest, {
-  address: '浙江省杭州市西湖区龙井路1号',
-  businessScope: '旅游咨询；导游服务；景区门票代理',
+  address: SUBJECT_EXAMPLE.address,
+  businessScope: SUBJECT_EXAMPLE.businessScope,
   contacts: [
     {
       contactId: CONTACT_ID,
@@ -157,14 +158,14 @@ requestExample(SupplierUpdateRequest, {
 
 requestExample(SupplierSubmitRequest, {
   fullName: FULL_NAME,
-  shortName: DRAFT_EXAMPLE.shortName,
-  taxNo: DRAFT_EXAMPLE.taxNo,
+  shortName: SUBJECT_EXAMPLE.shortName,
+  taxNo: SUBJECT_EXAMPLE.taxNo,
   types: [{ typeCode: 'OTHER', isPrimary: true }],
-  legalRepresentative: '陈建国',
-  contactPhone: '0571-8796 2288',
-  establishDate: '2016-05-18',
-  mainCooperation: DRAFT_EXAMPLE.mainCooperation,
-  licenseImageUrl: DRAFT_EXAMPLE.licenseImageUrl,
+  legalRepresentative: SUBJECT_EXAMPLE.legalRepresentative,
+  contactPhone: SUBJECT_EXAMPLE.contactPhone,
+  establishDate: SUBJECT_EXAMPLE.establishDate,
+  mainCooperation: SUBJECT_EXAMPLE.mainCooperation,
+  licenseImageUrl: SUBJECT_EXAMPLE.licenseImageUrl,
   contacts: [
     {
       contactId: CONTACT_ID,
@@ -262,7 +263,7 @@ const LIST_ITEM = example(SupplierListItemVO, {
   supplierId: SUPPLIER_ID,
   supplierNo: SUPPLIER_NO,
   fullName: FULL_NAME,
-  shortName: DRAFT_EXAMPLE.shortName,
+  shortName: SUBJECT_EXAMPLE.shortName,
   types: [TYPE],
   status: 'ACTIVE',
   creditLevel: null,
@@ -350,19 +351,7 @@ const ALLOWED_ACTIONS = example(AllowedActions, {
 example(SupplierBasicInfoVO, {
   supplierId: SUPPLIER_ID,
   supplierNo: SUPPLIER_NO,
-  fullName: FULL_NAME,
-  shortName: DRAFT_EXAMPLE.shortName,
-  taxNoMask: '91************712Q',
-  legalRepresentative: '陈建国',
-  contactPhoneMask: '057*******2288',
-  establishDate: '2016-05-18',
-  registeredCapital: '500万元',
-  businessScope: '旅游咨询；导游服务；景区门票代理',
-  address: '浙江省杭州市西湖区龙井路1号',
-  staffScale: 'R50_200',
-  mainCooperation: DRAFT_EXAMPLE.mainCooperation,
-  licenseImageUrl: DRAFT_EXAMPLE.licenseImageUrl,
-  remark: null,
+  ...SUBJECT_VIEW_EXAMPLE,
   status: 'ACTIVE',
   updateTime: UPDATED,
   types: [TYPE],

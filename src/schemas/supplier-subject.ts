@@ -11,7 +11,8 @@ import { bytes, nameText, phone, text } from './text'
  * Derived from here: the fields of the draft, update and submit requests and of the detail
  * (./supplier.ts); the supplier row, its write columns and the select lists of the row and the
  * detail (sql/supplier.ts, sql/supplier-read.ts); which fields a form stores as sent
- * (src/domain/supplier/form.ts).
+ * (src/domain/supplier/form.ts); the subject of the reference page's examples
+ * (src/http/examples.ts).
  */
 
 interface SubjectField {
@@ -27,13 +28,21 @@ interface SubjectField {
   kind: 'plain' | 'identity' | 'sensitive'
   /** The detail shows the field as this mask of its value, under `<field>Mask`. */
   mask?: (value: string) => string | null
+  /** The value of the reference page's supplier (src/http/examples.ts); null: it has none. */
+  example: string | null
 }
 
 export const SUBJECT_FIELDS = {
-  fullName: { input: z.string().max(LIMITS.fullName * 2), required: true, kind: 'identity' },
+  fullName: {
+    input: z.string().max(LIMITS.fullName * 2),
+    required: true,
+    kind: 'identity',
+    example: '杭州湖畔旅游服务有限公司',
+  },
   shortName: {
     input: nameText(LIMITS.shortName, `at most ${LIMITS.shortName} characters`),
     kind: 'plain',
+    example: '湖畔旅游',
   },
   taxNo: {
     input: z
@@ -44,21 +53,41 @@ export const SUBJECT_FIELDS = {
     required: true,
     kind: 'identity',
     mask: maskTaxNo,
+    example: '91330106MA2KXY712Q',
   },
   legalRepresentative: {
     input: nameText(LIMITS.legalRepresentative, `at most ${LIMITS.legalRepresentative} characters`),
     kind: 'plain',
+    example: '陈建国',
   },
-  contactPhone: { input: phone(0, LIMITS.companyPhone), kind: 'sensitive', mask: maskPhone },
-  establishDate: { input: dateString, kind: 'plain' },
-  registeredCapital: { input: text(LIMITS.registeredCapital), kind: 'plain' },
-  businessScope: { input: text(LIMITS.businessScope), kind: 'plain' },
-  address: { input: text(LIMITS.address), kind: 'plain' },
-  staffScale: { input: z.enum(STAFF_SCALES), kind: 'plain' },
-  mainCooperation: { input: bytes(1, LIMITS.mainCooperationBytes), required: true, kind: 'plain' },
-  licenseImageUrl: { input: text(LIMITS.licenseImageUrl), kind: 'plain' },
-  approveNote: { input: bytes(0, LIMITS.noteBytes), kind: 'sensitive' },
-  remark: { input: bytes(0, LIMITS.noteBytes), kind: 'plain' },
+  contactPhone: {
+    input: phone(0, LIMITS.companyPhone),
+    kind: 'sensitive',
+    mask: maskPhone,
+    example: '0571-8796 2288',
+  },
+  establishDate: { input: dateString, kind: 'plain', example: '2016-05-18' },
+  registeredCapital: { input: text(LIMITS.registeredCapital), kind: 'plain', example: '500万元' },
+  businessScope: {
+    input: text(LIMITS.businessScope),
+    kind: 'plain',
+    example: '旅游咨询；导游服务；景区门票代理',
+  },
+  address: { input: text(LIMITS.address), kind: 'plain', example: '浙江省杭州市西湖区龙井路1号' },
+  staffScale: { input: z.enum(STAFF_SCALES), kind: 'plain', example: 'R50_200' },
+  mainCooperation: {
+    input: bytes(1, LIMITS.mainCooperationBytes),
+    required: true,
+    kind: 'plain',
+    example: '导游与门票',
+  },
+  licenseImageUrl: {
+    input: text(LIMITS.licenseImageUrl),
+    kind: 'plain',
+    example: 'https://storage.example.com/supplier/license.png',
+  },
+  approveNote: { input: bytes(0, LIMITS.noteBytes), kind: 'sensitive', example: null },
+  remark: { input: bytes(0, LIMITS.noteBytes), kind: 'plain', example: null },
 } as const satisfies Record<string, SubjectField>
 
 type Fields = typeof SUBJECT_FIELDS
@@ -113,3 +142,17 @@ export const SubjectView = z.object(
       : z.ZodNullable<z.ZodString>
   },
 )
+
+/** The reference page's supplier, as a form sends it. */
+export const SUBJECT_EXAMPLE = Object.fromEntries(
+  FIELD_NAMES.map((name) => [name, fieldOf(name).example]),
+) as { [F in SubjectFieldName]: Fields[F]['example'] }
+
+/** The same supplier as the detail shows it, masked as the service masks. */
+export const SUBJECT_VIEW_EXAMPLE = Object.fromEntries(
+  FIELD_NAMES.flatMap((name) => {
+    const { mask, example } = fieldOf(name)
+    const as = shownAs(name)
+    return as ? [[as, mask && example !== null ? mask(example) : example]] : []
+  }),
+) as z.output<typeof SubjectView>
