@@ -5,9 +5,10 @@ import { dateString } from './calendar'
 import { bytes, nameText, phone, text } from './text'
 
 /*
- * The subject fields of a supplier, declared once, in the spec's order, which is the order the
- * requests, the detail and the change log list them in. Each is stored in the column named after
- * it (`columnOf`, sql/db.ts) and named by its field name in the change log and the events.
+ * The subject fields of a supplier, declared once, in the spec's order, which the requests and the
+ * detail keep. A plain field and fullName are stored in the column named after them (`columnOf`,
+ * sql/db.ts), the sensitive ones and taxNo as ciphertext (with a mask or a blind index where they
+ * have one); the change log and the events name each by its field name.
  * Derived from here: the fields of the draft, update and submit requests and of the detail
  * (./supplier.ts); the supplier row, its write columns and the select lists of the row and the
  * detail (sql/supplier.ts, sql/supplier-read.ts); which fields a form stores as sent
@@ -91,7 +92,7 @@ export const SUBJECT_FIELDS = {
 } as const satisfies Record<string, SubjectField>
 
 type Fields = typeof SUBJECT_FIELDS
-export type SubjectFieldName = keyof Fields
+type SubjectFieldName = keyof Fields
 
 const FIELD_NAMES = Object.keys(SUBJECT_FIELDS) as SubjectFieldName[]
 const fieldOf = (name: SubjectFieldName): SubjectField => SUBJECT_FIELDS[name]
