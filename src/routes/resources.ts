@@ -96,13 +96,11 @@ export const resourceRelationRoutes = (deps: Deps) => {
     verb: (
       deps: Deps,
       ctx: WriteContext,
-      moduleCode: string,
-      resourceId: string,
-      body: B,
+      on: { moduleCode: string; resourceId: string; body: B },
     ) => Promise<DeclaredData<E>>,
   ) =>
     answerWrite(c, deps, { target: `${resourceModule}:${resourceId}`, body }, (ctx) =>
-      verb(deps, ctx, resourceModule, resourceId, body),
+      verb(deps, ctx, { moduleCode: resourceModule, resourceId, body }),
     )
 
   app.get(

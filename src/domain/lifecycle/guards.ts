@@ -46,9 +46,11 @@ export async function checkGuard(
   tx: Sql,
   deps: Deps,
   move: Move,
-  supplierId: string,
-  evidence: GuardEvidence = {},
-  known?: KnownFacts,
+  {
+    supplierId,
+    evidence = {},
+    known,
+  }: { supplierId: string; evidence?: GuardEvidence; known?: KnownFacts },
 ): Promise<SupplierChildren | undefined> {
   switch (move.guard) {
     case 'NONE':

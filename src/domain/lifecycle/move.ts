@@ -59,9 +59,10 @@ export async function applyMove(
     also: { drawSupplierNo: options.drawSupplierNo, accounts: options.accounts },
   })
   if (!row) fail('CONCURRENT_MODIFICATION')
-  const checked = await checkGuard(tx, deps, move, supplier.supplierId, options.evidence, {
-    ...options.known,
-    written: row,
+  const checked = await checkGuard(tx, deps, move, {
+    supplierId: supplier.supplierId,
+    evidence: options.evidence,
+    known: { ...options.known, written: row },
   })
   // What the guard checked, as read after the move's UPDATE: the caller's to use, not re-read.
   return {

@@ -64,7 +64,7 @@ export function changeSupplierStatus(
         { supplierId, status: seen.status, expectedUpdateTime: req.expectedUpdateTime },
         ctx.adminId,
       )
-      await checkGuard(tx, deps, move, supplierId)
+      await checkGuard(tx, deps, move, { supplierId })
       const { subType, levels } = approvalOf(move)
       const snapshot: StatusChangeSnapshot = {
         schemaVersion: 1,

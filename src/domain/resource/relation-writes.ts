@@ -137,7 +137,11 @@ type RelationCommand<B, S, R> = (
 /** `command` as a write on the resource a module code and an id name (an unknown module is 395034). */
 const onResource =
   <B, S, R>(command: RelationCommand<B, S, R>) =>
-  (deps: Deps, ctx: WriteContext, moduleCode: string, resourceId: string, body: B) =>
+  (
+    deps: Deps,
+    ctx: WriteContext,
+    { moduleCode, resourceId, body }: { moduleCode: string; resourceId: string; body: B },
+  ) =>
     runWrite(deps, ctx, command(deps, ctx, relationTarget(moduleCode, resourceId), body))
 
 /** The command of SUP-ADM-049. */
@@ -279,8 +283,10 @@ export function reassignRelationCommand(
           previousSupplierId: current?.supplierId ?? null,
         },
       })
-      const view = await relationView(tx, deps, target.module, target.resourceId, {
-        resourceName: seen.resourceName,
+      const view = await relationView(tx, deps, {
+        module: target.module,
+        resourceId: target.resourceId,
+        known: { resourceName: seen.resourceName },
       })
       return view!
     },

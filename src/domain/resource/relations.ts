@@ -12,9 +12,11 @@ import { FLEET_MODULE, MODULE_NAMES, resourceModule } from './modules'
 export async function currentResourceName(
   tx: Sql,
   fleet: FleetResources,
-  module: ResourceModule,
-  resourceId: string,
-  timezone: string,
+  {
+    module,
+    resourceId,
+    timezone,
+  }: { module: ResourceModule; resourceId: string; timezone: string },
 ): Promise<string | null> {
   if (module === FLEET_MODULE) {
     const v = vehiclesById([resourceId], await fleet.supplierResourceInfo([resourceId], tx)).get(
@@ -34,16 +36,18 @@ export async function currentResourceName(
 export async function relationView(
   tx: Sql,
   deps: Deps,
-  module: ResourceModule,
-  resourceId: string,
-  known: { resourceName: string | null } = { resourceName: null },
+  {
+    module,
+    resourceId,
+    known = { resourceName: null },
+  }: { module: ResourceModule; resourceId: string; known?: { resourceName: string | null } },
 ): Promise<SupplierResourceRelationVO | null> {
   const timezone = deps.config.timezone
   const row = await currentRelation(tx, module, resourceId, timezone)
   if (!row) return null
   const fleet = deps.fleet ?? fleetResourcesFor(deps.config)
   const resourceName =
-    known.resourceName ?? (await currentResourceName(tx, fleet, module, resourceId, timezone))
+    known.resourceName ?? (await currentResourceName(tx, fleet, { module, resourceId, timezone }))
   const status = z.enum(SUPPLIER_STATUSES).parse(row.supplierStatus)
   const reasons = relationReasons({
     supplierStatus: status,
@@ -77,6 +81,6 @@ export async function getCurrentRelation(
 ): Promise<SupplierResourceRelationVO | null> {
   const module = resourceModule(moduleCode)
   return deps.sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', (tx) =>
-    relationView(tx, deps, module, resourceId),
+    relationView(tx, deps, { module, resourceId }),
   )
 }

@@ -138,7 +138,13 @@ async function mergeSnapshot<
 >(tx: Sql, supplierId: string, items: I[], spec: SnapshotSpec<I, E, C>, created: boolean) {
   const { what, targetType, edit } = spec
   const existing = created ? [] : await spec.load(tx, supplierId)
-  const plan = planMerge(what, existing, items, spec.idOf, (i) => i.expectedUpdateTime)
+  const plan = planMerge({
+    what,
+    existing,
+    incoming: items,
+    idOf: spec.idOf,
+    versionOf: (i) => i.expectedUpdateTime,
+  })
   const changes: FieldChange[] = []
   for (const item of plan.added) {
     const columns = await spec.columns(item)

@@ -11,13 +11,19 @@ export interface MergePlan<I, E> {
  * version must match when given), an item without one is new, a live row absent from the
  * snapshot is removed. Ids must belong to this supplier.
  */
-export function planMerge<I, E extends { id: string; updateTime?: string }>(
-  what: string,
-  existing: E[],
-  incoming: I[],
-  idOf: (item: I) => string | undefined,
-  versionOf: (item: I) => string | undefined = () => undefined,
-): MergePlan<I, E> {
+export function planMerge<I, E extends { id: string; updateTime?: string }>({
+  what,
+  existing,
+  incoming,
+  idOf,
+  versionOf = () => undefined,
+}: {
+  what: string
+  existing: E[]
+  incoming: I[]
+  idOf: (item: I) => string | undefined
+  versionOf?: (item: I) => string | undefined
+}): MergePlan<I, E> {
   const byId = new Map(existing.map((e) => [e.id, e]))
   const seen = new Set<string>()
   const plan: MergePlan<I, E> = { added: [], kept: [], removed: [] }

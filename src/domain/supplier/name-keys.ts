@@ -124,9 +124,11 @@ export async function findNearDuplicates(
 export async function findTaxNoHolderAndNearDuplicates(
   sql: Sql,
   names: { fullName: string; shortName?: string | null },
-  threshold: number,
-  exceptSupplierId: string | null,
-  taxNoBidx: string | undefined,
+  {
+    threshold,
+    exceptSupplierId,
+    taxNoBidx,
+  }: { threshold: number; exceptSupplierId: string | null; taxNoBidx: string | undefined },
 ): Promise<{ taxNoHolder: string | null; nearDuplicates: NearDuplicate[] }> {
   const keys = probeKeysOf(names, threshold)
   if (!keys.length && taxNoBidx === undefined) return { taxNoHolder: null, nearDuplicates: [] }

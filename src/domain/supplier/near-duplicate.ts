@@ -33,9 +33,11 @@ export async function confirmNoNearDuplicates(
     await findTaxNoHolderAndNearDuplicates(
       sql,
       { fullName: input.fullName, shortName: input.shortName },
-      deps.config.duplicateNameThreshold,
-      input.supplierId,
-      input.taxNoBidx,
+      {
+        threshold: deps.config.duplicateNameThreshold,
+        exceptSupplierId: input.supplierId,
+        taxNoBidx: input.taxNoBidx,
+      },
     )
   if (holder) fail('TAX_NO_DUPLICATE')
   if (candidates.length === 0) return
@@ -93,14 +95,20 @@ export async function checkIdentity(
   sql: Sql,
   deps: Deps,
   ctx: Pick<WriteContext, 'adminId' | 'heldCodes'>,
-  req: Parameters<typeof checkFieldRules>[2] & {
-    fullName?: string
-    taxNo?: string
-    shortName?: string | null
-    duplicateConfirmToken?: string
+  {
+    req,
+    target,
+    beforeRules,
+  }: {
+    req: Parameters<typeof checkFieldRules>[2] & {
+      fullName?: string
+      taxNo?: string
+      shortName?: string | null
+      duplicateConfirmToken?: string
+    }
+    target: { supplierId: string | null; seen?: SupplierRow }
+    beforeRules?: (identity: Identity) => void
   },
-  target: { supplierId: string | null; seen?: SupplierRow },
-  beforeRules?: (identity: Identity) => void,
 ): Promise<Identity> {
   const { supplierId, seen } = target
   const identity = await identityOf(deps, req, seen)

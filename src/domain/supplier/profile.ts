@@ -70,7 +70,7 @@ export async function writeResult(sql: Sql, supplierId: string): Promise<Supplie
 export function createDraft(deps: Deps, ctx: WriteContext, req: SupplierDraftRequest) {
   return runWrite(deps, ctx, {
     async precheck(sql) {
-      const identity = await checkIdentity(sql, deps, ctx, req, { supplierId: null })
+      const identity = await checkIdentity(sql, deps, ctx, { req, target: { supplierId: null } })
       return identity
     },
     async run(tx, identity) {
@@ -279,20 +279,24 @@ export function updateSupplierProfile(
   return runWrite(deps, ctx, {
     async precheck(sql) {
       const seen = await loadForWrite(sql, supplierId, req.expectedUpdateTime)
-      const identity = await checkIdentity(sql, deps, ctx, req, { supplierId, seen }, (id) => {
-        const identityChanges =
-          (id.fullName !== undefined && id.fullName !== seen.fullName) ||
-          (id.taxNoBidx !== undefined && id.taxNoBidx !== seen.taxNoBidx)
-        if (identityChanges) {
-          assertAllowed(seen.status, 'IDENTITY_EDIT', 'changing fullName or taxNo')
-        }
-        if (req.initialAccounts !== undefined) {
-          assertAllowed(
-            seen.status,
-            'INITIAL_ACCOUNTS_EDIT',
-            'initialAccounts (use the account endpoints)',
-          )
-        }
+      const identity = await checkIdentity(sql, deps, ctx, {
+        req,
+        target: { supplierId, seen },
+        beforeRules: (id) => {
+          const identityChanges =
+            (id.fullName !== undefined && id.fullName !== seen.fullName) ||
+            (id.taxNoBidx !== undefined && id.taxNoBidx !== seen.taxNoBidx)
+          if (identityChanges) {
+            assertAllowed(seen.status, 'IDENTITY_EDIT', 'changing fullName or taxNo')
+          }
+          if (req.initialAccounts !== undefined) {
+            assertAllowed(
+              seen.status,
+              'INITIAL_ACCOUNTS_EDIT',
+              'initialAccounts (use the account endpoints)',
+            )
+          }
+        },
       })
       return { seen, identity }
     },

@@ -39,7 +39,7 @@ export function submitRegistration(
           what: 'submitting the registration',
           expectedUpdateTime: req.expectedUpdateTime,
         }),
-        checkIdentity(sql, deps, ctx, req, { supplierId }),
+        checkIdentity(sql, deps, ctx, { req, target: { supplierId } }),
       ])
       return { seen, identity }
     },
