@@ -65,11 +65,8 @@ export async function openApproval<S>(
   })
   const approval = ApprovalRow.parse(written)
   // The approval's seal and its change log share the chain head its INSERT locked.
-  await sealApprovalAndLog(
-    tx,
-    deps,
-    written,
-    changeLogEntries(ctx, {
+  await sealApprovalAndLog(tx, deps, written, {
+    entries: changeLogEntries(ctx, {
       supplierId: spec.supplierId,
       operationType: log.operationType,
       changes: log.changes,
@@ -78,7 +75,7 @@ export async function openApproval<S>(
       ...(log.changeReason === undefined ? {} : { changeReason: log.changeReason }),
     }),
     // The spread loses the type-to-payload link tsc checked at the caller; the outbox re-checks it.
-    [
+    events: [
       {
         ...event,
         payload: {
@@ -88,7 +85,7 @@ export async function openApproval<S>(
         },
       } as DomainEvent,
     ],
-  )
+  })
   return approval
 }
 

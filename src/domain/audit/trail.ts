@@ -185,8 +185,7 @@ export async function sealApprovalAndLog(
   tx: Sql,
   deps: Deps,
   written: ApprovalToSeal,
-  entries: ChangeLogEntry[],
-  events: readonly DomainEvent[] = [],
+  { entries, events = [] }: { entries: ChangeLogEntry[]; events?: readonly DomainEvent[] },
 ) {
   if (entries.length === 0 || entries.some((e) => chainOf(e.supplierId) !== written.sealChain)) {
     await sealApproval(tx, deps, written)
