@@ -77,9 +77,10 @@ export function createDraft(deps: Deps, ctx: WriteContext, req: SupplierDraftReq
       const { columns, changes } = await diffSubject(deps, null, req, identity)
       const created = await insertSupplier(tx, columns as Required<typeof columns>, ctx.adminId)
       const id = created.supplierId
-      const merged = await mergeCollections(tx, deps, ctx, id, req, {
-        status: null,
-        accountName: identity.fullName!,
+      const merged = await mergeCollections(tx, deps, ctx, {
+        supplierId: id,
+        form: req,
+        into: { status: null, accountName: identity.fullName! },
       })
       changes.push(...merged.changes)
       await logChanges(tx, deps, ctx, {
@@ -144,16 +145,18 @@ export async function applyForm(
   tx: Sql,
   deps: Deps,
   ctx: WriteContext,
-  locked: SupplierRow,
-  form: Form,
-  identity: Identity,
+  { locked, form, identity }: { locked: SupplierRow; form: Form; identity: Identity },
 ) {
   const { supplierId } = locked
   const { columns, changes } = await diffSubject(deps, locked, form, identity)
-  const merged = await mergeCollections(tx, deps, ctx, supplierId, form, {
-    status: locked.status,
-    accountName: columns.full_name ?? locked.fullName,
-    rename: columns.full_name,
+  const merged = await mergeCollections(tx, deps, ctx, {
+    supplierId,
+    form,
+    into: {
+      status: locked.status,
+      accountName: columns.full_name ?? locked.fullName,
+      rename: columns.full_name,
+    },
   })
   changes.push(...merged.changes)
   // The live types as the form leaves them (when it carries them): nothing after it writes types.
@@ -170,15 +173,21 @@ async function mergeCollections(
   tx: Sql,
   deps: Deps,
   ctx: WriteContext,
-  supplierId: string,
-  form: Form,
-  into: {
-    /** The supplier's status; null for one inserted just now, which has no children to read. */
-    status: SupplierStatus | null
-    /** The account name of draft accounts: the supplier's full name as the write leaves it. */
-    accountName: string
-    /** A new full name, which the accounts not yet approved take. */
-    rename?: string
+  {
+    supplierId,
+    form,
+    into,
+  }: {
+    supplierId: string
+    form: Form
+    into: {
+      /** The supplier's status; null for one inserted just now, which has no children to read. */
+      status: SupplierStatus | null
+      /** The account name of draft accounts: the supplier's full name as the write leaves it. */
+      accountName: string
+      /** A new full name, which the accounts not yet approved take. */
+      rename?: string
+    }
   },
 ) {
   const { status } = into
@@ -230,14 +239,21 @@ async function commitProfileChange(
   tx: Sql,
   deps: Deps,
   ctx: WriteContext,
-  locked: SupplierRow,
-  columns: SupplierColumns,
-  changes: FieldChange[],
-  what: {
-    operationType: ChangeOperationType
-    eventType: 'SupplierProfileUpdated' | 'SupplierContactsReplaced'
-    changeReason?: string
-    noChange: string
+  {
+    locked,
+    columns,
+    changes,
+    what,
+  }: {
+    locked: SupplierRow
+    columns: SupplierColumns
+    changes: FieldChange[]
+    what: {
+      operationType: ChangeOperationType
+      eventType: 'SupplierProfileUpdated' | 'SupplierContactsReplaced'
+      changeReason?: string
+      noChange: string
+    }
   },
 ) {
   if (changes.length === 0) fail('NO_ACTUAL_CHANGE', what.noChange)
@@ -302,12 +318,17 @@ export function updateSupplierProfile(
     },
     async run(tx, { seen, identity }) {
       const locked = await relock(tx, seen)
-      const { columns, changes } = await applyForm(tx, deps, ctx, locked, req, identity)
-      await commitProfileChange(tx, deps, ctx, locked, columns, changes, {
-        operationType: locked.status === 'DRAFT' ? 'DRAFT_UPDATE' : 'PROFILE_UPDATE',
-        eventType: 'SupplierProfileUpdated',
-        changeReason: req.changeReason,
-        noChange: 'nothing changed: send at least one different field',
+      const { columns, changes } = await applyForm(tx, deps, ctx, { locked, form: req, identity })
+      await commitProfileChange(tx, deps, ctx, {
+        locked,
+        columns,
+        changes,
+        what: {
+          operationType: locked.status === 'DRAFT' ? 'DRAFT_UPDATE' : 'PROFILE_UPDATE',
+          eventType: 'SupplierProfileUpdated',
+          changeReason: req.changeReason,
+          noChange: 'nothing changed: send at least one different field',
+        },
       })
       return writeResult(tx, supplierId)
     },
@@ -330,11 +351,16 @@ export function replaceContacts(
     async run(tx, seen) {
       const locked = await relock(tx, seen)
       const changes = await mergeContacts(tx, deps, supplierId, req.contacts)
-      await commitProfileChange(tx, deps, ctx, locked, {}, changes, {
-        operationType: 'CONTACT_REPLACE',
-        eventType: 'SupplierContactsReplaced',
-        changeReason: req.changeReason,
-        noChange: 'the contacts are already exactly these',
+      await commitProfileChange(tx, deps, ctx, {
+        locked,
+        columns: {},
+        changes,
+        what: {
+          operationType: 'CONTACT_REPLACE',
+          eventType: 'SupplierContactsReplaced',
+          changeReason: req.changeReason,
+          noChange: 'the contacts are already exactly these',
+        },
       })
       const contacts = await liveContacts(tx, supplierId)
       return contacts.map(

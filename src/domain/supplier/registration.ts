@@ -45,7 +45,11 @@ export function submitRegistration(
     },
     async run(tx, { seen, identity }) {
       const locked = await relock(tx, seen)
-      const { columns, changes, types } = await applyForm(tx, deps, ctx, locked, req, identity)
+      const { columns, changes, types } = await applyForm(tx, deps, ctx, {
+        locked,
+        form: req,
+        identity,
+      })
       // The form is written first so that the checks below see exactly what will be approved.
       const moved = await applyMove(
         tx,
