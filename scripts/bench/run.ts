@@ -72,6 +72,8 @@ const { values: opts } = parseArgs({
      */
     'only-search': { type: 'boolean', default: false },
     'search-sizes': { type: 'string', default: '10000' },
+    /** `sql`: the search rows call the SQL module itself, without the service and HTTP. */
+    'search-via': { type: 'string', default: 'http' },
     /**
      * Only the event relay against the write path (scripts/bench/relay.ts): --connections
      * writers for --seconds on a database of its own; a table row per run to stdout.
@@ -1463,7 +1465,8 @@ if (opts['only-search']) {
   for (const suppliers of opts['search-sizes']!.split(',').map(Number)) {
     const url = await seeded(suppliers)
     const helpers = { wrk, startService, startFleet, stop, log }
-    const { probes, rows } = await searchRun(url, suppliers, CLIENTS, SECONDS, helpers)
+    const via = opts['search-via'] === 'sql' ? 'sql' : 'http'
+    const { probes, rows } = await searchRun(url, suppliers, CLIENTS, SECONDS, helpers, via)
     console.log(
       `\n${suppliers.toLocaleString('en')} suppliers\n\n${searchTable(probes, rows, CLIENTS)}\n`,
     )

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import type postgres from 'postgres'
 import { connect } from '../../sql/db'
 import { changeLogPage, countChangeLogs, type ChangeLogFilter } from '../../sql/change-log-read'
-import { searchSuppliers } from '../../sql/supplier-read'
+import { countSuppliers, searchSuppliers, supplierListPage } from '../../sql/supplier-read'
 import { backfillSupplierSearch, keywordTerms } from '../../src/domain/supplier/search'
 import { romanize } from '../../src/domain/supplier/company-name/dictionaries'
 import { createLogger } from '../../src/logger'
@@ -34,9 +34,55 @@ interface Probe {
   name: string
   title: string
   path: string
+  /** What the route's verb sends for this request (the SQL module), for `via: 'sql'`. */
+  call: (sql: postgres.Sql) => Promise<unknown>
   matches?: number
   plan?: string
   planMs?: number
+}
+
+/**
+ * `clients` callers of `call`, each sending its next as soon as its last is answered, for
+ * `seconds` after 2 s of warm-up, on a pool of `clients` connections: the SQL module's own time,
+ * without HTTP (a data set whose service would first spend its start-up on backfills).
+ */
+async function callers(
+  url: string,
+  call: Probe['call'],
+  clients: number,
+  seconds: number,
+): Promise<Figures> {
+  const sql = connect({ url, max: clients, timezone: 'UTC' })
+  const times: number[] = []
+  let failures = 0
+  const run = async (until: number, record: boolean) => {
+    while (Date.now() < until) {
+      const t = performance.now()
+      try {
+        await call(sql)
+        if (record) times.push(performance.now() - t)
+      } catch {
+        if (record) failures++
+      }
+    }
+  }
+  try {
+    const warm = Date.now() + 2000
+    await Promise.all(Array.from({ length: clients }, () => run(warm, false)))
+    const end = Date.now() + seconds * 1000
+    await Promise.all(Array.from({ length: clients }, () => run(end, true)))
+  } finally {
+    await sql.end()
+  }
+  times.sort((a, b) => a - b)
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0
+  return {
+    requestsPerSecond: times.length / seconds,
+    p50: at(0.5),
+    p99: at(0.99),
+    failures,
+    requests: times.length,
+  }
 }
 
 export interface SearchRow extends Figures {
@@ -143,6 +189,7 @@ export async function searchRun<Started extends { port: number }>(
   clients: number[],
   seconds: number,
   x: SearchHelpers<Started>,
+  via: 'http' | 'sql' = 'http',
 ) {
   const db = connect({ url, max: 1, timezone: 'UTC' })
   await addLatinNames(db)
@@ -157,6 +204,10 @@ export async function searchRun<Started extends { port: number }>(
       name: 'list',
       title: 'list, page 1, no keyword',
       path: '/admin/supplier/items?page=1&pageSize=20',
+      call: (sql) => {
+        const f = { limit: 20, offset: 0, timezone: tz }
+        return Promise.all([supplierListPage(sql, f), countSuppliers(sql, f)])
+      },
     },
   ]
   for (const [name, keyword, what] of await keywords(db)) {
@@ -174,6 +225,7 @@ export async function searchRun<Started extends { port: number }>(
       name,
       title: `keyword "${keyword}" (${what})`,
       path: `/admin/supplier/items?keyword=${encodeURIComponent(keyword)}&page=1&pageSize=20`,
+      call: (sql) => searchSuppliers(sql, f),
       matches: total,
       plan,
       planMs: ms,
@@ -220,6 +272,7 @@ export async function searchRun<Started extends { port: number }>(
       name,
       title,
       path: `/admin/supplier/approval-records?${query}`,
+      call: (sql) => Promise.all([changeLogPage(sql, f), countChangeLogs(sql, f)]),
       matches: total,
       plan: `page: ${page.plan}; total: ${count.plan}`,
       planMs: page.ms + count.ms,
@@ -227,17 +280,24 @@ export async function searchRun<Started extends { port: number }>(
   }
   await db.end()
 
-  const fleet = await x.startFleet(url, `fleet-search-${suppliers}.log`)
-  const service = await x.startService(url, fleet.port, `service-search-${suppliers}.log`)
+  const fleet =
+    via === 'http' ? await x.startFleet(url, `fleet-search-${suppliers}.log`) : undefined
+  const service = fleet
+    ? await x.startService(url, fleet.port, `service-search-${suppliers}.log`)
+    : undefined
+  const measure = async (p: Probe, c: number) => {
+    if (!service) return callers(url, p.call, c, seconds)
+    const target = `http://127.0.0.1:${service.port}${p.path}`
+    await x.wrk(target, { connections: c, seconds: 2 }).catch(() => undefined)
+    return x.wrk(target, { connections: c, seconds })
+  }
   const rows: SearchRow[] = []
   try {
     for (const c of clients) {
       for (const p of probes) {
-        x.log(`${p.title} (${suppliers.toLocaleString('en')} suppliers, ${c} clients)`)
-        const target = `http://127.0.0.1:${service.port}${p.path}`
-        await x.wrk(target, { connections: c, seconds: 2 }).catch(() => undefined)
+        x.log(`${p.title} (${suppliers.toLocaleString('en')} suppliers, ${c} clients, ${via})`)
         const load = loadAverage()
-        const figures = await x.wrk(target, { connections: c, seconds })
+        const figures = await measure(p, c)
         rows.push({
           scenario: p.name,
           title: p.title,
@@ -253,7 +313,10 @@ export async function searchRun<Started extends { port: number }>(
   } finally {
     await Promise.all([x.stop(service), x.stop(fleet)])
   }
-  writeFileSync(`.bench/search-${suppliers}.json`, JSON.stringify({ probes, rows }, null, 2))
+  writeFileSync(
+    `.bench/search-${suppliers}-${via}.json`,
+    JSON.stringify({ probes: probes.map(({ call: _, ...p }) => p), rows }, null, 2),
+  )
   return { probes, rows }
 }
 
