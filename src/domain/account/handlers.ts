@@ -1,10 +1,14 @@
 import { lockAccount, updateAccount, type AccountWriteRow } from '../../../sql/account'
-import type { ApprovalRow } from '../../../sql/approval'
 import { insertEvent } from '../../../sql/outbox'
 import type { Sql } from '../../../sql/db'
 import { lockSupplier } from '../../../sql/supplier'
 import { fail } from '../../errors'
-import { approvalHandler, type ApplierCtx, type NotApplied } from '../approval/handler'
+import {
+  approvalHandler,
+  type ApplierCtx,
+  type NotApplied,
+  type NotAppliedOf,
+} from '../approval/handler'
 import type { Deps } from '../deps'
 import { checkCandidate, flagCodes } from './rules'
 import {
@@ -101,11 +105,7 @@ async function settleCreate(
   tx: Sql,
   deps: Deps,
   ctx: ApplierCtx,
-  {
-    approval,
-    snapshot,
-    outcome: { status, reason },
-  }: { approval: ApprovalRow; snapshot: AccountCreateSnapshot; outcome: NotApplied },
+  { approval, snapshot, outcome: { status, reason } }: NotAppliedOf<AccountCreateSnapshot>,
 ) {
   const account = await lockAccount(tx, snapshot.supplierId, snapshot.accountId)
   const to = account && accountMove(account.status, OUTCOME[status].trigger)
@@ -237,11 +237,7 @@ async function logOutcome(
   tx: Sql,
   deps: Deps,
   ctx: ApplierCtx,
-  {
-    approval,
-    snapshot,
-    outcome: { status, reason },
-  }: { approval: ApprovalRow; snapshot: AccountChangeSnapshot; outcome: NotApplied },
+  { approval, snapshot, outcome: { status, reason } }: NotAppliedOf<AccountChangeSnapshot>,
 ) {
   await logChanges(tx, deps, ctx, {
     supplierId: snapshot.supplierId,

@@ -32,25 +32,21 @@ export interface ApprovalHandler<S = unknown> {
   /** The versioned candidate snapshot (schemaVersion 1); an unreadable one is refused. */
   snapshot: z.ZodType<S>
   /** Locks the target, re-checks and applies from the snapshot, with change log and events. */
-  apply(
-    tx: Sql,
-    deps: Deps,
-    ctx: ApplierCtx,
-    of: { approval: ApprovalRow; snapshot: S },
-  ): Promise<void>
+  apply(tx: Sql, deps: Deps, ctx: ApplierCtx, of: ApplyOf<S>): Promise<void>
   /**
    * What an approval that will not be applied does to the business: rejected by the provider (a
    * registration goes back to DRAFT), failed to apply (usually nothing: the change stays
    * pending and retryable), or withdrawn by an administrator after a failed application.
    * `outcome.reason` is the wording of `notAppliedReason`, the same for every type.
    */
-  notApplied(
-    tx: Sql,
-    deps: Deps,
-    ctx: ApplierCtx,
-    of: { approval: ApprovalRow; snapshot: S; outcome: NotApplied },
-  ): Promise<void>
+  notApplied(tx: Sql, deps: Deps, ctx: ApplierCtx, of: NotAppliedOf<S>): Promise<void>
 }
+
+/** What a handler applies: the approval and its snapshot, read by the handler's schema. */
+export type ApplyOf<S> = { approval: ApprovalRow; snapshot: S }
+
+/** What a handler settles when its approval will not be applied, and why. */
+export type NotAppliedOf<S> = ApplyOf<S> & { outcome: NotApplied }
 
 /**
  * The registry the applier looks handlers up in, by the business type an approval row records

@@ -1,11 +1,11 @@
 import { z } from 'zod'
 import { insertEvent } from '../../../sql/outbox'
-import { isLatestApproval, type ApprovalRow } from '../../../sql/approval'
+import { isLatestApproval } from '../../../sql/approval'
 import type { Sql } from '../../../sql/db'
 import { lockSupplier } from '../../../sql/supplier'
 import { fail } from '../../errors'
 import type { ApprovalCommandResult, SupplierStatusRequest } from '../../schemas/supplier'
-import { approvalHandler, type ApplierCtx, type NotApplied } from '../approval/handler'
+import { approvalHandler, type ApplierCtx, type NotAppliedOf } from '../approval/handler'
 import type { Deps } from '../deps'
 import type { WriteContext } from '../context'
 import { assertQualificationsValid, checkGuard } from './guards'
@@ -164,11 +164,7 @@ async function logNotApplied(
   tx: Sql,
   deps: Deps,
   ctx: ApplierCtx,
-  {
-    approval,
-    snapshot,
-    outcome: { status: outcome, reason },
-  }: { approval: ApprovalRow; snapshot: StatusChangeSnapshot; outcome: NotApplied },
+  { approval, snapshot, outcome: { status: outcome, reason } }: NotAppliedOf<StatusChangeSnapshot>,
 ) {
   await logChanges(tx, deps, ctx, {
     supplierId: approval.supplierId,
