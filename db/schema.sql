@@ -336,6 +336,7 @@ $$;
 
 CREATE FUNCTION public.supplier_term_count_add(k_term text, k_source smallint, k_status text, d bigint) RETURNS void
     LANGUAGE plpgsql
+    SET enable_seqscan TO 'off'
     AS $$
 BEGIN
   UPDATE supplier_term_count SET n = n + d
@@ -4079,4 +4080,5 @@ INSERT INTO public.schema_migrations (version) VALUES
     ('20261202000200'),
     ('20261202000300'),
     ('20261202000400'),
-    ('20261202000500');
+    ('20261202000500'),
+    ('20261202000600');
