@@ -239,7 +239,8 @@ describe('SUP-ADM-001 supplier list', () => {
   })
 
   it('happy: LIKE wildcards in the keyword are no wildcards: punctuation is ignored', async () => {
-    const t = tag()
+    // No a or b in the tag: a tag holding "ab" would make axb's name a match of a_b.
+    const t = tag().replace(/[ab]/g, 'z')
     const pct = await insertSupplier(h, { fullName: `${t} 100% Natural` })
     const under = await insertSupplier(h, { fullName: `${t} a_b Trading` })
     const axb = await insertSupplier(h, { fullName: `${t} axb Trading` })
