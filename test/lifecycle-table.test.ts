@@ -92,13 +92,12 @@ describe('the transition table', () => {
     it(`happy: ${move.from} → ${move.to} (${move.trigger}) moves with the caller's version`, async () => {
       const supplierId = await supplierIn(move.from)
       const moved = await h.sql.begin((tx) =>
-        applyMove(
-          tx,
-          h.deps,
-          { supplierId, status: move.from, expectedUpdateTime: '2026-01-01 10:00:00' },
+        applyMove(tx, h.deps, {
+          supplier: { supplierId, status: move.from, expectedUpdateTime: '2026-01-01 10:00:00' },
           move,
-          { adminId: ADMIN, evidence: { clearance: { cleared: true } } },
-        ),
+          adminId: ADMIN,
+          evidence: { clearance: { cleared: true } },
+        }),
       )
       expect(moved.from).toBe(move.from)
       expect(moved.to).toBe(move.to)
@@ -122,13 +121,12 @@ describe('the transition table', () => {
           const code = await codeOf(() =>
             h.sql.begin(async (tx) => {
               const move = moveTo(from, to, command)
-              await applyMove(
-                tx,
-                h.deps,
-                { supplierId, status: from, expectedUpdateTime: '2026-01-01 10:00:00' },
+              await applyMove(tx, h.deps, {
+                supplier: { supplierId, status: from, expectedUpdateTime: '2026-01-01 10:00:00' },
                 move,
-                { adminId: ADMIN, evidence: { clearance: { cleared: true } } },
-              )
+                adminId: ADMIN,
+                evidence: { clearance: { cleared: true } },
+              })
             }),
           )
           expect(code, `${from} → ${to} by ${command}`).toBe(395005)
@@ -148,13 +146,12 @@ describe('the transition table', () => {
     const code = await unchanged(h, () =>
       codeOf(() =>
         h.sql.begin((tx) =>
-          applyMove(
-            tx,
-            h.deps,
-            { supplierId, status: 'FROZEN', expectedUpdateTime: '2026-01-01 10:00:00' },
-            moveBy('SUSPENDED', 'ARCHIVE'),
-            { adminId: ADMIN, evidence: { clearance: { cleared: true } } },
-          ),
+          applyMove(tx, h.deps, {
+            supplier: { supplierId, status: 'FROZEN', expectedUpdateTime: '2026-01-01 10:00:00' },
+            move: moveBy('SUSPENDED', 'ARCHIVE'),
+            adminId: ADMIN,
+            evidence: { clearance: { cleared: true } },
+          }),
         ),
       ),
     )
@@ -166,13 +163,11 @@ describe('the transition table', () => {
     const code = await unchanged(h, () =>
       codeOf(() =>
         h.sql.begin((tx) =>
-          applyMove(
-            tx,
-            h.deps,
-            { supplierId, status: 'ACTIVE', expectedUpdateTime: '2026-01-01 09:59:59' },
-            moveBy('ACTIVE', 'SUSPEND'),
-            { adminId: ADMIN },
-          ),
+          applyMove(tx, h.deps, {
+            supplier: { supplierId, status: 'ACTIVE', expectedUpdateTime: '2026-01-01 09:59:59' },
+            move: moveBy('ACTIVE', 'SUSPEND'),
+            adminId: ADMIN,
+          }),
         ),
       ),
     )
@@ -185,13 +180,11 @@ describe('the transition table', () => {
       h.sql.begin(async (tx) => {
         const [row] = await tx`
           SELECT to_char(update_time, 'YYYY-MM-DD HH24:MI:SS') AS v FROM supplier WHERE supplier_id = ${s.supplierId}`
-        await applyMove(
-          tx,
-          h.deps,
-          { supplierId: s.supplierId, status: 'DRAFT', expectedUpdateTime: row.v },
-          moveBy('DRAFT', 'SUBMIT_REGISTRATION'),
-          { adminId: ADMIN },
-        )
+        await applyMove(tx, h.deps, {
+          supplier: { supplierId: s.supplierId, status: 'DRAFT', expectedUpdateTime: row.v },
+          move: moveBy('DRAFT', 'SUBMIT_REGISTRATION'),
+          adminId: ADMIN,
+        })
       }),
     )
     expect(code).toBe(395014)
@@ -217,13 +210,15 @@ describe('the transition table', () => {
       await unchanged(h, () =>
         h.sql
           .begin((tx) =>
-            applyMove(
-              tx,
-              h.deps,
-              { supplierId: s.supplierId, status: from, expectedUpdateTime: '2026-01-01 10:00:00' },
-              moveBy(from, trigger),
-              { adminId: ADMIN },
-            ),
+            applyMove(tx, h.deps, {
+              supplier: {
+                supplierId: s.supplierId,
+                status: from,
+                expectedUpdateTime: '2026-01-01 10:00:00',
+              },
+              move: moveBy(from, trigger),
+              adminId: ADMIN,
+            }),
           )
           .catch((err) => (error = err)),
       )
@@ -242,13 +237,15 @@ describe('the transition table', () => {
     const code = await unchanged(h, () =>
       codeOf(() =>
         h.sql.begin((tx) =>
-          applyMove(
-            tx,
-            h.deps,
-            { supplierId, status: 'SUSPENDED', expectedUpdateTime: '2026-01-01 10:00:00' },
-            moveBy('SUSPENDED', 'ARCHIVE'),
-            { adminId: ADMIN },
-          ),
+          applyMove(tx, h.deps, {
+            supplier: {
+              supplierId,
+              status: 'SUSPENDED',
+              expectedUpdateTime: '2026-01-01 10:00:00',
+            },
+            move: moveBy('SUSPENDED', 'ARCHIVE'),
+            adminId: ADMIN,
+          }),
         ),
       ),
     )

@@ -59,13 +59,12 @@ export function archiveSupplier(
       if (locked.status !== seen.status || locked.updateTime !== seen.updateTime) {
         fail('CONCURRENT_MODIFICATION', 'the supplier changed while finance was asked: try again')
       }
-      const moved = await applyMove(
-        tx,
-        deps,
-        { supplierId, status: seen.status, expectedUpdateTime: seen.updateTime },
+      const moved = await applyMove(tx, deps, {
+        supplier: { supplierId, status: seen.status, expectedUpdateTime: seen.updateTime },
         move,
-        { adminId: ctx.adminId, evidence: { clearance: { cleared: true } } },
-      )
+        adminId: ctx.adminId,
+        evidence: { clearance: { cleared: true } },
+      })
       const { clearanceRequestId, checkedAt, ledgerRevision } = clearance
       const fact = (fieldName: string, value: string) => ({
         targetType: 'SUPPLIER' as const,

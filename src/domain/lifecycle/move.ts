@@ -23,6 +23,20 @@ export interface MoveSubject {
 }
 
 /**
+ * What `applyMove` applies: which move to which supplier, by whom, with the columns the same
+ * UPDATE writes, the guard's evidence, and what else moves with the status (`MoveAlso`).
+ */
+export interface ApplyMoveOptions extends MoveAlso {
+  supplier: MoveSubject
+  move: Move
+  adminId: string
+  columns?: SupplierColumns & { supplier_no?: string | null }
+  evidence?: GuardEvidence
+  /** The supplier's types and accounts, read in this transaction and unchanged since. */
+  known?: Partial<SupplierChildren>
+}
+
+/**
  * Applies `move` with the one guarded UPDATE (`WHERE id AND status = from AND update_time =
  * expected AND deleted_at IS NULL`); a miss is a concurrent change, 395014. The guard is then
  * checked on the row as written, in the same transaction (the registration rules must see the
@@ -31,15 +45,7 @@ export interface MoveSubject {
 export async function applyMove(
   tx: Sql,
   deps: Deps,
-  supplier: MoveSubject,
-  move: Move,
-  options: {
-    adminId: string
-    columns?: SupplierColumns & { supplier_no?: string | null }
-    evidence?: GuardEvidence
-    /** The supplier's types and accounts, read in this transaction and unchanged since. */
-    known?: Partial<SupplierChildren>
-  } & MoveAlso,
+  { supplier, move, adminId, columns, evidence, known, drawSupplierNo, accounts }: ApplyMoveOptions,
 ) {
   if (move.from !== supplier.status) {
     fail(
@@ -52,17 +58,17 @@ export async function applyMove(
       supplierId: supplier.supplierId,
       status: move.from,
       expectedUpdateTime: supplier.expectedUpdateTime,
-      adminId: options.adminId,
+      adminId,
     },
     to: move.to,
-    columns: options.columns ?? {},
-    also: { drawSupplierNo: options.drawSupplierNo, accounts: options.accounts },
+    columns: columns ?? {},
+    also: { drawSupplierNo, accounts },
   })
   if (!row) fail('CONCURRENT_MODIFICATION')
   const checked = await checkGuard(tx, deps, move, {
     supplierId: supplier.supplierId,
-    evidence: options.evidence,
-    known: { ...options.known, written: row },
+    evidence,
+    known: { ...known, written: row },
   })
   // What the guard checked, as read after the move's UPDATE: the caller's to use, not re-read.
   return {

@@ -122,17 +122,15 @@ export const statusChangeApproval = approvalHandler<StatusChangeSnapshot>({
       fail('APPROVAL_APPLY_FAILED', 'superseded by a newer status command')
     }
     const move = moveTo(snapshot.fromStatus, snapshot.targetStatus, 'STATUS')
-    const moved = await applyMove(
-      tx,
-      deps,
-      {
+    const moved = await applyMove(tx, deps, {
+      supplier: {
         supplierId: supplier.supplierId,
         status: supplier.status,
         expectedUpdateTime: snapshot.expectedUpdateTime,
       },
       move,
-      { adminId: ctx.adminId },
-    )
+      adminId: ctx.adminId,
+    })
     await logChanges(tx, deps, ctx, {
       supplierId: supplier.supplierId,
       operationType: 'STATUS_CHANGE',

@@ -62,18 +62,14 @@ export const registrationApproval = approvalHandler<RegistrationSnapshot>({
     assertSnapshotUnchanged(snapshot, supplier, children)
     // The move's guard re-checks the registration rules on the locked row, on the types and
     // accounts just read (its statement writes only their status, which the rules allow either).
-    const moved = await applyMove(
-      tx,
-      deps,
-      current(supplier),
-      moveBy('VETTING', 'REGISTRATION_APPROVED'),
-      {
-        adminId: ctx.adminId,
-        drawSupplierNo: true,
-        accounts: accountsMove('PENDING', 'APPROVAL_APPLIED'),
-        known: children,
-      },
-    )
+    const moved = await applyMove(tx, deps, {
+      supplier: current(supplier),
+      move: moveBy('VETTING', 'REGISTRATION_APPROVED'),
+      adminId: ctx.adminId,
+      drawSupplierNo: true,
+      accounts: accountsMove('PENDING', 'APPROVAL_APPLIED'),
+      known: children,
+    })
     const supplierNo = moved.supplierNo!
     const accounts = children.accounts.filter((a) => a.status === 'PENDING')
     const changes: FieldChange[] = [
@@ -195,16 +191,12 @@ async function backToDraft(
 ) {
   const supplier = await lockSupplier(tx, approval.supplierId)
   if (!supplier || supplier.status !== 'VETTING' || !(await isLatestApproval(tx, approval))) return
-  const moved = await applyMove(
-    tx,
-    deps,
-    current(supplier),
-    moveBy('VETTING', 'REGISTRATION_REJECTED'),
-    {
-      adminId: ctx.adminId,
-      accounts: accountsMove('PENDING', 'REGISTRATION_RETURNED'),
-    },
-  )
+  const moved = await applyMove(tx, deps, {
+    supplier: current(supplier),
+    move: moveBy('VETTING', 'REGISTRATION_REJECTED'),
+    adminId: ctx.adminId,
+    accounts: accountsMove('PENDING', 'REGISTRATION_RETURNED'),
+  })
   await logChanges(tx, deps, ctx, {
     supplierId: supplier.supplierId,
     operationType: what.operationType,

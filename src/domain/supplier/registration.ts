@@ -51,18 +51,14 @@ export function submitRegistration(
         identity,
       })
       // The form is written first so that the checks below see exactly what will be approved.
-      const moved = await applyMove(
-        tx,
-        deps,
-        { supplierId, status: locked.status, expectedUpdateTime: req.expectedUpdateTime },
-        moveBy(locked.status, 'SUBMIT_REGISTRATION'),
-        {
-          adminId: ctx.adminId,
-          columns,
-          accounts: accountsMove('DRAFT', 'REGISTRATION_SUBMITTED'),
-          known: { types },
-        },
-      )
+      const moved = await applyMove(tx, deps, {
+        supplier: { supplierId, status: locked.status, expectedUpdateTime: req.expectedUpdateTime },
+        move: moveBy(locked.status, 'SUBMIT_REGISTRATION'),
+        adminId: ctx.adminId,
+        columns,
+        accounts: accountsMove('DRAFT', 'REGISTRATION_SUBMITTED'),
+        known: { types },
+      })
       // The initial accounts the move took along, as the registration rules were just checked on.
       const accounts = (moved.checked?.accounts ?? (await liveAccounts(tx, supplierId))).filter(
         (a) => moved.accountsMoved.includes(a.accountId),
