@@ -130,18 +130,32 @@ interface SnapshotSpec<I, E, C> {
   }
 }
 
+/** What a child kind's merge takes: whose children, and the complete snapshot the request sends. */
+export interface ChildMergeOptions<I> {
+  supplierId: string
+  snapshot: I[]
+  /** The supplier was inserted by this transaction (see `created` above). */
+  created?: boolean
+}
+
+/** What mergeSnapshot merges: a child kind's snapshot, with how that kind plugs in. */
+interface MergeSnapshotOptions<I, E, C> extends ChildMergeOptions<I> {
+  spec: SnapshotSpec<I, E, C>
+  created: boolean
+}
+
 /** A child kind as a complete snapshot: same id updates, no id adds, absent ones are soft-deleted. */
 async function mergeSnapshot<
   I extends { expectedUpdateTime?: string },
   E extends { id: string; updateTime: string },
   C,
->(tx: Sql, supplierId: string, items: I[], spec: SnapshotSpec<I, E, C>, created: boolean) {
+>(tx: Sql, { supplierId, snapshot, spec, created }: MergeSnapshotOptions<I, E, C>) {
   const { what, targetType, edit } = spec
   const existing = created ? [] : await spec.load(tx, supplierId)
   const plan = planMerge({
     what,
     existing,
-    incoming: items,
+    incoming: snapshot,
     idOf: spec.idOf,
     versionOf: (i) => i.expectedUpdateTime,
   })
@@ -202,8 +216,8 @@ const snapshotMerge =
   <I extends { expectedUpdateTime?: string }, E extends { id: string; updateTime: string }, C>(
     spec: (deps: Deps) => SnapshotSpec<I, E, C>,
   ) =>
-  (tx: Sql, deps: Deps, supplierId: string, items: I[], created = false) =>
-    mergeSnapshot(tx, supplierId, items, spec(deps), created)
+  (tx: Sql, deps: Deps, { supplierId, snapshot, created = false }: ChildMergeOptions<I>) =>
+    mergeSnapshot(tx, { supplierId, snapshot, spec: spec(deps), created })
 
 const summary = (name: string, mask: string | null) => `${name} ${mask ?? ''}`.trim()
 
@@ -342,7 +356,18 @@ export function mergeBare(
     removedSummary: (r) => r.id,
     insert: (sql, id) => insertBareChild(sql, table, id),
   }
-  return mergeSnapshot(tx, supplierId, items, spec, false)
+  return mergeSnapshot(tx, { supplierId, snapshot: items, spec, created: false })
+}
+
+/** A draft's initial accounts as the form sends them, and what each new account is written with. */
+export interface ReplaceDraftAccountsOptions {
+  supplierId: string
+  initialAccounts: z.output<typeof BankAccountInput>[]
+  /** Every account's accountName: the supplier's full name as the write leaves it. */
+  accountName: string
+  adminId: string
+  /** The supplier was inserted by this transaction (see `created` above). */
+  created?: boolean
 }
 
 /**
@@ -354,14 +379,16 @@ export function mergeBare(
 export async function replaceDraftAccounts(
   tx: Sql,
   deps: Deps,
-  supplierId: string,
-  accounts: z.output<typeof BankAccountInput>[],
-  accountName: string,
-  adminId: string,
-  created = false,
+  {
+    supplierId,
+    initialAccounts,
+    accountName,
+    adminId,
+    created = false,
+  }: ReplaceDraftAccountsOptions,
 ) {
   const existing = created ? [] : await draftAccounts(tx, supplierId)
-  const incoming = await Promise.all(accounts.map((a) => newAccount(deps, a, accountName)))
+  const incoming = await Promise.all(initialAccounts.map((a) => newAccount(deps, a, accountName)))
   // A form that repeats the same accounts changes nothing (ids and change log stay as they are):
   // the same type, number (by blind index) and terms, in the same order.
   const same =

@@ -26,6 +26,7 @@ import {
   mergeQualifications,
   mergeTypes,
   replaceDraftAccounts,
+  type ReplaceDraftAccountsOptions,
 } from './children'
 import type { ChangeOperationType, SupplierStatus } from '../../vocabulary'
 import { assertAllowed } from '../lifecycle/policy'
@@ -129,11 +130,11 @@ export const relock = (tx: Sql, seen: SupplierRow) =>
 /** A form's fields and collections; each collection present is a complete snapshot. */
 type Form = SubjectInput & {
   types?: { typeCode: string; isPrimary?: boolean }[]
-  contacts?: Parameters<typeof mergeContacts>[3]
-  qualifications?: Parameters<typeof mergeQualifications>[3]
+  contacts?: Parameters<typeof mergeContacts>[2]['snapshot']
+  qualifications?: Parameters<typeof mergeQualifications>[2]['snapshot']
   contracts?: Parameters<typeof mergeBare>[3]
   evaluations?: Parameters<typeof mergeBare>[3]
-  initialAccounts?: Parameters<typeof replaceDraftAccounts>[3]
+  initialAccounts?: ReplaceDraftAccountsOptions['initialAccounts']
 }
 
 /**
@@ -201,22 +202,22 @@ async function mergeCollections(
           return m
         })
       : skip,
-    form.contacts ? mergeContacts(tx, deps, supplierId, form.contacts, created) : skip,
+    form.contacts
+      ? mergeContacts(tx, deps, { supplierId, snapshot: form.contacts, created })
+      : skip,
     form.qualifications
-      ? mergeQualifications(tx, deps, supplierId, form.qualifications, created)
+      ? mergeQualifications(tx, deps, { supplierId, snapshot: form.qualifications, created })
       : skip,
     form.contracts ? mergeBare(tx, 'contract', supplierId, form.contracts) : skip,
     form.evaluations ? mergeBare(tx, 'evaluation', supplierId, form.evaluations) : skip,
     form.initialAccounts
-      ? replaceDraftAccounts(
-          tx,
-          deps,
+      ? replaceDraftAccounts(tx, deps, {
           supplierId,
-          form.initialAccounts,
-          into.accountName,
-          ctx.adminId,
+          initialAccounts: form.initialAccounts,
+          accountName: into.accountName,
+          adminId: ctx.adminId,
           created,
-        )
+        })
       : skip,
   ])
   const changes: FieldChange[] = [
@@ -341,7 +342,7 @@ export function replaceContacts(
   ctx: WriteContext,
   supplierId: string,
   req: {
-    contacts: Parameters<typeof mergeContacts>[3]
+    contacts: Parameters<typeof mergeContacts>[2]['snapshot']
     changeReason?: string
     expectedUpdateTime: string
   },
@@ -350,7 +351,7 @@ export function replaceContacts(
     precheck: (sql) => loadForWrite(sql, supplierId, req.expectedUpdateTime),
     async run(tx, seen) {
       const locked = await relock(tx, seen)
-      const changes = await mergeContacts(tx, deps, supplierId, req.contacts)
+      const changes = await mergeContacts(tx, deps, { supplierId, snapshot: req.contacts })
       await commitProfileChange(tx, deps, ctx, {
         locked,
         columns: {},
