@@ -393,24 +393,27 @@ const ACCOUNT: z.output<typeof SupplierBankAccountVO> = {
   riskFlags: [],
   updateTime: SUBMITTED,
 }
+// The second account once applied: its detail shows the proofs, the supplier's list does not.
+const { proofFileUrls: _proofs, ...SECOND_ACCOUNT_LISTED } = example(SupplierBankAccountVO, {
+  accountId: SECOND_ACCOUNT_ID,
+  accountName: FULL_NAME,
+  accountType: 'CORPORATE',
+  bankName: SECOND_ACCOUNT.bankName,
+  bankBranch: SECOND_ACCOUNT.bankBranch,
+  accountNoMask: '**** **** 6789',
+  settleMode: 'PER_ORDER',
+  accountPeriod: null,
+  invoiceType: 'NORMAL',
+  taxRate: 3,
+  status: 'ACTIVE',
+  isDefault: 'NO',
+  riskFlags: [],
+  proofFileUrls: SECOND_ACCOUNT.proofFileUrls,
+  updateTime: UPDATED,
+})
 example(SupplierAccountInfoVO, {
   supplierId: SUPPLIER_ID,
-  bankAccounts: [
-    ACCOUNT,
-    {
-      ...ACCOUNT,
-      accountId: SECOND_ACCOUNT_ID,
-      bankName: SECOND_ACCOUNT.bankName,
-      bankBranch: SECOND_ACCOUNT.bankBranch,
-      accountNoMask: '**** **** 6789',
-      settleMode: 'PER_ORDER',
-      accountPeriod: null,
-      invoiceType: 'NORMAL',
-      taxRate: 3,
-      isDefault: 'NO',
-      updateTime: UPDATED,
-    },
-  ],
+  bankAccounts: [ACCOUNT, SECOND_ACCOUNT_LISTED],
   updateTime: UPDATED,
 })
 
@@ -506,24 +509,6 @@ example(ArchiveResult, {
   checkedAt: '2026-12-01 16:00:00',
   ledgerRevision: '77120',
   updateTime: '2026-12-01 16:00:03',
-})
-
-example(SupplierBankAccountVO, {
-  accountId: SECOND_ACCOUNT_ID,
-  accountName: FULL_NAME,
-  accountType: 'CORPORATE',
-  bankName: SECOND_ACCOUNT.bankName,
-  bankBranch: SECOND_ACCOUNT.bankBranch,
-  accountNoMask: '**** **** 6789',
-  settleMode: 'PER_ORDER',
-  accountPeriod: null,
-  invoiceType: 'NORMAL',
-  taxRate: 3,
-  status: 'ACTIVE',
-  isDefault: 'NO',
-  riskFlags: [],
-  proofFileUrls: SECOND_ACCOUNT.proofFileUrls,
-  updateTime: UPDATED,
 })
 
 example(BankAccountSubmitResultVO, {
