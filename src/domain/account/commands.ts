@@ -3,7 +3,6 @@ import {
   findAccount,
   insertAccount,
   lockAccount,
-  numberHolders,
   supplierAccount,
   updateAccount,
   type AccountWriteRow,
@@ -22,7 +21,7 @@ import type { ApprovalCommandResult } from '../../schemas/supplier'
 import { ACCOUNT_TERMS } from '../../schemas/account-terms'
 import type { Deps } from '../deps'
 import type { WriteContext } from '../context'
-import { checkCandidate, checkNewAccounts, flagCodes, numbersOf, screenNumbers } from './rules'
+import { checkCandidate, checkNewAccounts, flagCodes, screenAgainstHolders } from './rules'
 import { logChanges, type FieldChange } from '../write/change-log'
 import { runWrite } from '../write/pipeline'
 import { decideApproval, openApproval, runApprovalCommand } from '../approval/command'
@@ -37,7 +36,7 @@ import {
   type AccountCreateSnapshot,
   type Candidate,
 } from './snapshot'
-import { CHANGEABLE, HOLDS_NUMBER } from './statuses'
+import { CHANGEABLE } from './statuses'
 import { accountChangeApproval, accountCreateApproval } from './handlers'
 
 /** Approval levels of account approvals (the contract: "others 1"). */
@@ -111,8 +110,7 @@ export function createAccounts(
           }
         }),
       )
-      const numbers = screening(items)
-      screenNumbers(await numberHolders(sql, numbersOf(numbers), HOLDS_NUMBER), supplier, numbers)
+      await screenAgainstHolders(sql, supplier, screening(items))
       return items
     },
     async run(tx, items) {
@@ -121,12 +119,7 @@ export function createAccounts(
         what: WRITING_ACCOUNTS,
         lock: true,
       })
-      const numbers = screening(items)
-      const flags = screenNumbers(
-        await numberHolders(tx, numbersOf(numbers), HOLDS_NUMBER),
-        supplier,
-        numbers,
-      )
+      const flags = await screenAgainstHolders(tx, supplier, screening(items))
       const results: BankAccountSubmitResultVO[] = []
       for (const [i, item] of items.entries()) {
         const account = await insertAccount(tx, {

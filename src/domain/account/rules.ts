@@ -51,7 +51,7 @@ export async function checkCandidate(
     candidate,
     accountNoBidx,
   }: {
-    supplier: { supplierId: string; fullName: string; legalRepresentative: string | null }
+    supplier: ScreenedSupplier
     account: AccountWriteRow
     candidate: Candidate
     accountNoBidx: string | null
@@ -69,11 +69,7 @@ export async function checkCandidate(
     at: 'candidate',
     accountId: account.accountId,
   }
-  const [flags] = screenNumbers(
-    await numberHolders(sql, numbersOf([item]), HOLDS_NUMBER),
-    supplier,
-    [item],
-  )
+  const [flags] = await screenAgainstHolders(sql, supplier, [item])
   return flags
 }
 
@@ -94,6 +90,13 @@ export function personalHolderMismatch(
   return representative === '' || representative !== comparableName(supplier.fullName)
 }
 
+/** The supplier whose numbers are screened, with the names a PERSONAL account is paid to. */
+export interface ScreenedSupplier {
+  supplierId: string
+  fullName: string
+  legalRepresentative: string | null
+}
+
 /** One account number to screen: its blind index, where it sits in the request, its type. */
 export interface NumberToScreen {
   accountNoBidx: string
@@ -110,7 +113,8 @@ export const numbersOf = (items: NumberToScreen[]) => [
 ]
 
 /**
- * C-19 and the fraud signal, from the live holders of the numbers (`numberHolders` of `numbersOf` the items, HOLDS_NUMBER):
+ * C-19 and the fraud signal, from the live holders of the items' numbers (`screenAgainstHolders`
+ * looks them up):
  * - refused (ACCOUNT_DUPLICATED) when the number is a valid (ACTIVE) account of another
  *   supplier, or held by another live account of this supplier (a repeat);
  * - flagged ACCOUNT_NO_HELD_ELSEWHERE when another live supplier holds it in any other holding
@@ -119,7 +123,7 @@ export const numbersOf = (items: NumberToScreen[]) => [
  */
 export function screenNumbers(
   holders: NumberHolderRow[],
-  supplier: { supplierId: string; fullName: string; legalRepresentative: string | null },
+  supplier: ScreenedSupplier,
   items: NumberToScreen[],
 ): RiskFlag[][] {
   const byNumber = new Map<string, NumberHolderRow[]>()
@@ -148,6 +152,18 @@ export function screenNumbers(
     }
     return flags
   })
+}
+
+/**
+ * `screenNumbers` against the numbers' holders as the database has them now: every live account
+ * in a holding status (HOLDS_NUMBER), looked up once for all the items.
+ */
+export async function screenAgainstHolders(
+  sql: Sql,
+  supplier: ScreenedSupplier,
+  items: NumberToScreen[],
+): Promise<RiskFlag[][]> {
+  return screenNumbers(await numberHolders(sql, numbersOf(items), HOLDS_NUMBER), supplier, items)
 }
 
 /** The codes an account row keeps (the approval keeps the full flags). */
