@@ -171,20 +171,20 @@ const columnsOf = (sql: Sql, fields: Record<string, unknown>) =>
   )
 
 /**
- * The guarded write of an account: only while it is live, in `status` and at version
- * `expectedUpdateTime`; null on a compare-and-set miss. With no change it only moves the
- * version (a change submitted for approval claims the account's version this way).
+ * The guarded write of an account: only while it is live and still as the caller read it
+ * (`seen`: its status and version); null on a compare-and-set miss. With no change it only moves
+ * the version (a change submitted for approval claims the account's version this way).
  */
 export function updateAccount(
   sql: Sql,
-  guard: { accountId: string; status: AccountStatus; expectedUpdateTime: string },
+  seen: Pick<AccountWriteRow, 'accountId' | 'status' | 'updateTime'>,
   change: AccountChange = {},
 ) {
   const set = columnsOf(sql, change)
   // The column helper must follow SET directly (postgres.js reads the keyword before it).
   const where = sql`
-    WHERE a.account_id = ${guard.accountId} AND a.deleted_at IS NULL AND a.status = ${guard.status}
-      AND to_char(a.update_time, ${DATE_TIME}) = ${guard.expectedUpdateTime}
+    WHERE a.account_id = ${seen.accountId} AND a.deleted_at IS NULL AND a.status = ${seen.status}
+      AND to_char(a.update_time, ${DATE_TIME}) = ${seen.updateTime}
     RETURNING a.account_id::text AS "accountId", to_char(a.update_time, ${DATE_TIME}) AS "updateTime"
   `
   return maybeOne(

@@ -308,11 +308,7 @@ export function changeAccount(
       // The submission claims the account's version: a second change sent with the same
       // expectedUpdateTime is a compare-and-set miss, and an approval can only apply on top of
       // the version it was submitted against.
-      const claimed = await updateAccount(tx, {
-        accountId,
-        status: account.status,
-        expectedUpdateTime: account.updateTime,
-      })
+      const claimed = await updateAccount(tx, account)
       if (!claimed) fail('CONCURRENT_MODIFICATION')
       const snapshot: AccountChangeSnapshot = {
         schemaVersion: 1,
@@ -397,11 +393,7 @@ export function setDefaultAccount(
       })
       const account = await relockAccount(tx, seen)
       const previous = await clearDefault(tx, supplierId, accountId)
-      const updated = await updateAccount(
-        tx,
-        { accountId, status: account.status, expectedUpdateTime: account.updateTime },
-        { isDefault: 'YES' },
-      )
+      const updated = await updateAccount(tx, account, { isDefault: 'YES' })
       if (!updated) fail('CONCURRENT_MODIFICATION')
       const changes: FieldChange[] = []
       if (previous) changes.push(defaultChange(previous.accountId, 'YES', 'NO'))

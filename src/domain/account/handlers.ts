@@ -67,19 +67,11 @@ async function applyCandidate(
     candidate,
     accountNoBidx: snapshot.accountNoBidx,
   })
-  const applied = await updateAccount(
-    tx,
-    {
-      accountId: account.accountId,
-      status: account.status,
-      expectedUpdateTime: account.updateTime,
-    },
-    {
-      ...(await storedTerms(deps, candidate)),
-      ...(status && { status }),
-      riskFlags: flagCodes(flags),
-    },
-  )
+  const applied = await updateAccount(tx, account, {
+    ...(await storedTerms(deps, candidate)),
+    ...(status && { status }),
+    riskFlags: flagCodes(flags),
+  })
   if (!applied) fail('CONCURRENT_MODIFICATION')
   return {
     supplier,
@@ -110,15 +102,7 @@ async function settleCreate(
   const account = await lockAccount(tx, snapshot.supplierId, snapshot.accountId)
   const to = account && accountMove(account.status, OUTCOME[status].trigger)
   if (!account || !to) return
-  const moved = await updateAccount(
-    tx,
-    {
-      accountId: account.accountId,
-      status: account.status,
-      expectedUpdateTime: account.updateTime,
-    },
-    { status: to },
-  )
+  const moved = await updateAccount(tx, account, { status: to })
   if (!moved) fail('CONCURRENT_MODIFICATION')
   await logChanges(tx, deps, ctx, {
     supplierId: snapshot.supplierId,
