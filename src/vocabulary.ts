@@ -171,6 +171,23 @@ export const APPROVAL_BIZ_TYPES = [
 export type ApprovalBizType = (typeof APPROVAL_BIZ_TYPES)[number]
 
 /*
+ * What a row of the supplier's transition table (src/domain/lifecycle/transitions.ts) says of a
+ * move besides from, trigger and to, in the words the table and /openapi.json's
+ * LifecycleTransitionVO share: who may ask for it, what must hold, the approval it goes through.
+ */
+export const MOVE_COMMANDS = ['REGISTRATION', 'APPLIER', 'STATUS', 'ARCHIVE'] as const
+export const MOVE_GUARDS = [
+  'NONE',
+  'REGISTRATION_RULES',
+  'QUALIFICATIONS_VALID',
+  'FINANCE_CLEARED',
+] as const
+export const MOVE_BIZ_TYPES = [
+  'PROFILE_CREATE',
+  'STATUS_CHANGE',
+] as const satisfies readonly ApprovalBizType[]
+
+/*
  * The statuses of an approval record and the moves between them (spec, "States and
  * transitions", rule 9: APPROVED reaches APPLIED only through the common result applier, and a
  * failed application can be retried). sql/approval.ts builds its guarded UPDATEs from this table,

@@ -1,5 +1,12 @@
 import { z } from 'zod'
-import { SUPPLIER_STATUSES, type ApprovalBizType, type ChangeOperationType } from '../vocabulary'
+import {
+  MOVE_BIZ_TYPES,
+  MOVE_COMMANDS,
+  MOVE_GUARDS,
+  SUPPLIER_STATUSES,
+  type ApprovalBizType,
+  type ChangeOperationType,
+} from '../vocabulary'
 
 /*
  * The lifecycle as the contract publishes it: the commands on one supplier and what each
@@ -196,18 +203,18 @@ export const LifecycleTransitionVO = z
     to: z.enum(SUPPLIER_STATUSES),
     trigger: z.string().describe('the move, in the spec words (SUSPEND, UNBLACKLIST, …)'),
     command: z
-      .enum(['REGISTRATION', 'APPLIER', 'STATUS', 'ARCHIVE'])
+      .enum(MOVE_COMMANDS)
       .describe(
         'who asks for it: the registration submit, the common approval applier, the status command (its targetStatus), archive',
       ),
     bizType: z
-      .enum(['PROFILE_CREATE', 'STATUS_CHANGE'])
+      .enum(MOVE_BIZ_TYPES)
       .nullable()
       .describe('the approval the move goes through; null when none'),
     subType: z.string().nullable().describe('the STATUS_CHANGE subType; null otherwise'),
     approvalLevels: z.int().nullable().describe('approval levels; null when no approval'),
     guard: z
-      .enum(['NONE', 'REGISTRATION_RULES', 'QUALIFICATIONS_VALID', 'FINANCE_CLEARED'])
+      .enum(MOVE_GUARDS)
       .describe(
         'what must hold, checked in the transaction that makes the move: C-02/C-06/C-09/C-19, every required qualification held and not expired, finance clearance confirmed, or only the command itself',
       ),

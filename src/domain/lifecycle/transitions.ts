@@ -1,4 +1,10 @@
-import type { StateMove, SupplierStatus } from '../../vocabulary'
+import type {
+  MOVE_BIZ_TYPES,
+  MOVE_COMMANDS,
+  MOVE_GUARDS,
+  StateMove,
+  SupplierStatus,
+} from '../../vocabulary'
 import { fail } from '../../errors'
 
 /**
@@ -11,17 +17,17 @@ import { fail } from '../../errors'
  * - NONE: the status command itself (permission, reason, version) is the condition.
  * The table only names them; `checkGuard` (./guards.ts) checks them, so the table is plain data.
  */
-export type Guard = 'NONE' | 'REGISTRATION_RULES' | 'QUALIFICATIONS_VALID' | 'FINANCE_CLEARED'
+export type Guard = (typeof MOVE_GUARDS)[number]
 
 /** The approval a move goes through, if any: business type, subType and level count. */
 export interface MoveApproval {
-  bizType: 'PROFILE_CREATE' | 'STATUS_CHANGE'
+  bizType: (typeof MOVE_BIZ_TYPES)[number]
   subType: string | null
   levels: number
 }
 
 /** Who may ask for a move: a registration verb, the common applier, a status command, archive. */
-export type MoveCommand = 'REGISTRATION' | 'APPLIER' | 'STATUS' | 'ARCHIVE'
+export type MoveCommand = (typeof MOVE_COMMANDS)[number]
 
 /**
  * The state machine of the spec ("States and transitions"), one row per declared move. Nothing
