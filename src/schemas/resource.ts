@@ -1,13 +1,10 @@
 import { z } from 'zod'
 import { idString } from './id'
 import { dateTimeString } from './calendar'
+import { requiredText } from './text'
 import { LIMITS, RESOURCE_MODULES } from '../vocabulary'
 
-const changeReason = z
-  .string()
-  .trim()
-  .min(1, 'is required')
-  .max(LIMITS.changeReason, `at most ${LIMITS.changeReason} characters`)
+const changeReason = requiredText(LIMITS.changeReason)
 
 /** Bound of the relation's remark (the table's check). */
 export const RELATION_REMARK_MAX = 500

@@ -9,7 +9,7 @@ import {
 } from '../vocabulary'
 import { SettlementTerms } from './account-terms'
 import { SUBJECT_FIELDS, SubjectRequest, SubjectView } from './supplier-subject'
-import { bytes, phone, requiredName, text } from './text'
+import { bytes, phone, requiredName, requiredText, text } from './text'
 import { dateString, dateTimeString } from './calendar'
 import { TypeComplianceVO } from './compliance'
 import { AllowedActions } from './lifecycle'
@@ -152,11 +152,9 @@ export const SupplierUpdateRequest = z
     duplicateConfirmToken: z.string().min(1).max(512).optional(),
     // Required in every status, a DRAFT included: the route takes one request type, whose
     // changeReason the spec marks required, and the draft's edits are approval evidence too.
-    changeReason: z
-      .string({ error: (issue) => (issue.input === undefined ? 'is required' : undefined) })
-      .trim()
-      .min(1, 'is required')
-      .max(LIMITS.changeReason, `at most ${LIMITS.changeReason} characters`),
+    changeReason: requiredText(LIMITS.changeReason, {
+      error: (issue) => (issue.input === undefined ? 'is required' : undefined),
+    }),
     expectedUpdateTime: dateTimeString,
   })
   .strict()
@@ -196,11 +194,7 @@ export const SupplierIdParam = z.object({ supplierId: idString }).strict()
 export const SupplierStatusRequest = z
   .object({
     targetStatus: z.enum(SUPPLIER_STATUSES),
-    changeReason: z
-      .string()
-      .trim()
-      .min(1, 'is required')
-      .max(LIMITS.changeReason, `at most ${LIMITS.changeReason} characters`),
+    changeReason: requiredText(LIMITS.changeReason),
     expectedUpdateTime: dateTimeString,
   })
   .strict()

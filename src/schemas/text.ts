@@ -10,6 +10,10 @@ import { trimName } from '../identity'
 /** At most `max` characters. */
 export const text = (max: number) => z.string().max(max, `at most ${max} characters`)
 
+/** Trimmed, then 1 to `max` characters: a reason or note the spec marks required. */
+export const requiredText = (max: number, params?: Parameters<typeof z.string>[0]) =>
+  z.string(params).trim().min(1, 'is required').max(max, `at most ${max} characters`)
+
 /**
  * A name, trimmed of whitespace and of invisible characters alike (zero-width, format), so that
  * a name made only of them counts as empty: `is required` where one is, else no name (null).
