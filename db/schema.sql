@@ -272,6 +272,26 @@ END $$;
 
 
 --
+-- Name: supplier_keyword_count_add(text, smallint, text, bigint); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.supplier_keyword_count_add(k_keyword text, k_source smallint, k_status text, d bigint) RETURNS void
+    LANGUAGE plpgsql
+    SET enable_seqscan TO 'off'
+    AS $$
+BEGIN
+  UPDATE supplier_keyword_count SET n = n + d
+  WHERE id = (SELECT c.id FROM supplier_keyword_count c
+              WHERE c.keyword = k_keyword AND c.status = k_status AND c.source = k_source
+              LIMIT 1 FOR UPDATE SKIP LOCKED);
+  IF NOT FOUND THEN
+    INSERT INTO supplier_keyword_count (keyword, source, status, n)
+    VALUES (k_keyword, k_source, k_status, d);
+  END IF;
+END $$;
+
+
+--
 -- Name: supplier_no_fold(text); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -279,6 +299,127 @@ CREATE FUNCTION public.supplier_no_fold(n text) RETURNS text
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
     AS $$
   SELECT regexp_replace(lower(n), '[^a-z0-9]', '', 'g')
+$$;
+
+
+SET default_tablespace = '';
+
+SET default_table_access_method = heap;
+
+--
+-- Name: supplier_search; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.supplier_search (
+    supplier_id bigint NOT NULL,
+    full_fold text NOT NULL,
+    short_fold text DEFAULT ''::text NOT NULL,
+    spellings text DEFAULT ''::text NOT NULL,
+    version smallint NOT NULL,
+    status text,
+    create_time timestamp with time zone,
+    update_time timestamp with time zone,
+    full_name text,
+    supplier_no text,
+    terms text[] GENERATED ALWAYS AS (public.search_grams(((((((full_fold || chr(31)) || short_fold) || chr(31)) || spellings) || chr(31)) || COALESCE(public.supplier_no_fold(supplier_no), ''::text)))) STORED
+);
+
+
+--
+-- Name: TABLE supplier_search; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.supplier_search IS 'folded names and other spellings of a supplier for the list keyword, with mirrored list columns; no row: not searchable yet';
+
+
+--
+-- Name: supplier_keyword_count_apply(public.supplier_search[], public.supplier_search[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.supplier_keyword_count_apply(gone public.supplier_search[], came public.supplier_search[]) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+DECLARE r record;
+BEGIN
+  IF cardinality(gone) + cardinality(came) = 0 OR NOT EXISTS (SELECT 1 FROM supplier_keyword) THEN
+    RETURN;
+  END IF;
+  FOR r IN
+    WITH delta AS MATERIALIZED (
+      SELECT x.status, x.full_fold || chr(31) || x.short_fold AS names,
+             x.spellings || chr(31) || coalesce(supplier_no_fold(x.supplier_no), '') AS others, x.d
+      FROM (SELECT g.*, -1 AS d FROM unnest(gone) AS g
+            UNION ALL
+            SELECT c.*, 1 FROM unnest(came) AS c) x
+    )
+    SELECT k.keyword, m.source, x.status, sum(x.d) AS n
+    FROM delta x CROSS JOIN supplier_keyword k,
+         LATERAL (SELECT supplier_keyword_source(k.keyword, x.names, x.others) AS source) m
+    WHERE m.source IS NOT NULL
+    GROUP BY 1, 2, 3 HAVING sum(x.d) <> 0 ORDER BY 1, 2, 3
+  LOOP
+    PERFORM supplier_keyword_count_add(r.keyword, r.source, r.status, r.n);
+  END LOOP;
+END $$;
+
+
+--
+-- Name: supplier_keyword_count_deleted(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.supplier_keyword_count_deleted() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  PERFORM supplier_keyword_count_apply(ARRAY(
+    SELECT o::supplier_search FROM old_rows o WHERE o.status IS NOT NULL AND o.version >= 2), '{}');
+  RETURN NULL;
+END $$;
+
+
+--
+-- Name: supplier_keyword_count_inserted(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.supplier_keyword_count_inserted() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  PERFORM supplier_keyword_count_apply('{}', ARRAY(
+    SELECT n::supplier_search FROM new_rows n WHERE n.status IS NOT NULL AND n.version >= 2));
+  RETURN NULL;
+END $$;
+
+
+--
+-- Name: supplier_keyword_count_updated(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.supplier_keyword_count_updated() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  PERFORM supplier_keyword_count_apply(
+    ARRAY(SELECT o::supplier_search FROM old_rows o JOIN new_rows n ON n.supplier_id = o.supplier_id
+          WHERE o.status IS NOT NULL AND o.version >= 2
+            AND (o.full_fold, o.short_fold, o.spellings, o.supplier_no, o.status, o.version)
+                IS DISTINCT FROM (n.full_fold, n.short_fold, n.spellings, n.supplier_no, n.status, n.version)),
+    ARRAY(SELECT n::supplier_search FROM old_rows o JOIN new_rows n ON n.supplier_id = o.supplier_id
+          WHERE n.status IS NOT NULL AND n.version >= 2
+            AND (o.full_fold, o.short_fold, o.spellings, o.supplier_no, o.status, o.version)
+                IS DISTINCT FROM (n.full_fold, n.short_fold, n.spellings, n.supplier_no, n.status, n.version)));
+  RETURN NULL;
+END $$;
+
+
+--
+-- Name: supplier_keyword_source(text, text, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.supplier_keyword_source(k text, names text, others text) RETURNS smallint
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+  SELECT CASE WHEN strpos(names, k) > 0 THEN 1::smallint WHEN strpos(others, k) > 0 THEN 2::smallint END
 $$;
 
 
@@ -347,36 +488,6 @@ BEGIN
     INSERT INTO supplier_term_count (term, source, status, n) VALUES (k_term, k_source, k_status, d);
   END IF;
 END $$;
-
-
-SET default_tablespace = '';
-
-SET default_table_access_method = heap;
-
---
--- Name: supplier_search; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.supplier_search (
-    supplier_id bigint NOT NULL,
-    full_fold text NOT NULL,
-    short_fold text DEFAULT ''::text NOT NULL,
-    spellings text DEFAULT ''::text NOT NULL,
-    version smallint NOT NULL,
-    status text,
-    create_time timestamp with time zone,
-    update_time timestamp with time zone,
-    full_name text,
-    supplier_no text,
-    terms text[] GENERATED ALWAYS AS (public.search_grams(((((((full_fold || chr(31)) || short_fold) || chr(31)) || spellings) || chr(31)) || COALESCE(public.supplier_no_fold(supplier_no), ''::text)))) STORED
-);
-
-
---
--- Name: TABLE supplier_search; Type: COMMENT; Schema: public; Owner: -
---
-
-COMMENT ON TABLE public.supplier_search IS 'folded names and other spellings of a supplier for the list keyword, with mirrored list columns; no row: not searchable yet';
 
 
 --
@@ -2603,6 +2714,61 @@ ALTER TABLE public.supplier_evaluation ALTER COLUMN evaluation_id ADD GENERATED 
 
 
 --
+-- Name: supplier_keyword; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.supplier_keyword (
+    keyword text NOT NULL,
+    state text NOT NULL,
+    builder text,
+    used_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT supplier_keyword_keyword_check CHECK ((char_length(keyword) >= 3)),
+    CONSTRAINT supplier_keyword_state_check CHECK ((state = ANY (ARRAY['building'::text, 'ready'::text])))
+);
+
+
+--
+-- Name: TABLE supplier_keyword; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.supplier_keyword IS 'list keywords of three or more characters whose totals are kept in supplier_keyword_count (read once ready); derived, bounded, least recently used evicted';
+
+
+--
+-- Name: supplier_keyword_count; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.supplier_keyword_count (
+    id bigint NOT NULL,
+    keyword text NOT NULL,
+    source smallint NOT NULL,
+    status text NOT NULL,
+    n bigint NOT NULL
+);
+
+
+--
+-- Name: TABLE supplier_keyword_count; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.supplier_keyword_count IS 'live suppliers per kept keyword, source (1 name, 2 other spelling) and status, kept by triggers on supplier_search; a total is sum(n) over a key''s rows';
+
+
+--
+-- Name: supplier_keyword_count_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.supplier_keyword_count ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.supplier_keyword_count_id_seq
+    START WITH 9007199254740993
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
 -- Name: supplier_name_key; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -3115,6 +3281,22 @@ ALTER TABLE ONLY public.supplier_evaluation
 
 
 --
+-- Name: supplier_keyword_count supplier_keyword_count_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.supplier_keyword_count
+    ADD CONSTRAINT supplier_keyword_count_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: supplier_keyword supplier_keyword_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.supplier_keyword
+    ADD CONSTRAINT supplier_keyword_pkey PRIMARY KEY (keyword);
+
+
+--
 -- Name: supplier_name_key supplier_name_key_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -3535,6 +3717,13 @@ CREATE INDEX supplier_full_name_trgm ON public.supplier USING gin (lower(full_na
 
 
 --
+-- Name: supplier_keyword_count_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX supplier_keyword_count_key ON public.supplier_keyword_count USING btree (keyword, status, source);
+
+
+--
 -- Name: supplier_list_full_name; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -3836,6 +4025,27 @@ CREATE TRIGGER supplier_evaluation_no_physical_delete BEFORE DELETE ON public.su
 
 
 --
+-- Name: supplier_search supplier_keyword_count_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER supplier_keyword_count_delete AFTER DELETE ON public.supplier_search REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.supplier_keyword_count_deleted();
+
+
+--
+-- Name: supplier_search supplier_keyword_count_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER supplier_keyword_count_insert AFTER INSERT ON public.supplier_search REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.supplier_keyword_count_inserted();
+
+
+--
+-- Name: supplier_search supplier_keyword_count_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER supplier_keyword_count_update AFTER UPDATE ON public.supplier_search REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.supplier_keyword_count_updated();
+
+
+--
 -- Name: supplier supplier_no_physical_delete; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -4081,4 +4291,5 @@ INSERT INTO public.schema_migrations (version) VALUES
     ('20261202000300'),
     ('20261202000400'),
     ('20261202000500'),
-    ('20261202000600');
+    ('20261202000600'),
+    ('20261202000700');

@@ -34,6 +34,9 @@ const NO_SOFT_DELETE = new Set([
   'change_log_count',
   // keyword totals per term, derived from supplier_search (rebuilt by supplier_term_count_rebuild())
   'supplier_term_count',
+  // the kept keywords and their totals, derived from supplier_search (kept-keywords.ts)
+  'supplier_keyword',
+  'supplier_keyword_count',
 ])
 
 describe('data model', () => {
