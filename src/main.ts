@@ -10,6 +10,7 @@ import { createApp, withDefaults } from './app'
 import { startApprovalSweeper } from './domain/approval/reconcile'
 import { startNameKeyBackfill } from './domain/supplier/name-keys'
 import { startSupplierSearchBackfill } from './domain/supplier/search'
+import { startKeywordKeeper } from './domain/supplier/kept-keywords'
 import { startTaxNoBackfill } from './domain/supplier/tax-number'
 import { stableRelayHolder, startEventRelay } from './domain/events/relay'
 import { startQualificationReminders } from './domain/supplier/qualification-reminders'
@@ -104,6 +105,7 @@ let startupSql: postgres.Sql | undefined
 let stopSweeper: () => Promise<void> = async () => {}
 let stopBackfill: () => Promise<void> = async () => {}
 let stopSearchBackfill: () => Promise<void> = async () => {}
+let stopKeywordKeeper: () => Promise<void> = async () => {}
 let stopTaxNoBackfill: () => Promise<void> = async () => {}
 let stopRelay: () => Promise<void> = async () => {}
 let stopReminders: () => Promise<void> = async () => {}
@@ -200,6 +202,9 @@ try {
       logger,
     })
   }
+  // Common list keywords get kept totals, built in the background on the primary.
+  const keywordKeeper = startKeywordKeeper({ sql, logger })
+  stopKeywordKeeper = keywordKeeper.stop
   const deps = withDefaults({
     config,
     sql,
@@ -208,6 +213,7 @@ try {
     permissions,
     observer: metrics.observer,
     reads,
+    keywordKeeper,
   })
   const app = createApp({ ...deps, tracing: Boolean(tracing), metrics })
   stopSweeper = startApprovalSweeper(deps)
@@ -249,6 +255,7 @@ const shutdown = (signal: string) => {
     await stopSweeper()
     await stopBackfill()
     await stopSearchBackfill()
+    await stopKeywordKeeper()
     await stopTaxNoBackfill()
     await reads?.stop()
     await stopReminders()

@@ -33,6 +33,13 @@ export interface Deps {
   observer?: Observer
   /** Standbys for the read-only routes (DATABASE_READ_URL); absent, the primary serves them. */
   reads?: ReadRouting
+  /** Keeps the totals of common list keywords (Node); absent, the terms index counts them. */
+  keywordKeeper?: KeywordKeeper
+}
+
+/** Takes note of a folded list keyword whose answer counted many matches (kept-keywords.ts). */
+export interface KeywordKeeper {
+  note(fold: string): void
 }
 
 /** Why a read went where it went (the reads metric's `reason`). */

@@ -28,6 +28,7 @@ import { allowedActions } from '../lifecycle/actions'
 import { page, type PageResult } from '../paging'
 import { readOnly } from '../read-routing'
 import { keywordTerms } from './search'
+import { KEEP_FROM } from './kept-keywords'
 import type { Deps } from '../deps'
 
 /*
@@ -46,7 +47,7 @@ export type SupplierListQuery = Omit<SupplierListFilter, 'limit' | 'offset' | 't
 
 /** SUP-ADM-001: a page of live suppliers, masked, in the whitelisted order. */
 export async function listSuppliers(
-  { sql, config }: Deps,
+  { sql, config, keywordKeeper }: Deps,
   query: SupplierListQuery,
 ): Promise<PageResult<SupplierListItemVO>> {
   const { page: pageNo, pageSize, keyword, ...filter } = query
@@ -56,14 +57,19 @@ export async function listSuppliers(
     offset: (pageNo - 1) * pageSize,
     timezone: config.timezone,
   }
-  const [rows, total] = keyword
-    ? await searchSuppliers(sql, {
-        ...f,
-        keyword,
-        ...keywordTerms(keyword),
-        similarity: config.keywordSimilarityThreshold,
-      })
-    : await Promise.all([supplierListPage(sql, f), countSuppliers(sql, f)])
+  if (!keyword) {
+    const [rows, total] = await Promise.all([supplierListPage(sql, f), countSuppliers(sql, f)])
+    return page(rows, total, pageNo, pageSize)
+  }
+  const terms = keywordTerms(keyword)
+  const [rows, total] = await searchSuppliers(sql, {
+    ...f,
+    keyword,
+    ...terms,
+    similarity: config.keywordSimilarityThreshold,
+  })
+  // A common keyword's total is then kept, or marked as used if it is (kept-keywords.ts).
+  if (total >= KEEP_FROM) keywordKeeper?.note(terms.fold)
   return page(rows, total, pageNo, pageSize)
 }
 

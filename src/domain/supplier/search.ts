@@ -25,12 +25,20 @@ import type { Deps } from '../deps'
  * to the keyword, 1 a name containing it, 2 another spelling (pinyin, initials, number); within a
  * rank, the order asked for (createTime DESC, supplierId DESC by default). The texts and their
  * index terms are in sql/supplier-search.ts and the migration.
+ *
+ * A keyword's total is kept where it can be, so that a common one is not counted match by match:
+ * a term (one or two characters) in supplier_term_count, a longer keyword whose answer counted
+ * many matches, once kept (kept-keywords.ts), in supplier_keyword_count; both by triggers in the
+ * transaction that writes supplier_search, so a rename, a status change, a drawn number, a soft
+ * delete and the backfill of a newer derivation move them. Any other keyword is counted from the
+ * terms index (sql/supplier-read.ts).
  */
 
 /**
  * The derivation's version: a row of an older one is rewritten by the backfill. From 2 on a row
- * is counted in supplier_term_count (migration 20261202000500): version 1 rows are rewritten
- * unchanged so that the trigger counts them.
+ * is counted in supplier_term_count (migration 20261202000500) and supplier_keyword_count
+ * (20261202000700): version 1 rows are rewritten unchanged so that the triggers count them, and a
+ * later version's rewrite moves each row's counts from its old texts to its new ones.
  */
 export const SEARCH_VERSION = 2
 
@@ -85,11 +93,16 @@ export interface KeywordTerms {
 /** The folded keyword and the terms its matches must all hold (see search_grams). */
 export function keywordTerms(keyword: string): KeywordTerms {
   const fold = searchFold(keyword)
+  return { fold, terms: foldTerms(fold) }
+}
+
+/** The index terms of a folded keyword: itself (one character) or its pairs. */
+export function foldTerms(fold: string): string[] {
   const chars = [...fold]
-  if (chars.length <= 1) return { fold, terms: chars }
+  if (chars.length <= 1) return chars
   const terms = new Set<string>()
   for (let i = 0; i + 1 < chars.length; i++) terms.add(chars[i] + chars[i + 1])
-  return { fold, terms: [...terms].sort() }
+  return [...terms].sort()
 }
 
 /** The lease (sql/lease.ts) that lets one replica at a time fill supplier_search. */

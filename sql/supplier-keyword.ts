@@ -1,0 +1,153 @@
+import type postgres from 'postgres'
+import { z } from 'zod'
+import { many, maybeOne, none, one, type Sql } from './db'
+
+/*
+ * Kept keywords (migration 20261202000700): list keywords of three or more characters whose exact
+ * totals supplier_keyword_count keeps, as supplier_term_count keeps a term's. These are the
+ * keeper's steps (src/domain/supplier/kept-keywords.ts says in what order and why); the reader is
+ * sql/supplier-read.ts (keptMatches).
+ */
+
+const State = z.object({ state: z.enum(['building', 'ready']) })
+
+/**
+ * Marks a kept keyword as used now (the eviction's order); false when it is not ready (a
+ * 'building' row is a build under way, or one a keeper left unfinished: the next build clears it).
+ */
+export async function touchKeptKeyword(sql: Sql, fold: string): Promise<boolean> {
+  const row = await maybeOne(
+    sql`UPDATE supplier_keyword SET used_at = now() WHERE keyword = ${fold} AND state = 'ready'
+        RETURNING state`,
+    State,
+  )
+  return row !== null
+}
+
+/**
+ * Step 1 of a build, under the keeper's lease: forgets the builds a keeper left unfinished and
+ * the least recently used keywords beyond `max - 1`, with their count rows (and any a writer
+ * added after an earlier eviction), then commits `fold` as 'building' by `builder`. From that
+ * commit every writer's trigger records its deltas. False when `fold` is kept already.
+ */
+export function startKeywordBuild(sql: postgres.Sql, fold: string, builder: string, max: number) {
+  return sql.begin(async (tx) => {
+    const kept = await maybeOne(
+      tx`SELECT state FROM supplier_keyword WHERE keyword = ${fold} AND state = 'ready'`,
+      State,
+    )
+    if (kept) return false
+    await none(tx`DELETE FROM supplier_keyword WHERE state = 'building'`)
+    await none(tx`
+      DELETE FROM supplier_keyword WHERE keyword IN (
+        SELECT keyword FROM supplier_keyword ORDER BY used_at, keyword
+        LIMIT greatest((SELECT count(*) FROM supplier_keyword) - ${max} + 1, 0))
+    `)
+    await none(tx`
+      DELETE FROM supplier_keyword_count c
+      WHERE NOT EXISTS (SELECT 1 FROM supplier_keyword k WHERE k.keyword = c.keyword)
+    `)
+    await none(tx`
+      INSERT INTO supplier_keyword (keyword, state, builder) VALUES (${fold}, 'building', ${builder})
+    `)
+    return true
+  })
+}
+
+const Xid = z.object({ xid: z.string() })
+
+/** A transaction id of its own, committed at once: assigned after every commit before it. */
+export async function newXid(sql: Sql): Promise<string> {
+  return (await one(sql`SELECT txid_current()::text AS xid`, Xid)).xid
+}
+
+const Ended = z.object({ ended: z.boolean() })
+
+/** True once every transaction with an id up to `xid` has ended (committed or not). */
+export async function xidsEndedThrough(sql: Sql, xid: string): Promise<boolean> {
+  const row = await one(
+    sql`SELECT txid_snapshot_xmin(txid_current_snapshot()) > ${xid}::bigint AS ended`,
+    Ended,
+  )
+  return row.ended
+}
+
+const MatchCount = z.object({ source: z.number().int(), status: z.string(), n: z.number().int() })
+
+/**
+ * Step 3 of a build: in one REPEATABLE READ snapshot, counts the keyword's matches per source and
+ * status from the terms index (`pairs`: its pairs of adjacent characters), stores their base
+ * (the count less the deltas writers recorded since step 1, visible in the same snapshot) and
+ * makes it 'ready'. With fewer than `minMatches`, or when this builder's row is gone (another
+ * keeper took over), it is forgotten instead. Answers what became of it.
+ */
+export function finishKeywordBuild(
+  sql: postgres.Sql,
+  {
+    fold,
+    pairs,
+    builder,
+    minMatches,
+  }: { fold: string; pairs: string[]; builder: string; minMatches: number },
+): Promise<'kept' | 'rare' | 'lost'> {
+  return sql
+    .begin('ISOLATION LEVEL REPEATABLE READ', async (tx) => {
+      // A request's bound is too short for a keyword held by a third of a million suppliers.
+      await none(tx`SELECT set_config('statement_timeout', '60s', true)`)
+      const counted = await many(
+        tx`
+        SELECT m.source, s.status, count(*)::int AS n
+        FROM supplier_search s,
+             LATERAL (SELECT supplier_keyword_source(${fold}, s.full_fold || chr(31) || s.short_fold,
+                       s.spellings || chr(31) || coalesce(supplier_no_fold(s.supplier_no), '')) AS source) m
+        WHERE s.terms @> ${pairs}::text[] AND s.status IS NOT NULL AND s.version >= 2
+          AND m.source IS NOT NULL
+        GROUP BY 1, 2
+      `,
+        MatchCount,
+      )
+      const total = counted.reduce((sum, c) => sum + c.n, 0)
+      if (total < minMatches) {
+        await forget(tx, fold, builder)
+        return 'rare'
+      }
+      await none(tx`
+      INSERT INTO supplier_keyword_count (keyword, source, status, n)
+      SELECT ${fold}, x.source, x.status, sum(x.n)
+      FROM (
+        SELECT * FROM unnest(${counted.map((c) => c.source)}::smallint[],
+                             ${counted.map((c) => c.status)}::text[],
+                             ${counted.map((c) => c.n)}::bigint[]) AS c(source, status, n)
+        UNION ALL
+        SELECT c.source, c.status, -c.n FROM supplier_keyword_count c WHERE c.keyword = ${fold}
+      ) x
+      GROUP BY 2, 3 HAVING sum(x.n) <> 0 ORDER BY 2, 3
+    `)
+      const ready = await none(tx`
+      UPDATE supplier_keyword SET state = 'ready', used_at = now()
+      WHERE keyword = ${fold} AND state = 'building' AND builder = ${builder}
+    `)
+      if (ready === 0) throw new LostBuild()
+      return 'kept' as const
+    })
+    .catch((err: unknown) => {
+      if (err instanceof LostBuild) return 'lost' as const
+      throw err
+    })
+}
+
+class LostBuild extends Error {}
+
+const forget = (sql: Sql, fold: string, builder: string) =>
+  none(sql`
+    WITH gone AS (
+      DELETE FROM supplier_keyword WHERE keyword = ${fold} AND builder = ${builder} AND state = 'building'
+      RETURNING keyword
+    )
+    DELETE FROM supplier_keyword_count c WHERE c.keyword IN (SELECT keyword FROM gone)
+  `)
+
+/** Gives up `builder`'s build of `fold` (its wait timed out, or it failed). */
+export function abandonKeywordBuild(sql: Sql, fold: string, builder: string) {
+  return forget(sql, fold, builder)
+}
