@@ -253,18 +253,19 @@ const KeptCounts = z.object({
 })
 
 /** The default order, which supplier_search_list_order serves both ways. */
-const walkable = (f: KeywordSearch) =>
-  [...f.fold].length <= 2 && !f.typeCode && (f.sortBy ?? 'createTime') === 'createTime'
+const walkable = (f: KeywordSearch) => !f.typeCode && (f.sortBy ?? 'createTime') === 'createTime'
 
 /**
- * A keyword of one or two characters (one index term) in the default order without a type, from
- * the kept counts and a walk of the order index (migration 20261202000500), instead of a pass over
- * its matches: its exact total is the sum of its supplier_term_count rows (names: a folded name
- * holds it; others: only another spelling does), the rank-0 names equal to it are looked up by
- * their folds, and each further rank's part of the page walks supplier_search_list_order keeping
- * that rank's rows. The walk reads about (offset + limit) × live ÷ rank matches rows: when that is
- * more than the keyword's matches, which the terms index reads once, or before the backfill has
- * counted every row, null: keywordMatches serves it.
+ * A keyword of one or two characters (one index term), or a kept one of three or more that is
+ * ready (migration 20261202000700), in the default order without a type, from the kept counts and
+ * a walk of the order index (migration 20261202000500), instead of a pass over its matches: its
+ * exact total is the sum of its supplier_term_count (or supplier_keyword_count) rows (names: a
+ * folded name holds it; others: only another spelling does), the rank-0 names equal to it are
+ * looked up by their folds, and each further rank's part of the page walks
+ * supplier_search_list_order keeping that rank's rows. The walk reads about (offset + limit) ×
+ * live ÷ rank matches rows: when that is more than the keyword's matches, which the terms index
+ * reads once, for a longer keyword not kept, or before the backfill has counted every row, null:
+ * keywordMatches serves it.
  */
 async function keptMatches(
   sql: Sql,
@@ -272,10 +273,19 @@ async function keptMatches(
 ): Promise<z.infer<typeof KeywordMatches> | null> {
   const contains = `%${escapeLike(f.fold)}%`
   const status = f.status ? sql`AND s.status = ${f.status}` : sql``
+  const term = [...f.fold].length <= 2
+  const counts = term
+    ? sql`supplier_term_count c WHERE c.term = ${f.fold}`
+    : sql`supplier_keyword_count c WHERE c.keyword = ${f.fold}`
+  // A keyword's counts are read only once its build has made them exact.
+  const built = term
+    ? sql``
+    : sql`AND EXISTS (SELECT 1 FROM supplier_keyword k WHERE k.keyword = ${f.fold} AND k.state = 'ready')`
   // The rank-0 suppliers (a folded name equal to the keyword) are few: all of them, in order.
   const kept = await one(
     sql`
-      SELECT NOT EXISTS (SELECT 1 FROM supplier_search u WHERE u.version < 2 AND u.status IS NOT NULL) AS ready,
+      SELECT NOT EXISTS (SELECT 1 FROM supplier_search u WHERE u.version < 2 AND u.status IS NOT NULL)
+             ${built} AS ready,
              coalesce(sum(c.n) FILTER (WHERE c.source = 1), 0)::int AS names,
              coalesce(sum(c.n) FILTER (WHERE c.source = 2), 0)::int AS others,
              (SELECT coalesce(sum(l.n), 0)::int FROM list_count l
@@ -285,8 +295,7 @@ async function keptMatches(
                    WHERE s.status IS NOT NULL ${status}
                      AND (s.full_fold = ${f.fold} OR (s.short_fold <> '' AND s.short_fold = ${f.fold}))
                    ${listOrder(sql, f)}) AS exact
-      FROM supplier_term_count c
-      WHERE c.term = ${f.fold} ${f.status ? sql`AND c.status = ${f.status}` : sql``}
+      FROM ${counts} ${f.status ? sql`AND c.status = ${f.status}` : sql``}
     `,
     KeptCounts,
   )

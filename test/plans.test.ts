@@ -17,6 +17,7 @@ import { lockChainHead, sealApprovalRowTakingIds } from '../sql/audit-trail'
 import { SUPPLIER_SORT_KEYS } from '../src/vocabulary'
 import { createTestDatabase, type TestDatabase } from './harness'
 import { backfillSupplierSearch, keywordTerms } from '../src/domain/supplier/search'
+import { keepKeyword } from '../src/domain/supplier/kept-keywords'
 import { createLogger } from '../src/logger'
 import { BUSY, LARGE, loadPlanData } from './plans-data'
 
@@ -364,7 +365,8 @@ describe('query plans of the read paths on a loaded database', () => {
       })
     }
 
-    // Longer keywords, and any with a type or another order, read the terms (a GIN index).
+    // Longer keywords not kept, and any with a type or another order, read the terms (a GIN
+    // index), once supplier_keyword says the keyword is not kept.
     for (const [keyword, matchStatements, rows] of [
       ['lingxiu', 1, 1],
       ['Lingxiu Travel', 1, 1],
@@ -372,7 +374,7 @@ describe('query plans of the read paths on a loaded database', () => {
       ['ningbo jinhong', 2, 0],
     ] as const) {
       it(`"${keyword}" reads supplier_search_terms, and supplier by key only`, async () => {
-        const plans = await checkPlans(`keyword "${keyword}"`, (sql) =>
+        const [kept, ...plans] = await checkPlans(`keyword "${keyword}"`, (sql) =>
           searchSuppliers(sql, {
             ...list({}),
             keyword,
@@ -380,6 +382,7 @@ describe('query plans of the read paths on a loaded database', () => {
             similarity: 0.5,
           }),
         )
+        expect(indexesOf(kept)).toContain('supplier_keyword_pkey')
         expect(plans).toHaveLength(matchStatements + rows)
         // The matches come from supplier_search alone (by its index, unless every name matches).
         expect(tablesOf(plans[0])).not.toContain('supplier')
@@ -392,6 +395,30 @@ describe('query plans of the read paths on a loaded database', () => {
         for (const plan of plans.slice(matchStatements)) {
           expect(indexesOf(plan).filter((i) => i.endsWith('_trgm'))).toEqual([])
         }
+      })
+    }
+
+    // A kept keyword of three or more characters ("travel": a tenth of the suppliers) is served
+    // as one character is: its total from supplier_keyword_count, its page walked in order.
+    for (const filter of [{}, { status: 'ACTIVE' }]) {
+      it(`a kept keyword's total reads supplier_keyword_count, its page walks the list order: ${JSON.stringify(filter)}`, async () => {
+        expect(['kept', 'used']).toContain(
+          await keepKeyword({ sql: db.sql }, 'travel', { minMatches: 1 }),
+        )
+        await db.sql`ANALYZE supplier_keyword_count`
+        const plans = await checkPlans(`kept keyword "travel"`, (sql) =>
+          searchSuppliers(sql, { ...list(filter), keyword: 'Travel', ...keywordTerms('Travel') }),
+        )
+        expect(plans).toHaveLength(3)
+        expect(tablesOf(plans[0])).not.toContain('supplier')
+        // (A few rows here: read whole, by supplier_keyword_count_key once it holds many keys.)
+        expect(tablesOf(plans[0])).toContain('supplier_keyword_count')
+        expect(indexesOf(plans[0])).toContain('supplier_keyword_pkey')
+        expect(plans.flatMap(indexesOf)).not.toContain('supplier_search_terms')
+        expect(pageChoice(plans[1])).toEqual({
+          sorts: 0,
+          scans: ['Index Scan using supplier_search_list_order'],
+        })
       })
     }
 
