@@ -11,13 +11,8 @@ import {
 } from '../approval/handler'
 import type { Deps } from '../deps'
 import { checkCandidate, flagCodes } from './rules'
-import {
-  eventChanges,
-  logChanges,
-  maskForLog,
-  statusChange,
-  type FieldChange,
-} from '../write/change-log'
+import { eventChanges, maskForLog, statusChange, type FieldChange } from '../write/change-log'
+import { logChanges } from '../audit/trail'
 import { assertAllowed } from '../lifecycle/policy'
 import { approvalOpenedBy } from '../../schemas/lifecycle'
 import { forSubscribers } from '../../schemas/events'

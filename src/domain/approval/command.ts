@@ -8,7 +8,7 @@ import type { ApplierCtx, ApprovalHandler } from './handler'
 import type { Deps } from '../deps'
 import type { WriteContext } from '../context'
 import { sealApprovalAndLog } from '../audit/trail'
-import { changeLogEntries, type FieldChange } from '../write/change-log'
+import type { FieldChange } from '../write/change-log'
 import { runWrite } from '../write/pipeline'
 import type { ChangeOperationType } from '../../vocabulary'
 
@@ -66,14 +66,15 @@ export async function openApproval<S>(
   const approval = ApprovalRow.parse(written)
   // The approval's seal and its change log share the chain head its INSERT locked.
   await sealApprovalAndLog(tx, deps, written, {
-    entries: changeLogEntries(ctx, {
+    ctx,
+    log: {
       supplierId: spec.supplierId,
       operationType: log.operationType,
       changes: log.changes,
       approvalLogId: approval.approvalLogId,
       status: approval.status,
       ...(log.changeReason === undefined ? {} : { changeReason: log.changeReason }),
-    }),
+    },
     // The spread loses the type-to-payload link tsc checked at the caller; the outbox re-checks it.
     events: [
       {

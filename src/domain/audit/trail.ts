@@ -23,6 +23,8 @@ import { none, type Sql } from '../../../sql/db'
 import { insertEventsStep, type DomainEvent } from '../../../sql/outbox'
 import type { AuditKey, SealInput } from '../../crypto/audit'
 import type { ChangeOperationType, ChangeTargetType } from '../../vocabulary'
+import type { WriteContext } from '../context'
+import { changeLogEntries, type ChangeLogRows } from '../write/change-log'
 
 /*
  * The audit trail (docs/audit-trail.md): every change-log and approval-log row is sealed, in
@@ -73,29 +75,28 @@ export interface ChangeLogEntry {
 }
 
 /**
- * Writes the change-log rows of one chain, sealed: one statement locks the head (and takes the
- * rows' ids and the transaction's time), one inserts the rows, moves the head and records the
- * write's pending `events` (the outbox) if any.
+ * Writes the change-log rows of one command, sealed, with its pending events: one statement
+ * locks the head of the supplier's chain (and takes the rows' ids and the transaction's time),
+ * one inserts the rows, moves the head and records the `events` (the outbox). Values arrive
+ * masked (`../write/change-log`): nothing sensitive reaches here unmasked.
  */
-export async function appendChangeLogs(
+export async function logChanges(
   tx: Sql,
   deps: Deps,
-  entries: ChangeLogEntry[],
-  events: readonly DomainEvent[] = [],
+  ctx: Pick<WriteContext, 'adminId' | 'requestId'>,
+  { events = [], ...rows }: ChangeLogRows & { events?: readonly DomainEvent[] },
 ) {
+  const entries = changeLogEntries(ctx, rows)
   if (entries.length === 0) {
     if (events.length > 0) await none(insertEventsStep(tx, events))
     return 0
   }
-  const chain = chainOf(entries[0].supplierId)
-  if (entries.some((e) => chainOf(e.supplierId) !== chain)) {
-    throw new Error('one appendChangeLogs call writes the rows of one chain')
-  }
+  const chain = chainOf(rows.supplierId)
   const head = await lockChainHead(tx, chain, entries.length)
   return writeChangeLogs(tx, deps, { chain, head, entries, events })
 }
 
-/** The rows of `appendChangeLogs`, sealed after `head`, which this transaction holds locked. */
+/** The rows of `logChanges`, sealed after `head`, which this transaction holds locked. */
 async function writeChangeLogs(
   tx: Sql,
   deps: Deps,
@@ -177,19 +178,28 @@ export async function sealApproval<T extends ApprovalToSeal>(
 }
 
 /**
- * `sealApproval`, then change-log rows (and pending events) of the same chain, as
- * `appendChangeLogs` writes them: the seal's statement answers the head the rows need, so they
- * take no head lock of their own.
+ * `sealApproval`, then the change-log rows (and pending events) of the same chain, as
+ * `logChanges` writes them: the seal's statement answers the head the rows need, so they take no
+ * head lock of their own.
  */
 export async function sealApprovalAndLog(
   tx: Sql,
   deps: Deps,
   written: ApprovalToSeal,
-  { entries, events = [] }: { entries: ChangeLogEntry[]; events?: readonly DomainEvent[] },
+  {
+    ctx,
+    log,
+    events = [],
+  }: {
+    ctx: Pick<WriteContext, 'adminId' | 'requestId'>
+    log: ChangeLogRows
+    events?: readonly DomainEvent[]
+  },
 ) {
-  if (entries.length === 0 || entries.some((e) => chainOf(e.supplierId) !== written.sealChain)) {
+  const entries = changeLogEntries(ctx, log)
+  if (entries.length === 0 || chainOf(log.supplierId) !== written.sealChain) {
     await sealApproval(tx, deps, written)
-    return appendChangeLogs(tx, deps, entries, events)
+    return logChanges(tx, deps, ctx, { ...log, events })
   }
   const head = await sealApprovalRowTakingIds(tx, await approvalSeal(deps, written), entries.length)
   return writeChangeLogs(tx, deps, { chain: written.sealChain, head, entries, events })

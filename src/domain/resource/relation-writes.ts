@@ -1,5 +1,6 @@
 import { insertEvent } from '../../../sql/outbox'
-import { logChanges, type FieldChange, maskForLog } from '../write/change-log'
+import { type FieldChange, maskForLog } from '../write/change-log'
+import { logChanges } from '../audit/trail'
 import type { Sql } from '../../../sql/db'
 import {
   endRelation,

@@ -13,7 +13,7 @@ import { QualificationRuleVO } from '../../schemas/qualification-rule'
 import type { Deps } from '../deps'
 import type { WriteContext } from '../context'
 import { runWrite } from '../write/pipeline'
-import { appendChangeLogs } from '../audit/trail'
+import { logChanges } from '../audit/trail'
 import type { FieldChange } from '../write/change-log'
 
 /*
@@ -92,18 +92,12 @@ export function replaceQualificationRules(
       const after = await liveRulesOfType(tx, typeCode)
       const changes = ruleChanges(before, after)
       if (changes.length) {
-        await appendChangeLogs(
-          tx,
-          deps,
-          changes.map((c) => ({
-            ...c,
-            supplierId: null,
-            operationType: 'QUALIFICATION_RULE_REPLACE',
-            changeReason: `qualification rules of supplier type ${typeCode}`,
-            operatorId: ctx.adminId,
-            requestId: ctx.requestId,
-          })),
-        )
+        await logChanges(tx, deps, ctx, {
+          supplierId: null,
+          operationType: 'QUALIFICATION_RULE_REPLACE',
+          changes,
+          changeReason: `qualification rules of supplier type ${typeCode}`,
+        })
         await insertEvent(tx, {
           aggregateType: 'SUPPLIER_TYPE',
           aggregateId: type.dictDataId,

@@ -1,15 +1,12 @@
-import type { Sql } from '../../../sql/db'
-import type { Deps } from '../deps'
-import type { DomainEvent } from '../../../sql/outbox'
-import { appendChangeLogs, type ChangeLogEntry } from '../audit/trail'
+import type { ChangeLogEntry } from '../audit/trail'
 import type { WriteContext } from '../context'
 import type { ChangeOperationType, ChangeTargetType } from '../../vocabulary'
 import { maskAccountNo, maskCertNo, maskPhone, maskTaxNo, maskText } from '../../crypto/sensitive'
 
 /*
- * The change log of a write: every command and every approval handler writes its rows here, in
- * the transaction of the business write, with values already masked, sealed into the audit
- * trail (`../audit/trail`).
+ * The change log of a write: the rows every command and every approval handler records, their
+ * values masked here, which `logChanges` (`../audit/trail`) writes sealed into the audit trail in
+ * the transaction of the business write.
  */
 
 /** A field-level change, values already masked for the change log. */
@@ -21,26 +18,14 @@ export interface FieldChange {
   newValueMasked: string | null
 }
 
-/**
- * Writes the change-log rows of one command, with its pending events in the same statement;
- * nothing sensitive reaches here unmasked.
- */
-export function logChanges(
-  tx: Sql,
-  deps: Deps,
-  ctx: Pick<WriteContext, 'adminId' | 'requestId'>,
-  { events = [], ...rows }: ChangeLogRows & { events?: readonly DomainEvent[] },
-) {
-  return appendChangeLogs(tx, deps, changeLogEntries(ctx, rows), events)
-}
-
 /** A change of the supplier itself may leave its target id out: it is the supplier's. */
-const targetIdOf = (c: FieldChange, supplierId: string) =>
+const targetIdOf = (c: FieldChange, supplierId: string | null) =>
   c.targetId ?? (c.targetType === 'SUPPLIER' ? supplierId : null)
 
 /** The change-log rows of one command: whose, which operation, what changed, and why. */
 export interface ChangeLogRows {
-  supplierId: string
+  /** Null only for rows about a supplier type's qualification rules (their own chain). */
+  supplierId: string | null
   operationType: ChangeOperationType
   changes: FieldChange[]
   changeReason?: string | null
@@ -48,7 +33,7 @@ export interface ChangeLogRows {
   status?: string | null
 }
 
-/** The change-log rows of one command, as `logChanges` writes them. */
+/** The change-log rows of one command, as `logChanges` (`../audit/trail`) writes them. */
 export const changeLogEntries = (
   ctx: Pick<WriteContext, 'adminId' | 'requestId'>,
   { supplierId, operationType, changes, ...extra }: ChangeLogRows,
