@@ -25,7 +25,8 @@ import { checkCandidate, checkNewAccounts, flagCodes, screenAgainstHolders } fro
 import type { FieldChange } from '../write/change-log'
 import { logChanges } from '../audit/trail'
 import { runWrite } from '../write/pipeline'
-import { decideApproval, openApproval, runApprovalCommand } from '../approval/command'
+import { leftUndecided, openApproval, runApprovalCommand } from '../approval/command'
+import { applyApprovalResult } from '../approval/applier'
 import { supplierForWrite } from '../write/target'
 import { toAccountVO } from './reads'
 import {
@@ -179,9 +180,19 @@ export function createAccounts(
       const settled: BankAccountSubmitResultVO[] = []
       for (const r of results) {
         const approval = await findApproval(deps.sql, r.approvalLogId)
-        settled.push(
-          approval ? await submitOutcome(deps, r, await decideApproval(deps, ctx, approval)) : r,
-        )
+        if (!approval) {
+          settled.push(r)
+          continue
+        }
+        // As an approval command's step 6 (`runApprovalCommand`): never throws.
+        let decided: ApprovalRow
+        try {
+          const result = await deps.approvalProvider.submit(approval)
+          decided = await applyApprovalResult(deps, ctx, result)
+        } catch (err) {
+          decided = await leftUndecided(deps, approval, err)
+        }
+        settled.push(await submitOutcome(deps, r, decided))
       }
       return settled
     },

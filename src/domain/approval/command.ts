@@ -4,7 +4,7 @@ import type { OpeningEvent } from '../../schemas/events'
 import type { Sql } from '../../../sql/db'
 import type { ApprovalCommandResult } from '../../schemas/supplier'
 import { applyApprovalResult, commandResult } from './applier'
-import type { ApplierCtx, ApprovalHandler } from './handler'
+import type { ApprovalHandler } from './handler'
 import type { Deps } from '../deps'
 import type { WriteContext } from '../context'
 import { sealApprovalAndLog } from '../audit/trail'
@@ -92,55 +92,48 @@ export async function openApproval<S>(
 
 /**
  * An approval command through the write pipeline: `run` opens one approval (with
- * `openApproval`); the answer is its ApprovalCommandResultVO, improved after commit by the
- * provider's decision and replayed with the approval's current state.
+ * `openApproval`); the answer is its ApprovalCommandResultVO. After commit the provider is asked
+ * about the approval as the transaction wrote it (its seal, written after, is no part of it) and
+ * the common applier applies its answer; the answer then reports the state the approval is
+ * recorded in. That step never throws: a provider or applier fault leaves the approval SUBMITTED
+ * or APPROVED for the reconciliation sweep, and that recorded state is the answer. A replay
+ * reports the approval as it is now.
  */
 export function runApprovalCommand<Seen>(
   deps: Deps,
   ctx: WriteContext,
   command: { precheck(sql: Sql): Promise<Seen>; run(tx: Sql, seen: Seen): Promise<ApprovalRow> },
 ): Promise<ApprovalCommandResult> {
-  // The approval as its transaction wrote it: after commit it is what the provider is given, as
-  // the committed row holds it (its seal, written after, is no part of it), without reading it back.
-  let opened: ApprovalRow | undefined
   return runWrite(deps, ctx, {
-    precheck: (sql) => command.precheck(sql),
-    run: async (tx, seen) => {
-      opened = await command.run(tx, seen)
-      return commandResult(opened)
-    },
-    afterCommit: async (submitted) => {
-      const approval =
-        opened?.approvalLogId === submitted.approvalLogId
-          ? opened
-          : await findApproval(deps.sql, submitted.approvalLogId)
-      return approval ? commandResult(await decideApproval(deps, ctx, approval)) : submitted
+    precheck: command.precheck,
+    run: command.run,
+    answer: commandResult,
+    afterCommit: async (_answer, approval) => {
+      try {
+        const result = await deps.approvalProvider.submit(approval)
+        return commandResult(await applyApprovalResult(deps, ctx, result))
+      } catch (err) {
+        return commandResult(await leftUndecided(deps, approval, err))
+      }
     },
     replay: (kept) => currentCommandResult(deps, kept),
   })
 }
 
 /**
- * Step 6 of an approval command, after its first transaction committed the SUBMITTED approval:
- * ask the provider, hand its standardized answer to the common applier, and report the state
- * the approval is recorded in. Never throws: a provider or applier fault leaves the approval
- * SUBMITTED or APPROVED for the reconciliation sweep, and that recorded state is the answer.
+ * An approval the provider did not decide, or the applier did not apply, after its command
+ * committed: logged, and reported as recorded, for the reconciliation sweep.
  */
-export async function decideApproval(
+export async function leftUndecided(
   deps: Deps,
-  ctx: ApplierCtx,
   approval: ApprovalRow,
+  err: unknown,
 ): Promise<ApprovalRow> {
-  try {
-    const result = await deps.approvalProvider.submit(approval)
-    return await applyApprovalResult(deps, ctx, result)
-  } catch (err) {
-    deps.logger.error(
-      { approvalLogId: approval.approvalLogId, err: (err as Error).message },
-      'approval not decided or not applied yet: left to reconciliation',
-    )
-    return (await findApproval(deps.sql, approval.approvalLogId).catch(() => null)) ?? approval
-  }
+  deps.logger.error(
+    { approvalLogId: approval.approvalLogId, err: (err as Error).message },
+    'approval not decided or not applied yet: left to reconciliation',
+  )
+  return (await findApproval(deps.sql, approval.approvalLogId).catch(() => null)) ?? approval
 }
 
 /** A kept answer replayed with the approval's current state (it may have been applied since). */

@@ -9,13 +9,13 @@ import { fail } from '../../errors'
 import type { Deps } from '../deps'
 import type { WriteContext } from '../context'
 import { mapConstraintViolation } from './constraints'
-import { allSettled, transaction } from './transaction'
+import { transaction } from './transaction'
 
 /**
  * One write of the supplier aggregate, in the spec's write order. The pipeline owns the order;
  * a command supplies only its own steps.
  */
-export interface WriteCommand<Seen, Result> {
+export interface WriteCommand<Seen, Result, Answer = Result> {
   /**
    * Steps 2 and 3, before any lock: existence, ownership, status, version, uniqueness and field
    * rules. Cheap refusals happen here, on the pool.
@@ -28,12 +28,18 @@ export interface WriteCommand<Seen, Result> {
    */
   run(tx: Sql, seen: Seen): Promise<Result>
   /**
-   * Step 6, after commit: outbound ports. It may improve the answer (an applied approval) but
-   * never turns it into a failure: what committed is reported, what is left is reconciled.
+   * The answer to what `run` wrote, kept for the Idempotency-Key (default: `run`'s result as it
+   * is; an approval command answers the ApprovalCommandResultVO of the approval it opened).
    */
-  afterCommit?(result: Result): Promise<Result>
+  answer?(result: Result): Answer
+  /**
+   * Step 6, after commit: outbound ports, given the answer and what `run` wrote. It may improve
+   * the answer (an applied approval) but never turns it into a failure: what committed is
+   * reported, what is left is reconciled.
+   */
+  afterCommit?(answer: Answer, result: Result): Promise<Answer>
   /** How a kept answer is replayed for a repeated Idempotency-Key (default: as kept). */
-  replay?(kept: Result): Promise<Result>
+  replay?(kept: Answer): Promise<Answer>
 }
 
 /** A concurrent request with the same Idempotency-Key committed first: replay its answer. */
@@ -45,11 +51,11 @@ class KeyTaken extends Error {}
  * ports. Constraint violations become their catalog errors. The transaction commits only within
  * the request's deadline, and a COMMIT left unanswered is WRITE_OUTCOME_UNKNOWN (`transaction`).
  */
-export async function runWrite<Seen, Result>(
+export async function runWrite<Seen, Result, Answer = Result>(
   deps: Deps,
   ctx: WriteContext,
-  command: WriteCommand<Seen, Result>,
-): Promise<Result> {
+  command: WriteCommand<Seen, Result, Answer>,
+): Promise<Answer> {
   const kept = await keptAnswer(deps, ctx, command)
   if (kept.found) return kept.answer
   let seen: Seen
@@ -62,27 +68,32 @@ export async function runWrite<Seen, Result>(
     if (twin.found) return twin.answer
     throw err
   }
-  let committed: Result
+  let committed: { result: Result; answer: Answer }
   try {
     committed = await transaction(deps, ctx, async (tx) => {
       await claimKey(tx, ctx)
       // The claim goes out with the command's first statement, not a round trip ahead of it:
       // the connection runs them in the order sent, so the claim still comes first (a twin
       // waits on its unique index before anything of the command runs), and it is judged
-      // first. A refused claim rolls the command's work back with it.
-      const [, result] = await allSettled([
+      // first, once both have settled: no statement of the command is still on its way when a
+      // refused claim rolls the transaction back.
+      const [claim, ran] = await Promise.allSettled([
         guardDuplicateSubmit(tx, deps, ctx),
         command.run(tx, seen),
-      ] as const)
+      ])
+      if (claim.status === 'rejected') throw claim.reason
+      if (ran.status === 'rejected') throw ran.reason
+      const result = ran.value
+      const answer = command.answer ? command.answer(result) : (result as unknown as Answer)
       if (ctx.idempotencyKey) {
         await completeIdempotencyKey(tx, {
           adminId: ctx.adminId,
           idempotencyKey: ctx.idempotencyKey,
-          response: result,
+          response: answer,
           ttlHours: deps.config.idempotencyTtlHours,
         })
       }
-      return result
+      return { result, answer }
     })
   } catch (err) {
     if (err instanceof KeyTaken) {
@@ -93,34 +104,35 @@ export async function runWrite<Seen, Result>(
     throw mapConstraintViolation(err)
   }
   ctx.deadline?.settle()
-  if (!command.afterCommit) return committed
-  const improved = command.afterCommit(committed).catch((err: unknown) => {
+  const { result, answer } = committed
+  if (!command.afterCommit) return answer
+  const improved = command.afterCommit(answer, result).catch((err: unknown) => {
     deps.logger.error(
       { requestId: ctx.requestId, operation: ctx.operation, err: (err as Error).message },
       'write committed; its outbound step failed and is left to reconciliation',
     )
-    return committed
+    return answer
   })
   if (!ctx.deadline) return improved
   // At the deadline the caller gets what committed; the outbound step goes on without it, and
   // whatever it leaves undone is reconciled.
-  return Promise.race([improved, ctx.deadline.whenPassed().then(() => committed)])
+  return Promise.race([improved, ctx.deadline.whenPassed().then(() => answer)])
 }
 
 const keyOperation = (ctx: WriteContext) => `${ctx.operation} ${ctx.target}`
 
-async function keptAnswer<Result>(
+async function keptAnswer<Answer>(
   deps: Deps,
   ctx: WriteContext,
-  command: WriteCommand<unknown, Result>,
-): Promise<{ found: true; answer: Result } | { found: false }> {
+  command: Pick<WriteCommand<unknown, unknown, Answer>, 'replay'>,
+): Promise<{ found: true; answer: Answer } | { found: false }> {
   if (!ctx.idempotencyKey) return { found: false }
   const record = await findIdempotencyRecord(deps.sql, ctx.adminId, ctx.idempotencyKey)
   if (!record) return { found: false }
   if (record.operation !== keyOperation(ctx) || record.requestHash !== ctx.fingerprint) {
     fail('IDEMPOTENCY_KEY_REUSED')
   }
-  const answer = record.response as Result
+  const answer = record.response as Answer
   return { found: true, answer: command.replay ? await command.replay(answer) : answer }
 }
 
