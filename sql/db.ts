@@ -158,6 +158,10 @@ export function isServerRefusal(err: unknown): boolean {
   return err instanceof postgres.PostgresError && err.severity === 'ERROR'
 }
 
+/** Whether the server ended a statement at its statement timeout (or a cancel): 57014. */
+export const isStatementTimeout = (err: unknown) =>
+  err instanceof postgres.PostgresError && err.code === '57014'
+
 /** The database did not answer within a bound set by the caller. */
 export class DatabaseUnavailableError extends Error {
   constructor(message: string) {

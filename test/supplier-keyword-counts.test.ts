@@ -8,6 +8,7 @@ import { keepKeyword, startKeywordKeeper } from '../src/domain/supplier/kept-key
 import { keywordTerms } from '../src/domain/supplier/search'
 import { connect } from '../sql/db'
 import { searchSuppliers } from '../sql/supplier-read'
+import { listSuppliers } from '../src/domain/supplier/reads'
 
 /*
  * A keyword of three or more characters, once kept (src/domain/supplier/kept-keywords.ts,
@@ -335,6 +336,41 @@ describe.skipIf(embedded)('a build with writers open across it (two connections)
     } finally {
       release()
       await other.end({ timeout: 5 })
+    }
+  })
+
+  it('happy: a keyword whose search ran past the statement timeout is noted to be kept', async () => {
+    // A session that holds supplier_search locked makes the search wait past its timeout.
+    const other = postgres(h.db.url, { max: 1, onnotice: () => {} })
+    const timed = postgres(h.db.url, {
+      max: 1,
+      onnotice: () => {},
+      connection: { statement_timeout: 300 },
+    })
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    let locked!: () => void
+    const held = new Promise<void>((resolve) => (locked = resolve))
+    const noted: string[] = []
+    try {
+      const lock = other.begin(async (tx) => {
+        await tx`LOCK TABLE supplier_search IN ACCESS EXCLUSIVE MODE`
+        locked()
+        await gate
+      })
+      await held
+      const query = { keyword: '旅遊服務社', page: 1, pageSize: 20 }
+      const deps = { ...h.deps, sql: timed, keywordKeeper: { note: (f: string) => noted.push(f) } }
+      await expect(listSuppliers(deps, query)).rejects.toMatchObject({ code: '57014' })
+      expect(noted).toEqual(['旅游服务社'])
+      release()
+      await lock
+      // Answered, with fewer matches than kept ones have: nothing more is noted.
+      await expect(listSuppliers(deps, query)).resolves.toMatchObject({ total: 0 })
+      expect(noted).toEqual(['旅游服务社'])
+    } finally {
+      release()
+      await Promise.all([other.end({ timeout: 5 }), timed.end({ timeout: 5 })])
     }
   })
 

@@ -14,8 +14,9 @@ import { foldTerms } from './search'
  * Kept keywords (migration 20261202000700). A keyword of three or more characters is looked up by
  * its pairs in the terms index, and its exact total needs every match read and rechecked: fast
  * for a rare keyword, not for a common one (旅遊服務, 65,000 of a million suppliers, 334 ms).
- * So a keyword whose answer counted at least KEEP_FROM matches is noted after the answer (never in
- * the read-only request) and kept by this process in the background: its total per status and
+ * So a keyword whose answer counted at least KEEP_FROM matches, or whose search ran past the
+ * statement timeout, is noted after the answer (never in the read-only request) and kept by this
+ * process in the background: its total per status and
  * source is then kept by triggers in every writing transaction, and keptMatches serves it as it
  * serves one character (sql/supplier-read.ts). At most KEPT_KEYWORDS are kept, the least recently
  * used leaving, so that a write tests a bounded number of them.

@@ -23,6 +23,7 @@ import {
 import { normalizeTaxNo } from '../../identity'
 import { LIMITS } from '../../vocabulary'
 import { supplierAccountInfo } from '../../../sql/account'
+import { isStatementTimeout } from '../../../sql/db'
 import { fail } from '../../errors'
 import { allowedActions } from '../lifecycle/actions'
 import { page, type PageResult } from '../paging'
@@ -67,6 +68,11 @@ export async function listSuppliers(
     keyword,
     ...terms,
     similarity: config.keywordSimilarityThreshold,
+  }).catch((err: unknown) => {
+    // One too common to count within the statement timeout (有限公司 in nearly every name) is
+    // kept too: the keeper counts it outside any request, and the next ask is answered from it.
+    if (isStatementTimeout(err)) keywordKeeper?.note(terms.fold)
+    throw err
   })
   // A common keyword's total is then kept, or marked as used if it is (kept-keywords.ts).
   if (total >= KEEP_FROM) keywordKeeper?.note(terms.fold)
