@@ -4,6 +4,7 @@ import { connect } from '../../sql/db'
 import { changeLogPage, countChangeLogs, type ChangeLogFilter } from '../../sql/change-log-read'
 import { countSuppliers, searchSuppliers, supplierListPage } from '../../sql/supplier-read'
 import { backfillSupplierSearch, keywordTerms } from '../../src/domain/supplier/search'
+import { KEEP_FROM, keepKeyword } from '../../src/domain/supplier/kept-keywords'
 import { romanize } from '../../src/domain/supplier/company-name/dictionaries'
 import { createLogger } from '../../src/logger'
 
@@ -156,6 +157,8 @@ async function keywords(db: postgres.Sql) {
     ['kw-2-city', '杭州', 'two characters, a city'],
     ['kw-2-trade', trade, 'two characters, a trade name'],
     ['kw-3-trade', three.trade as string, 'three characters, a trade name'],
+    ['kw-3-city', '张家界', 'three characters, a city'],
+    ['kw-4-common', '有限公司', 'four characters, in nearly every name'],
     ['kw-5', full.slice(0, 5), 'five characters, city and trade name'],
     ['kw-traditional', '旅遊服務', 'an industry word in traditional characters'],
     ['kw-pinyin', romanize(trade), 'the trade name in pinyin'],
@@ -220,6 +223,8 @@ export async function searchRun<Started extends { port: number }>(
       timezone: tz,
     }
     const [, total] = await searchSuppliers(db, f)
+    // As the service's keeper does after such an answer (src/domain/supplier/kept-keywords.ts).
+    if (total >= KEEP_FROM) x.log(`keyword ${keyword}: ${await keepKeyword({ sql: db }, f.fold)}`)
     const { plan, ms } = await planOf(url, (sql) => searchSuppliers(sql, f))
     probes.push({
       name,
