@@ -295,12 +295,12 @@ export function changeAccount(
       const requested = toCandidate(req)
       const candidate = await changedFields(deps, account, requested)
       const sealed = await sealCandidate(deps, candidate, [])
-      await checkCandidate(sql, deps.config, {
-        supplier,
+      const screened = checkCandidate(deps.config, {
         account,
         candidate: requested,
         accountNoBidx: sealed.accountNoBidx,
       })
+      await screenAgainstHolders(sql, supplier, [screened])
       if (sealed.fields.length === 0) fail('NO_ACTUAL_CHANGE')
       return { account, candidate, sealed }
     },
@@ -311,12 +311,12 @@ export function changeAccount(
         lock: true,
       })
       const account = await relockAccount(tx, seen)
-      const flags = await checkCandidate(tx, deps.config, {
-        supplier,
+      const screened = checkCandidate(deps.config, {
         account,
         candidate,
         accountNoBidx: sealed.accountNoBidx,
       })
+      const [flags] = await screenAgainstHolders(tx, supplier, [screened])
       // The submission claims the account's version: a second change sent with the same
       // expectedUpdateTime is a compare-and-set miss, and an approval can only apply on top of
       // the version it was submitted against.

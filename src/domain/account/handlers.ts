@@ -1,4 +1,9 @@
-import { lockAccount, updateAccount, type AccountWriteRow } from '../../../sql/account'
+import {
+  lockAccount,
+  numberHolders,
+  updateAccount,
+  type AccountWriteRow,
+} from '../../../sql/account'
 import { insertEvent } from '../../../sql/outbox'
 import type { Sql } from '../../../sql/db'
 import { lockSupplier } from '../../../sql/supplier'
@@ -10,7 +15,7 @@ import {
   type NotAppliedOf,
 } from '../approval/handler'
 import type { Deps } from '../deps'
-import { checkCandidate, flagCodes } from './rules'
+import { checkCandidate, flagCodes, screenNumbers } from './rules'
 import { eventChanges, maskForLog, statusChange, type FieldChange } from '../write/change-log'
 import { logChanges } from '../audit/trail'
 import { assertAllowed } from '../lifecycle/policy'
@@ -22,7 +27,13 @@ import {
   storedTerms,
   openCandidate,
 } from './snapshot'
-import { accountMove, CHANGEABLE, nextAccountStatus, type AccountTrigger } from './statuses'
+import {
+  accountMove,
+  CHANGEABLE,
+  HOLDS_NUMBER,
+  nextAccountStatus,
+  type AccountTrigger,
+} from './statuses'
 import type { AccountStatus } from '../../vocabulary'
 
 /*
@@ -56,12 +67,13 @@ async function applyCandidate(
   rules.check?.(account)
   const status = rules.status?.(account)
   const candidate = await openCandidate(deps, snapshot)
-  const flags = await checkCandidate(tx, deps.config, {
-    supplier,
+  const screened = checkCandidate(deps.config, {
     account,
     candidate,
     accountNoBidx: snapshot.accountNoBidx,
   })
+  const holders = await numberHolders(tx, [screened.accountNoBidx], HOLDS_NUMBER)
+  const [flags] = screenNumbers(holders, supplier, [screened])
   const applied = await updateAccount(tx, account, {
     ...(await storedTerms(deps, candidate)),
     ...(status && { status }),

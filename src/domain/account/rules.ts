@@ -38,39 +38,30 @@ export function checkNewAccounts(
 /**
  * The one check of a candidate on the account it would change, by the change command (before
  * and under the lock) and by the approval handlers (on what they apply): C-03 for a new number,
- * the settlement terms as they would be (the candidate over the account's), proof URLs; then
- * C-19 and the fraud signal for the number the account would hold (`accountNoBidx`, the
- * candidate's, or null for the account's own). Returns that number's flags.
+ * the settlement terms as they would be (the candidate over the account's), proof URLs. Returns
+ * the number the account would hold (`accountNoBidx`, the candidate's, or null for the
+ * account's own), which C-19 and the fraud signal then screen (`screenNumbers`).
  */
-export async function checkCandidate(
-  sql: Sql,
+export function checkCandidate(
   config: Config,
   {
-    supplier,
     account,
     candidate,
     accountNoBidx,
-  }: {
-    supplier: ScreenedSupplier
-    account: AccountWriteRow
-    candidate: Candidate
-    accountNoBidx: string | null
-  },
-): Promise<RiskFlag[]> {
+  }: { account: AccountWriteRow; candidate: Candidate; accountNoBidx: string | null },
+): NumberToScreen {
   if (candidate.accountNo !== undefined) checkAccountNo(candidate.accountNo, 'candidate')
   checkSettlementTerms({ ...account, ...candidate }, 'candidate')
   checkStorageUrls(
     config,
     (candidate.proofFileUrls ?? []).map((u, j): [string, string] => [`proofFileUrls.${j}`, u]),
   )
-  const item: NumberToScreen = {
+  return {
     accountNoBidx: accountNoBidx ?? account.accountNoBidx,
     accountType: account.accountType,
     at: 'candidate',
     accountId: account.accountId,
   }
-  const [flags] = await screenAgainstHolders(sql, supplier, [item])
-  return flags
 }
 
 const comparableName = (s: string | null | undefined) => (s ? normalizeName(s).toLowerCase() : '')
