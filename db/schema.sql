@@ -101,6 +101,63 @@ $$;
 
 
 --
+-- Name: change_log_day_count_inserted(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.change_log_day_count_inserted() RETURNS trigger
+    LANGUAGE plpgsql
+    SET enable_seqscan TO 'off'
+    AS $$
+DECLARE r record;
+BEGIN
+  FOR r IN
+    SELECT s.span, s.from_day, a.operation_type, a.target_type, a.field_name,
+           coalesce(a.status, '') AS status, count(*) AS n
+    FROM added a,
+         LATERAL (VALUES ('day', (a.create_time AT TIME ZONE 'UTC')::date),
+                         ('month', date_trunc('month', a.create_time AT TIME ZONE 'UTC')::date))
+           AS s (span, from_day)
+    WHERE a.supplier_id IS NOT NULL
+    GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6
+  LOOP
+    UPDATE change_log_day_count SET n = n + r.n
+    WHERE id = (SELECT c.id FROM change_log_day_count c
+                WHERE c.span = r.span AND c.from_day = r.from_day
+                  AND c.operation_type = r.operation_type AND c.field_name = r.field_name
+                  AND c.target_type = r.target_type AND c.status = r.status
+                LIMIT 1 FOR UPDATE SKIP LOCKED);
+    IF NOT FOUND THEN
+      INSERT INTO change_log_day_count (span, from_day, operation_type, target_type, field_name, status, n)
+      VALUES (r.span, r.from_day, r.operation_type, r.target_type, r.field_name, r.status, r.n);
+    END IF;
+  END LOOP;
+  RETURN NULL;
+END $$;
+
+
+--
+-- Name: change_log_day_count_rebuild(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.change_log_day_count_rebuild() RETURNS void
+    LANGUAGE sql
+    AS $$
+  LOCK TABLE change_log IN SHARE ROW EXCLUSIVE MODE;
+  DELETE FROM change_log_day_count;
+  INSERT INTO change_log_day_count (span, from_day, operation_type, target_type, field_name, status, n)
+  SELECT 'day', (c.create_time AT TIME ZONE 'UTC')::date, c.operation_type, c.target_type,
+         c.field_name, coalesce(c.status, ''), count(*)
+  FROM change_log c WHERE c.supplier_id IS NOT NULL
+  GROUP BY 2, 3, 4, 5, 6;
+  INSERT INTO change_log_day_count (span, from_day, operation_type, target_type, field_name, status, n)
+  SELECT 'month', date_trunc('month', d.from_day)::date, d.operation_type, d.target_type,
+         d.field_name, d.status, sum(d.n)
+  FROM change_log_day_count d WHERE d.span = 'day'
+  GROUP BY 2, 3, 4, 5, 6;
+$$;
+
+
+--
 -- Name: domain_event_order_key(text, bigint, jsonb); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -942,6 +999,44 @@ COMMENT ON TABLE public.change_log_count IS 'exact change-log totals per categor
 
 ALTER TABLE public.change_log_count ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     SEQUENCE NAME public.change_log_count_id_seq
+    START WITH 9007199254740993
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: change_log_day_count; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.change_log_day_count (
+    id bigint NOT NULL,
+    span text NOT NULL,
+    from_day date NOT NULL,
+    operation_type text NOT NULL,
+    target_type text NOT NULL,
+    field_name text NOT NULL,
+    status text DEFAULT ''::text NOT NULL,
+    n bigint NOT NULL,
+    CONSTRAINT change_log_day_count_span_check CHECK ((span = ANY (ARRAY['day'::text, 'month'::text])))
+);
+
+
+--
+-- Name: TABLE change_log_day_count; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.change_log_day_count IS 'change-log rows of a supplier per UTC day or month and category key, kept by a trigger; a total is sum(n) over the rows matching its filter (status '''' for none)';
+
+
+--
+-- Name: change_log_day_count_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.change_log_day_count ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.change_log_day_count_id_seq
     START WITH 9007199254740993
     INCREMENT BY 1
     NO MINVALUE
@@ -3017,6 +3112,14 @@ ALTER TABLE ONLY public.change_log_count
 
 
 --
+-- Name: change_log_day_count change_log_day_count_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.change_log_day_count
+    ADD CONSTRAINT change_log_day_count_pkey PRIMARY KEY (id);
+
+
+--
 -- Name: change_log change_log_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -3423,10 +3526,24 @@ CREATE INDEX change_log_count_key ON public.change_log_count USING btree (operat
 
 
 --
+-- Name: change_log_day_count_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX change_log_day_count_key ON public.change_log_day_count USING btree (span, from_day, operation_type, field_name, target_type, status);
+
+
+--
 -- Name: change_log_field; Type: INDEX; Schema: public; Owner: -
 --
 
 CREATE INDEX change_log_field ON public.change_log USING btree (field_name, date_trunc('second'::text, (create_time AT TIME ZONE 'UTC'::text)) DESC, change_log_id DESC) INCLUDE (create_time) WHERE (supplier_id IS NOT NULL);
+
+
+--
+-- Name: change_log_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX change_log_key ON public.change_log USING btree (operation_type, field_name, target_type, COALESCE(status, ''::text), date_trunc('second'::text, (create_time AT TIME ZONE 'UTC'::text)) DESC, change_log_id DESC) INCLUDE (create_time, status) WHERE (supplier_id IS NOT NULL);
 
 
 --
@@ -3462,6 +3579,13 @@ CREATE INDEX change_log_status ON public.change_log USING btree (status, date_tr
 --
 
 CREATE INDEX change_log_supplier ON public.change_log USING btree (supplier_id, date_trunc('second'::text, (create_time AT TIME ZONE 'UTC'::text)) DESC, change_log_id DESC) INCLUDE (create_time);
+
+
+--
+-- Name: change_log_supplier_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX change_log_supplier_key ON public.change_log USING btree (supplier_id, operation_type, field_name, target_type, COALESCE(status, ''::text), date_trunc('second'::text, (create_time AT TIME ZONE 'UTC'::text)) DESC, change_log_id DESC) INCLUDE (create_time, status) WHERE (supplier_id IS NOT NULL);
 
 
 --
@@ -3948,6 +4072,13 @@ CREATE TRIGGER change_log_count_insert AFTER INSERT ON public.change_log REFEREN
 
 
 --
+-- Name: change_log change_log_day_count_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER change_log_day_count_insert AFTER INSERT ON public.change_log REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION public.change_log_day_count_inserted();
+
+
+--
 -- Name: change_log change_log_no_truncate; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -4292,4 +4423,5 @@ INSERT INTO public.schema_migrations (version) VALUES
     ('20261202000400'),
     ('20261202000500'),
     ('20261202000600'),
-    ('20261202000700');
+    ('20261202000700'),
+    ('20261203000100');

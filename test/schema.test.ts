@@ -32,6 +32,8 @@ const NO_SOFT_DELETE = new Set([
   'supplier_search',
   // change-log totals per category, derived from the log (rebuilt by change_log_count_rebuild())
   'change_log_count',
+  // change-log totals per UTC day and month (rebuilt by change_log_day_count_rebuild())
+  'change_log_day_count',
   // keyword totals per term, derived from supplier_search (rebuilt by supplier_term_count_rebuild())
   'supplier_term_count',
   // the kept keywords and their totals, derived from supplier_search (kept-keywords.ts)

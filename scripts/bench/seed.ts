@@ -911,6 +911,7 @@ async function main() {
     if (triggersOff) await sql`SET session_replication_role = origin`
     await sql`SELECT list_count_rebuild()`
     await sql`SELECT change_log_count_rebuild()`
+    await sql`SELECT change_log_day_count_rebuild()`
   })
 
   await step('VACUUM ANALYZE (statistics and visibility map, as autovacuum would leave them)', () =>
