@@ -28,7 +28,6 @@ import { fail } from '../../errors'
 import type { BankAccountInput } from '../../schemas/supplier'
 import { ACCOUNT_TERMS } from '../../schemas/account-terms'
 import type { Deps } from '../deps'
-import { planMerge } from './merge'
 import { newAccount, sameTerm } from '../account/snapshot'
 import { emptyToNull } from '../write/fields'
 import { type FieldChange, maskForLog } from '../write/change-log'
@@ -109,7 +108,7 @@ const typeChange = (id: string | null, old: string | null, next: string | null):
 type FieldDiff = [fieldName: string, old: string | null, next: string | null]
 
 /** How one child kind plugs into mergeSnapshot. */
-interface SnapshotSpec<I, E, C> {
+export interface SnapshotSpec<I, E, C> {
   /** Names the kind in planMerge errors and is the fieldName of add/remove rows. */
   what: string
   table: ChildTable
@@ -130,26 +129,71 @@ interface SnapshotSpec<I, E, C> {
   }
 }
 
-/** What a child kind's merge takes: whose children, and the complete snapshot the request sends. */
-export interface ChildMergeOptions<I> {
+/** What mergeSnapshot merges: whose children, the snapshot the request sends, how the kind plugs in. */
+export interface MergeSnapshotOptions<I, E, C> {
   supplierId: string
   snapshot: I[]
+  spec: SnapshotSpec<I, E, C>
   /** The supplier was inserted by this transaction (see `created` above). */
   created?: boolean
 }
 
-/** What mergeSnapshot merges: a child kind's snapshot, with how that kind plugs in. */
-interface MergeSnapshotOptions<I, E, C> extends ChildMergeOptions<I> {
-  spec: SnapshotSpec<I, E, C>
-  created: boolean
+interface MergePlan<I, E> {
+  added: I[]
+  kept: { item: I; current: E }[]
+  removed: E[]
+}
+
+/**
+ * Reconciles a complete snapshot with the live rows: an item with an id updates that row (its
+ * version must match when given), an item without one is new, a live row absent from the
+ * snapshot is removed. Ids must belong to this supplier.
+ */
+function planMerge<I, E extends { id: string; updateTime?: string }>({
+  what,
+  existing,
+  incoming,
+  idOf,
+  versionOf = () => undefined,
+}: {
+  what: string
+  existing: E[]
+  incoming: I[]
+  idOf: (item: I) => string | undefined
+  versionOf?: (item: I) => string | undefined
+}): MergePlan<I, E> {
+  const byId = new Map(existing.map((e) => [e.id, e]))
+  const seen = new Set<string>()
+  const plan: MergePlan<I, E> = { added: [], kept: [], removed: [] }
+  for (const item of incoming) {
+    const id = idOf(item)
+    if (id === undefined) {
+      plan.added.push(item)
+      continue
+    }
+    if (seen.has(id)) fail('BAD_REQUEST', `${what}: id ${id} appears twice`)
+    seen.add(id)
+    const current = byId.get(id)
+    if (!current) fail('CHILD_NOT_OWNED', `${what} ${id} does not belong to this supplier`)
+    const expected = versionOf(item)
+    if (expected !== undefined && expected !== current.updateTime) {
+      fail(
+        'VERSION_STALE',
+        `${what} ${id} was changed since you loaded it (expectedUpdateTime is stale)`,
+      )
+    }
+    plan.kept.push({ item, current: current })
+  }
+  plan.removed = existing.filter((e) => !seen.has(e.id))
+  return plan
 }
 
 /** A child kind as a complete snapshot: same id updates, no id adds, absent ones are soft-deleted. */
-async function mergeSnapshot<
+export async function mergeSnapshot<
   I extends { expectedUpdateTime?: string },
   E extends { id: string; updateTime: string },
   C,
->(tx: Sql, { supplierId, snapshot, spec, created }: MergeSnapshotOptions<I, E, C>) {
+>(tx: Sql, { supplierId, snapshot, spec, created = false }: MergeSnapshotOptions<I, E, C>) {
   const { what, targetType, edit } = spec
   const existing = created ? [] : await spec.load(tx, supplierId)
   const plan = planMerge({
@@ -211,17 +255,9 @@ async function mergeSnapshot<
   return changes
 }
 
-/** The merge of a child kind whose spec encrypts with the cipher (contacts, qualifications). */
-const snapshotMerge =
-  <I extends { expectedUpdateTime?: string }, E extends { id: string; updateTime: string }, C>(
-    spec: (deps: Deps) => SnapshotSpec<I, E, C>,
-  ) =>
-  (tx: Sql, deps: Deps, { supplierId, snapshot, created = false }: ChildMergeOptions<I>) =>
-    mergeSnapshot(tx, { supplierId, snapshot, spec: spec(deps), created })
-
 const summary = (name: string, mask: string | null) => `${name} ${mask ?? ''}`.trim()
 
-interface ContactItem {
+export interface ContactItem {
   contactId?: string
   expectedUpdateTime?: string
   contactName: string
@@ -231,7 +267,7 @@ interface ContactItem {
 }
 
 /** Contacts as a complete snapshot; the phone is the sensitive field. */
-export const mergeContacts = snapshotMerge<ContactItem, ContactRow, ContactColumns>((deps) => ({
+export const contactSpec = (deps: Deps): SnapshotSpec<ContactItem, ContactRow, ContactColumns> => ({
   what: 'contact',
   table: 'supplier_contact',
   targetType: 'CONTACT',
@@ -254,7 +290,7 @@ export const mergeContacts = snapshotMerge<ContactItem, ContactRow, ContactColum
     ],
     update: updateContact,
   },
-}))
+})
 
 async function contactColumns(deps: Deps, item: ContactItem) {
   const phone = normalizePhone(item.contactPhone)
@@ -267,7 +303,7 @@ async function contactColumns(deps: Deps, item: ContactItem) {
   }
 }
 
-interface QualificationItem {
+export interface QualificationItem {
   qualificationId?: string
   expectedUpdateTime?: string
   qualType: string
@@ -277,11 +313,9 @@ interface QualificationItem {
 }
 
 /** Qualifications reconcile like contacts. isRequired is derived on read. */
-export const mergeQualifications = snapshotMerge<
-  QualificationItem,
-  QualificationRow,
-  QualificationColumns
->((deps) => ({
+export const qualificationSpec = (
+  deps: Deps,
+): SnapshotSpec<QualificationItem, QualificationRow, QualificationColumns> => ({
   what: 'qualification',
   table: 'supplier_qualification',
   targetType: 'QUALIFICATION',
@@ -304,7 +338,7 @@ export const mergeQualifications = snapshotMerge<
     ],
     update: updateQualification,
   },
-}))
+})
 
 async function qualificationColumns(deps: Deps, item: QualificationItem) {
   const certNo = emptyToNull(item.certNo?.trim())
@@ -317,7 +351,7 @@ async function qualificationColumns(deps: Deps, item: QualificationItem) {
   }
 }
 
-interface BareItem {
+export interface BareItem {
   contractId?: string
   evaluationId?: string
   expectedUpdateTime?: string
@@ -338,14 +372,11 @@ const BARE_KINDS = {
 } as const
 
 /** Contracts or evaluations as a complete snapshot: a kind without fields (no `edit`). */
-export function mergeBare(
-  tx: Sql,
+export function bareSpec(
   kind: keyof typeof BARE_KINDS,
-  supplierId: string,
-  items: BareItem[],
-) {
+): SnapshotSpec<BareItem, BareChildRow, null> {
   const { table, targetType, idOf } = BARE_KINDS[kind]
-  const spec: SnapshotSpec<BareItem, BareChildRow, null> = {
+  return {
     what: kind,
     table,
     targetType,
@@ -356,7 +387,6 @@ export function mergeBare(
     removedSummary: (r) => r.id,
     insert: (sql, id) => insertBareChild(sql, table, id),
   }
-  return mergeSnapshot(tx, { supplierId, snapshot: items, spec, created: false })
 }
 
 /** A draft's initial accounts as the form sends them, and what each new account is written with. */

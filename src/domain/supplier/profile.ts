@@ -21,23 +21,27 @@ import type {
 import type { Deps } from '../deps'
 import type { WriteContext } from '../context'
 import {
-  mergeBare,
-  mergeContacts,
-  mergeQualifications,
+  bareSpec,
+  contactSpec,
+  mergeSnapshot,
   mergeTypes,
+  qualificationSpec,
   replaceDraftAccounts,
+  type BareItem,
+  type ContactItem,
+  type QualificationItem,
   type ReplaceDraftAccountsOptions,
 } from './children'
 import type { ChangeOperationType, SupplierStatus } from '../../vocabulary'
 import { assertAllowed } from '../lifecycle/policy'
 import { checkIdentity } from './near-duplicate'
-import { diffSubject, type Identity, type SubjectInput } from './form'
+import { diffSubject, type SubjectInput } from './form'
 import { eventChanges, type FieldChange } from '../write/change-log'
 import { logChanges } from '../audit/trail'
 import { forSubscribers } from '../../schemas/events'
 import { runWrite } from '../write/pipeline'
 import { relockSupplier, supplierForWrite } from '../write/target'
-import { allSettled } from '../write/transaction'
+import { settledValues } from '../write/transaction'
 
 const ONBOARDING_STAGE: Record<SupplierStatus, OnboardingStage> = {
   DRAFT: 'PROFILE_DRAFT',
@@ -82,7 +86,8 @@ export function createDraft(deps: Deps, ctx: WriteContext, req: SupplierDraftReq
       const merged = await mergeCollections(tx, deps, ctx, {
         supplierId: id,
         form: req,
-        into: { status: null, accountName: identity.fullName! },
+        locked: null,
+        columns,
       })
       changes.push(...merged.changes)
       await logChanges(tx, deps, ctx, {
@@ -131,96 +136,93 @@ export const relock = (tx: Sql, seen: SupplierRow) =>
 /** A form's fields and collections; each collection present is a complete snapshot. */
 type Form = SubjectInput & {
   types?: { typeCode: string; isPrimary?: boolean }[]
-  contacts?: Parameters<typeof mergeContacts>[2]['snapshot']
-  qualifications?: Parameters<typeof mergeQualifications>[2]['snapshot']
-  contracts?: Parameters<typeof mergeBare>[3]
-  evaluations?: Parameters<typeof mergeBare>[3]
+  contacts?: ContactItem[]
+  qualifications?: QualificationItem[]
+  contracts?: BareItem[]
+  evaluations?: BareItem[]
   initialAccounts?: ReplaceDraftAccountsOptions['initialAccounts']
 }
 
 /**
- * Writes a form onto the locked supplier (update and submit alike): subject fields as a patch,
- * every collection present as a snapshot. Returns the columns still to set on the supplier row
- * and every field change. A vetting supplier's types are part of its pending approval.
+ * Merges the collections a form carries onto a supplier (update, submit and create alike), each
+ * present one as a complete snapshot, side by side: each kind's reads go out with the others'
+ * (one round trip, not one per kind), statements run in the order they are sent (the rename
+ * first), and a refusal is answered in the kinds' order once every kind has settled. Returns
+ * the field changes in the kinds' order too, whatever order they are answered in, the live types
+ * as the form leaves them (when it carries them: nothing after it writes types) and the accounts
+ * inserted. A vetting supplier's types are part of its pending approval.
  */
-export async function applyForm(
-  tx: Sql,
-  deps: Deps,
-  ctx: WriteContext,
-  { locked, form, identity }: { locked: SupplierRow; form: Form; identity: Identity },
-) {
-  const { supplierId } = locked
-  const { columns, changes } = await diffSubject(deps, locked, form, identity)
-  const merged = await mergeCollections(tx, deps, ctx, {
-    supplierId,
-    form,
-    into: {
-      status: locked.status,
-      accountName: columns.full_name ?? locked.fullName,
-      rename: columns.full_name,
-    },
-  })
-  changes.push(...merged.changes)
-  // The live types as the form leaves them (when it carries them): nothing after it writes types.
-  return { columns, changes, types: merged.types }
-}
-
-/**
- * Merges the collections a form carries onto a supplier, side by side: each kind's reads go out
- * with the others' (one round trip, not one per kind), statements run in the order they are sent
- * (the rename first), and a refusal is answered in the kinds' order once every kind has settled
- * (allSettled). The changes are listed in the kinds' order too, whatever order they are answered in.
- */
-async function mergeCollections(
+export async function mergeCollections(
   tx: Sql,
   deps: Deps,
   ctx: WriteContext,
   {
     supplierId,
     form,
-    into,
+    locked,
+    columns,
   }: {
     supplierId: string
     form: Form
-    into: {
-      /** The supplier's status; null for one inserted just now, which has no children to read. */
-      status: SupplierStatus | null
-      /** The account name of draft accounts: the supplier's full name as the write leaves it. */
-      accountName: string
-      /** A new full name, which the accounts not yet approved take. */
-      rename?: string
-    }
+    /** The supplier as locked; null for one inserted just now, which has no children to read. */
+    locked: SupplierRow | null
+    /** Its subject columns as the form sets them (`diffSubject`): a new full name renames the
+     * accounts not yet approved, and is every draft account's accountName. */
+    columns: SupplierColumns
   },
 ) {
-  const { status } = into
-  const created = status === null
+  const status = locked?.status ?? null
+  const created = locked === null
+  const rename = locked ? columns.full_name : undefined
   const skip = Promise.resolve(undefined)
-  const [, types, contacts, qualifications, contracts, evaluations, accounts] = await allSettled([
-    into.rename ? renameUnapprovedAccounts(tx, supplierId, into.rename) : skip,
-    form.types
-      ? mergeTypes(tx, supplierId, form.types, created).then((m) => {
-          if (status && m.changes.length) assertAllowed(status, 'TYPES_EDIT', 'changing the types')
-          return m
-        })
-      : skip,
-    form.contacts
-      ? mergeContacts(tx, deps, { supplierId, snapshot: form.contacts, created })
-      : skip,
-    form.qualifications
-      ? mergeQualifications(tx, deps, { supplierId, snapshot: form.qualifications, created })
-      : skip,
-    form.contracts ? mergeBare(tx, 'contract', supplierId, form.contracts) : skip,
-    form.evaluations ? mergeBare(tx, 'evaluation', supplierId, form.evaluations) : skip,
-    form.initialAccounts
-      ? replaceDraftAccounts(tx, deps, {
-          supplierId,
-          initialAccounts: form.initialAccounts,
-          accountName: into.accountName,
-          adminId: ctx.adminId,
-          created,
-        })
-      : skip,
-  ])
+  const [, types, contacts, qualifications, contracts, evaluations, accounts] = settledValues(
+    await Promise.allSettled([
+      rename ? renameUnapprovedAccounts(tx, supplierId, rename) : skip,
+      form.types
+        ? mergeTypes(tx, supplierId, form.types, created).then((m) => {
+            if (status && m.changes.length) {
+              assertAllowed(status, 'TYPES_EDIT', 'changing the types')
+            }
+            return m
+          })
+        : skip,
+      form.contacts
+        ? mergeSnapshot(tx, {
+            supplierId,
+            snapshot: form.contacts,
+            spec: contactSpec(deps),
+            created,
+          })
+        : skip,
+      form.qualifications
+        ? mergeSnapshot(tx, {
+            supplierId,
+            snapshot: form.qualifications,
+            spec: qualificationSpec(deps),
+            created,
+          })
+        : skip,
+      form.contracts
+        ? mergeSnapshot(tx, { supplierId, snapshot: form.contracts, spec: bareSpec('contract') })
+        : skip,
+      form.evaluations
+        ? mergeSnapshot(tx, {
+            supplierId,
+            snapshot: form.evaluations,
+            spec: bareSpec('evaluation'),
+          })
+        : skip,
+      form.initialAccounts
+        ? replaceDraftAccounts(tx, deps, {
+            supplierId,
+            initialAccounts: form.initialAccounts,
+            accountName: (columns.full_name ?? locked?.fullName)!,
+            adminId: ctx.adminId,
+            created,
+          })
+        : skip,
+    ]),
+  )
   const changes: FieldChange[] = [
     ...(types?.changes ?? []),
     ...(contacts ?? []),
@@ -320,7 +322,14 @@ export function updateSupplierProfile(
     },
     async run(tx, { seen, identity }) {
       const locked = await relock(tx, seen)
-      const { columns, changes } = await applyForm(tx, deps, ctx, { locked, form: req, identity })
+      const { columns, changes } = await diffSubject(deps, locked, req, identity)
+      const merged = await mergeCollections(tx, deps, ctx, {
+        supplierId,
+        form: req,
+        locked,
+        columns,
+      })
+      changes.push(...merged.changes)
       await commitProfileChange(tx, deps, ctx, {
         locked,
         columns,
@@ -343,7 +352,7 @@ export function replaceContacts(
   ctx: WriteContext,
   supplierId: string,
   req: {
-    contacts: Parameters<typeof mergeContacts>[2]['snapshot']
+    contacts: ContactItem[]
     changeReason?: string
     expectedUpdateTime: string
   },
@@ -352,7 +361,11 @@ export function replaceContacts(
     precheck: (sql) => loadForWrite(sql, supplierId, req.expectedUpdateTime),
     async run(tx, seen) {
       const locked = await relock(tx, seen)
-      const changes = await mergeContacts(tx, deps, { supplierId, snapshot: req.contacts })
+      const changes = await mergeSnapshot(tx, {
+        supplierId,
+        snapshot: req.contacts,
+        spec: contactSpec(deps),
+      })
       await commitProfileChange(tx, deps, ctx, {
         locked,
         columns: {},

@@ -4,7 +4,8 @@ import type { Deps } from '../deps'
 import type { WriteContext } from '../context'
 import { approvalOf, moveBy } from '../lifecycle/transitions'
 import { applyMove } from '../lifecycle/move'
-import { applyForm, relock } from './profile'
+import { mergeCollections, relock } from './profile'
+import { diffSubject } from './form'
 import { checkIdentity } from './near-duplicate'
 import { openApproval, runApprovalCommand } from '../approval/command'
 import { supplierForWrite } from '../write/target'
@@ -45,19 +46,22 @@ export function submitRegistration(
     },
     async run(tx, { seen, identity }) {
       const locked = await relock(tx, seen)
-      const { columns, changes, types } = await applyForm(tx, deps, ctx, {
-        locked,
-        form: req,
-        identity,
-      })
       // The form is written first so that the checks below see exactly what will be approved.
+      const { columns, changes } = await diffSubject(deps, locked, req, identity)
+      const merged = await mergeCollections(tx, deps, ctx, {
+        supplierId,
+        form: req,
+        locked,
+        columns,
+      })
+      changes.push(...merged.changes)
       const moved = await applyMove(tx, deps, {
         supplier: { supplierId, status: locked.status, expectedUpdateTime: req.expectedUpdateTime },
         move: moveBy(locked.status, 'SUBMIT_REGISTRATION'),
         adminId: ctx.adminId,
         columns,
         accounts: accountsMove('DRAFT', 'REGISTRATION_SUBMITTED'),
-        known: { types },
+        known: { types: merged.types },
       })
       // The initial accounts the move took along, as the registration rules were just checked on.
       const accounts = (moved.checked?.accounts ?? (await liveAccounts(tx, supplierId))).filter(

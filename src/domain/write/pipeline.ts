@@ -9,7 +9,7 @@ import { fail } from '../../errors'
 import type { Deps } from '../deps'
 import type { WriteContext } from '../context'
 import { mapConstraintViolation } from './constraints'
-import { transaction } from './transaction'
+import { settledValues, transaction } from './transaction'
 
 /**
  * One write of the supplier aggregate, in the spec's write order. The pipeline owns the order;
@@ -77,13 +77,9 @@ export async function runWrite<Seen, Result, Answer = Result>(
       // waits on its unique index before anything of the command runs), and it is judged
       // first, once both have settled: no statement of the command is still on its way when a
       // refused claim rolls the transaction back.
-      const [claim, ran] = await Promise.allSettled([
-        guardDuplicateSubmit(tx, deps, ctx),
-        command.run(tx, seen),
-      ])
-      if (claim.status === 'rejected') throw claim.reason
-      if (ran.status === 'rejected') throw ran.reason
-      const result = ran.value
+      const [, result] = settledValues(
+        await Promise.allSettled([guardDuplicateSubmit(tx, deps, ctx), command.run(tx, seen)]),
+      )
       const answer = command.answer ? command.answer(result) : (result as unknown as Answer)
       if (ctx.idempotencyKey) {
         await completeIdempotencyKey(tx, {

@@ -119,8 +119,18 @@ function retryableState(err: unknown): string | undefined {
 export async function allSettled<T extends readonly unknown[]>(
   parts: readonly [...{ [K in keyof T]: Promise<T[K]> }],
 ): Promise<T> {
-  const settled = await Promise.allSettled(parts)
-  const failed = settled.find((p): p is PromiseRejectedResult => p.status === 'rejected')
+  return settledValues<T>(await Promise.allSettled(parts))
+}
+
+/**
+ * What `allSettled` answers, for a caller that awaits `Promise.allSettled` itself: the values of
+ * the parts, or the first failure in the parts' order.
+ */
+export function settledValues<T extends readonly unknown[]>(settled: {
+  [K in keyof T]: PromiseSettledResult<T[K]>
+}): T {
+  const all = settled as readonly PromiseSettledResult<unknown>[]
+  const failed = all.find((p): p is PromiseRejectedResult => p.status === 'rejected')
   if (failed) throw failed.reason
-  return settled.map((p) => (p as PromiseFulfilledResult<unknown>).value) as unknown as T
+  return all.map((p) => (p as PromiseFulfilledResult<unknown>).value) as unknown as T
 }
