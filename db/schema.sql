@@ -3939,6 +3939,13 @@ CREATE INDEX supplier_resource_relation_supplier_module ON public.supplier_resou
 
 
 --
+-- Name: supplier_search_digits; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX supplier_search_digits ON public.supplier_search USING gin (terms) WITH (fastupdate=off) WHERE ((status IS NOT NULL) AND ((((full_fold || short_fold) || spellings) ~ '[0-9]'::text) OR (public.supplier_no_fold(supplier_no) !~ '^sp[0-9]*$'::text)));
+
+
+--
 -- Name: supplier_search_full_fold; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -3950,6 +3957,20 @@ CREATE INDEX supplier_search_full_fold ON public.supplier_search USING btree (fu
 --
 
 CREATE INDEX supplier_search_list_order ON public.supplier_search USING btree (date_trunc('second'::text, (create_time AT TIME ZONE 'UTC'::text)) DESC, supplier_id DESC) WHERE (status IS NOT NULL);
+
+
+--
+-- Name: supplier_search_number; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX supplier_search_number ON public.supplier_search USING btree (public.supplier_no_fold(supplier_no) text_pattern_ops) WHERE ((status IS NOT NULL) AND (public.supplier_no_fold(supplier_no) ~ '^sp[0-9]*$'::text));
+
+
+--
+-- Name: supplier_search_number_trgm; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX supplier_search_number_trgm ON public.supplier_search USING gin (public.supplier_no_fold(supplier_no) public.gin_trgm_ops) WITH (fastupdate=off) WHERE (status IS NOT NULL);
 
 
 --
@@ -4424,4 +4445,5 @@ INSERT INTO public.schema_migrations (version) VALUES
     ('20261202000500'),
     ('20261202000600'),
     ('20261202000700'),
-    ('20261203000100');
+    ('20261203000100'),
+    ('20261203000700');

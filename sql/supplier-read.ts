@@ -194,7 +194,9 @@ const KeywordMatches = z.object({ total: z.number().int(), ids: z.array(z.string
  * alone: the rows holding every term of the keyword (itself when one character long, else its
  * pairs of adjacent characters) from supplier_search_terms, rechecked by LIKE on the texts, and
  * filtered by the mirrored status and the type. `rank` is 0 for a name equal to the keyword, 1 a
- * name containing it, 2 another spelling (pinyin, initials, supplier number).
+ * name containing it, 2 another spelling (pinyin, initials, supplier number). A keyword with a
+ * digit (numberShape), such as a supplier number or a part of one, finds its candidates by
+ * numberMatches instead.
  */
 const spellingMatches = (sql: Sql, f: KeywordSearch) => {
   const contains = `%${escapeLike(f.fold)}%`
@@ -205,17 +207,57 @@ const spellingMatches = (sql: Sql, f: KeywordSearch) => {
         WHERE ft.supplier_id = s.supplier_id AND ft.type_code = ${f.typeCode} AND ft.deleted_at IS NULL
       )`
     : sql``
+  const number = numberShape(f.fold)
   return sql`
     SELECT s.supplier_id, s.create_time, s.update_time, s.full_name, s.supplier_no,
            CASE WHEN s.full_fold = ${f.fold} OR s.short_fold = ${f.fold} THEN 0
                 WHEN s.full_fold LIKE ${contains} OR s.short_fold LIKE ${contains} THEN 1
                 ELSE 2 END AS rank
     FROM supplier_search s
-    WHERE s.terms @> ${f.terms}::text[]
+    WHERE ${number ? numberMatches(sql, f, number) : sql`s.terms @> ${f.terms}::text[]`}
       AND (s.full_fold LIKE ${contains} OR s.short_fold LIKE ${contains}
            OR s.spellings LIKE ${contains} OR supplier_no_fold(s.supplier_no) LIKE ${contains})
       ${status} ${typeCode}
   `
+}
+
+/**
+ * Where in a number of the drawn shape (`sp` and digits, folded) a keyword holding an ASCII digit
+ * can sit: at the start, as `prefix` (`s` is only ever first in one and `p` second); anywhere
+ * after `sp` (digits alone); nowhere (any other letter or character). Undefined, for the terms to
+ * serve it: no digit (a name holds it without one), or digits alone too short for a trigram.
+ */
+type NumberShape = { at: 'start'; prefix: string } | { at: 'anywhere' | 'nowhere' }
+function numberShape(fold: string): NumberShape | undefined {
+  if (!/[0-9]/.test(fold)) return undefined
+  if (/^[0-9]+$/.test(fold)) return fold.length >= 3 ? { at: 'anywhere' } : undefined
+  if (/^s[a-z0-9]*$/.test(fold)) return { at: 'start', prefix: fold }
+  if (/^p[a-z0-9]*$/.test(fold)) return { at: 'start', prefix: `s${fold}` }
+  return { at: 'nowhere' }
+}
+
+/**
+ * The candidates of a keyword with a digit (numberShape) without supplier_search_terms, where the
+ * pairs of digits and of `sp` of most rows' numbers are (migration 20261203000700):
+ * - the numbers holding it: by their trigrams (supplier_search_number_trgm) when it is digits
+ *   alone, else those of the drawn shape it starts, a range of supplier_search_number;
+ * - the rows of supplier_search_digits holding its terms: those whose names or other spellings
+ *   have a digit (as every one holding the keyword has) or whose number has another shape.
+ * The caller rechecks both by LIKE. The shape and the digit test are literals, for the planner to
+ * match the partial indexes' predicates.
+ */
+const numberMatches = (sql: Sql, f: KeywordSearch, shape: NumberShape) => {
+  const digits = sql`(
+    (s.full_fold || s.short_fold || s.spellings) ~ '[0-9]' OR supplier_no_fold(s.supplier_no) !~ '^sp[0-9]*$'
+  ) AND s.terms @> ${f.terms}::text[]`
+  const no = sql`supplier_no_fold(s.supplier_no)`
+  if (shape.at === 'anywhere') return sql`(${no} LIKE ${`%${escapeLike(f.fold)}%`} OR (${digits}))`
+  if (shape.at !== 'start') return digits
+  // The strings starting with the prefix in byte order (text_pattern_ops): up to its last
+  // character (a-z or 0-9) plus one, exclusive.
+  const { prefix } = shape
+  const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)
+  return sql`((${no} ~ '^sp[0-9]*$' AND ${no} ~>=~ ${prefix} AND ${no} ~<~ ${end}) OR (${digits}))`
 }
 
 /**

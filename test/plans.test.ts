@@ -377,7 +377,6 @@ describe('query plans of the read paths on a loaded database', () => {
     for (const [keyword, matchStatements, rows] of [
       ['lingxiu', 1, 1],
       ['Lingxiu Travel', 1, 1],
-      ['SP112', 1, 1],
       ['ningbo jinhong', 2, 0],
     ] as const) {
       it(`"${keyword}" reads supplier_search_terms, and supplier by key only`, async () => {
@@ -426,6 +425,37 @@ describe('query plans of the read paths on a loaded database', () => {
           sorts: 0,
           scans: ['Index Scan using supplier_search_list_order'],
         })
+      })
+    }
+
+    // A keyword with a digit (a supplier number, whole or a part) is looked up by the numbers
+    // holding it (the range of supplier_search_number it starts, or the trigrams of
+    // supplier_search_number_trgm for digits alone) and the rows whose names hold a digit
+    // (supplier_search_digits, empty here), never by the terms, whose pairs of digits most rows'
+    // numbers hold: no sequential read of supplier or supplier_search.
+    for (const [keyword, filter, numbers] of [
+      ['SP112345', {}, ['supplier_search_number']],
+      ['sp112', {}, ['supplier_search_number']],
+      ['P1123', { status: 'ACTIVE' }, ['supplier_search_number']],
+      ['SP1123', { typeCode: 'HOTEL', sortBy: 'supplierNo' as const }, ['supplier_search_number']],
+      ['12345', {}, ['supplier_search_number_trgm']],
+      ['li9', {}, []],
+    ] as const) {
+      it(`"${keyword}" ${JSON.stringify(filter)} reads the number indexes, not the terms`, async () => {
+        const plans = await checkPlans(`keyword "${keyword}"`, (sql) =>
+          searchSuppliers(sql, {
+            ...list(filter),
+            keyword,
+            ...keywordTerms(keyword),
+            similarity: 0.5,
+          }),
+        )
+        const indexes = plans.flatMap(indexesOf)
+        expect(indexes).toEqual(expect.arrayContaining(['supplier_search_digits', ...numbers]))
+        expect(indexes).not.toContain('supplier_search_terms')
+        // (After the kept counts, which hold no such keyword here.)
+        const matches = plans.find((p) => indexesOf(p).includes('supplier_search_digits'))
+        expect(tablesOf(matches!)).not.toContain('supplier')
       })
     }
 

@@ -18,7 +18,7 @@ import type { Deps } from '../deps'
  *   brackets and invisible characters dropped (雲棲 finds 云栖, ＡＢＣ finds abc, 湖\u200b畔 湖畔);
  * - the trade names' toneless pinyin (湖畔 → hupan) and initials (hp), each reading's trade name;
  * - a Latin name's distinctive words run together (Blue Ocean Travel Co., Ltd. → blueocean);
- * - the supplier number, folded to its letters and digits (searched on supplier itself, since SQL
+ * - the supplier number, folded to its letters and digits (mirrored from supplier, where SQL
  *   draws it: migration 20261202000300).
  *
  * A supplier matches when one of these contains the folded keyword. Matches rank: 0 a name equal
@@ -30,8 +30,11 @@ import type { Deps } from '../deps'
  * a term (one or two characters) in supplier_term_count, a longer keyword whose answer counted
  * many matches, once kept (kept-keywords.ts), in supplier_keyword_count; both by triggers in the
  * transaction that writes supplier_search, so a rename, a status change, a drawn number, a soft
- * delete and the backfill of a newer derivation move them. Any other keyword is counted from the
- * terms index (sql/supplier-read.ts).
+ * delete and the backfill of a newer derivation move them. Any other keyword is counted from its
+ * matches (sql/supplier-read.ts): found by the terms index, or, for one holding a digit (a
+ * supplier number, whole or a part), whose pairs most rows' numbers hold, by the numbers holding
+ * it and the rows whose names hold a digit or whose number has another shape (migration
+ * 20261203000700).
  */
 
 /**
