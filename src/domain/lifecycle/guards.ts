@@ -7,7 +7,7 @@ import { fail } from '../../errors'
 import { COMPLIANT_STATES } from '../../vocabulary'
 import type { Deps } from '../deps'
 import { today } from '../context'
-import type { Move } from './transitions'
+import type { Guard } from './transitions'
 
 /*
  * The guards the transition table names, kept apart from the table so that the table is data
@@ -38,34 +38,34 @@ export type KnownFacts = Partial<SupplierChildren> & {
   written?: { licenseImageUrl: string | null }
 }
 
+/** What a guard checks a supplier on: the evidence the caller holds, what its transaction knows. */
+export interface GuardFacts {
+  supplierId: string
+  evidence?: GuardEvidence
+  known?: KnownFacts
+}
+
 /**
- * Checks the guard of `move` on the supplier as it is inside the caller's transaction; returns
- * the types and accounts the registration rules were checked on.
+ * The check of each guard the transition table names, on the supplier as it is inside the
+ * caller's transaction (`GUARDS[move.guard](tx, deps, facts)`); the registration rules return the
+ * types and accounts they were checked on.
  */
-export async function checkGuard(
-  tx: Sql,
-  deps: Deps,
-  move: Move,
-  {
-    supplierId,
-    evidence = {},
-    known,
-  }: { supplierId: string; evidence?: GuardEvidence; known?: KnownFacts },
-): Promise<SupplierChildren | undefined> {
-  switch (move.guard) {
-    case 'NONE':
-      return
-    case 'REGISTRATION_RULES':
-      return checkRegistration(tx, deps, supplierId, known)
-    case 'QUALIFICATIONS_VALID':
-      await assertQualificationsValid(tx, supplierId)
-      return
-    case 'FINANCE_CLEARED':
-      if (evidence.clearance?.cleared !== true) {
-        fail('ARCHIVE_CLEARANCE_UNAVAILABLE', 'finance clearance has not confirmed the archive')
-      }
-      return
-  }
+export const GUARDS: Record<
+  Guard,
+  (tx: Sql, deps: Deps, facts: GuardFacts) => Promise<SupplierChildren | undefined>
+> = {
+  NONE: async () => undefined,
+  REGISTRATION_RULES: checkRegistration,
+  QUALIFICATIONS_VALID: async (tx, _deps, { supplierId }) => {
+    await assertQualificationsValid(tx, supplierId)
+    return undefined
+  },
+  FINANCE_CLEARED: async (_tx, _deps, { evidence }) => {
+    if (evidence?.clearance?.cleared !== true) {
+      fail('ARCHIVE_CLEARANCE_UNAVAILABLE', 'finance clearance has not confirmed the archive')
+    }
+    return undefined
+  },
 }
 
 /**
@@ -99,8 +99,7 @@ export async function assertQualificationsValid(sql: Sql, supplierId: string) {
 export async function checkRegistration(
   tx: Sql,
   deps: Deps,
-  supplierId: string,
-  known?: KnownFacts,
+  { supplierId, known }: GuardFacts,
 ): Promise<SupplierChildren> {
   // What is not known is read in one round (postgres.js pipelines the queries a transaction has
   // in flight), the other rows in one statement after it; judged in the rules' order afterwards.

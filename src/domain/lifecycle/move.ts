@@ -8,7 +8,7 @@ import {
 import { fail } from '../../errors'
 import type { SupplierStatus } from '../../vocabulary'
 import type { Deps } from '../deps'
-import { checkGuard, type GuardEvidence, type SupplierChildren } from './guards'
+import { GUARDS, type GuardEvidence, type SupplierChildren } from './guards'
 import type { Move } from './transitions'
 
 /**
@@ -65,7 +65,7 @@ export async function applyMove(
     also: { drawSupplierNo, accounts },
   })
   if (!row) fail('CONCURRENT_MODIFICATION')
-  const checked = await checkGuard(tx, deps, move, {
+  const checked = await GUARDS[move.guard](tx, deps, {
     supplierId: supplier.supplierId,
     evidence,
     known: { ...known, written: row },

@@ -8,7 +8,7 @@ import type { ApprovalCommandResult, SupplierStatusRequest } from '../../schemas
 import { approvalHandler, type ApplierCtx, type NotAppliedOf } from '../approval/handler'
 import type { Deps } from '../deps'
 import type { WriteContext } from '../context'
-import { assertQualificationsValid, checkGuard } from './guards'
+import { assertQualificationsValid, GUARDS } from './guards'
 import { statusChange } from '../write/change-log'
 import { logChanges } from '../audit/trail'
 import { openApproval, runApprovalCommand } from '../approval/command'
@@ -65,7 +65,7 @@ export function changeSupplierStatus(
         { supplierId, status: seen.status, expectedUpdateTime: req.expectedUpdateTime },
         ctx.adminId,
       )
-      await checkGuard(tx, deps, move, { supplierId })
+      await GUARDS[move.guard](tx, deps, { supplierId })
       const { subType, levels } = approvalOf(move)
       const snapshot: StatusChangeSnapshot = {
         schemaVersion: 1,

@@ -15,7 +15,7 @@ import { fail } from '../../errors'
  * - FINANCE_CLEARED: the finance clearance port confirmed everything settled (its answer is the
  *   evidence the caller hands over);
  * - NONE: the status command itself (permission, reason, version) is the condition.
- * The table only names them; `checkGuard` (./guards.ts) checks them, so the table is plain data.
+ * The table only names them; `GUARDS` (./guards.ts) checks them, so the table is plain data.
  */
 export type Guard = (typeof MOVE_GUARDS)[number]
 
