@@ -25,12 +25,13 @@ export async function touchKeptKeyword(sql: Sql, fold: string): Promise<boolean>
 }
 
 /**
- * Step 1 of a build, under the keeper's lease: forgets the builds a keeper left unfinished and
- * the least recently used keywords beyond `max - 1`, with their count rows (and any a writer
- * added after an earlier eviction), then commits `fold` as 'building' by `builder`. From that
- * commit every writer's trigger records its deltas. False when `fold` is kept already.
+ * Step 1 of a build, under the keeper's lease: forgets the builds a keeper left unfinished, with
+ * their count rows (and any a writer added after an eviction), then commits `fold` as 'building'
+ * by `builder`. From that commit every writer's trigger records its deltas. False when `fold` is
+ * kept already. Nothing kept is evicted here: only a build that ends kept makes room
+ * (evictKeptKeywords), so a keyword that turns out rare costs no common one its place.
  */
-export function startKeywordBuild(sql: postgres.Sql, fold: string, builder: string, max: number) {
+export function startKeywordBuild(sql: postgres.Sql, fold: string, builder: string) {
   return sql.begin(async (tx) => {
     const kept = await maybeOne(
       tx`SELECT state FROM supplier_keyword WHERE keyword = ${fold} AND state = 'ready'`,
@@ -38,19 +39,30 @@ export function startKeywordBuild(sql: postgres.Sql, fold: string, builder: stri
     )
     if (kept) return false
     await none(tx`DELETE FROM supplier_keyword WHERE state = 'building'`)
-    await none(tx`
-      DELETE FROM supplier_keyword WHERE keyword IN (
-        SELECT keyword FROM supplier_keyword ORDER BY used_at, keyword
-        LIMIT greatest((SELECT count(*) FROM supplier_keyword) - ${max} + 1, 0))
-    `)
-    await none(tx`
-      DELETE FROM supplier_keyword_count c
-      WHERE NOT EXISTS (SELECT 1 FROM supplier_keyword k WHERE k.keyword = c.keyword)
-    `)
+    await forgetOrphanCounts(tx)
     await none(tx`
       INSERT INTO supplier_keyword (keyword, state, builder) VALUES (${fold}, 'building', ${builder})
     `)
     return true
+  })
+}
+
+/** The count rows of keywords no longer kept (evicted, forgotten, or a writer's late delta). */
+const forgetOrphanCounts = (sql: Sql) =>
+  none(sql`
+    DELETE FROM supplier_keyword_count c
+    WHERE NOT EXISTS (SELECT 1 FROM supplier_keyword k WHERE k.keyword = c.keyword)
+  `)
+
+/** After a build that ended kept: the least recently used keywords beyond `max`, and their rows. */
+export function evictKeptKeywords(sql: postgres.Sql, max: number) {
+  return sql.begin(async (tx) => {
+    await none(tx`
+      DELETE FROM supplier_keyword WHERE keyword IN (
+        SELECT keyword FROM supplier_keyword WHERE state = 'ready' ORDER BY used_at, keyword
+        LIMIT greatest((SELECT count(*) FROM supplier_keyword WHERE state = 'ready') - ${max}, 0))
+    `)
+    await forgetOrphanCounts(tx)
   })
 }
 
@@ -63,10 +75,24 @@ export async function newXid(sql: Sql): Promise<string> {
 
 const Ended = z.object({ ended: z.boolean() })
 
-/** True once every transaction with an id up to `xid` has ended (committed or not). */
+/**
+ * True once every transaction with an id up to `xid` has ended (committed or not), and no client
+ * session still holds a snapshot older than `xid`: a REPEATABLE READ or SERIALIZABLE writer whose
+ * snapshot predates the 'building' commit may take its id only later, and its trigger would not
+ * see the keyword (CREATE INDEX CONCURRENTLY waits for old snapshots for the same reason). Other
+ * backends (walsenders holding a standby's xmin, autovacuum) cannot write supplier_search.
+ */
 export async function xidsEndedThrough(sql: Sql, xid: string): Promise<boolean> {
   const row = await one(
-    sql`SELECT txid_snapshot_xmin(txid_current_snapshot()) > ${xid}::bigint AS ended`,
+    sql`
+      SELECT txid_snapshot_xmin(txid_current_snapshot()) > ${xid}::bigint
+             AND NOT EXISTS (
+               SELECT 1 FROM pg_stat_activity a
+               WHERE a.pid <> pg_backend_pid() AND a.backend_type = 'client backend'
+                 AND a.backend_xmin IS NOT NULL
+                 AND age(a.backend_xmin) >= age((${xid}::bigint % 4294967296)::text::xid)
+             ) AS ended
+    `,
     Ended,
   )
   return row.ended

@@ -405,9 +405,10 @@ export async function countSuppliers(sql: Sql, f: SupplierListFilter): Promise<n
 }
 
 /**
- * A keyword search: its page and its total, read from one snapshot. The suppliers one of whose
- * spellings contains the keyword are the answer (spellingMatches); only when none does, the names
- * similar to it (a typo), with `f.similarity` as the transaction's trigram threshold.
+ * A keyword search: its page, its total, and whether these are the similar names, read from one
+ * snapshot. The suppliers one of whose spellings contains the keyword are the answer
+ * (spellingMatches); only when none does, the names similar to it (a typo), with `f.similarity`
+ * as the transaction's trigram threshold.
  *
  * Similarity is a fallback because of what its candidates cost: the trigram indexes return every
  * name that shares enough trigrams with the keyword, each then read from the heap and rechecked,
@@ -417,11 +418,12 @@ export async function countSuppliers(sql: Sql, f: SupplierListFilter): Promise<n
 export function searchSuppliers(
   sql: postgres.Sql,
   f: KeywordSearch,
-): Promise<[SupplierListItemVO[], number]> {
-  if (!f.terms.length) return Promise.resolve([[], 0])
+): Promise<[SupplierListItemVO[], number, similar: boolean]> {
+  if (!f.terms.length) return Promise.resolve([[], 0, false])
   return sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
     let found = (walkable(f) && (await keptMatches(tx, f))) || (await keywordMatches(tx, f, false))
-    if (found.total === 0 && f.similarity) {
+    const similar = found.total === 0 && !!f.similarity
+    if (similar) {
       await none(
         tx`SELECT set_config('pg_trgm.similarity_threshold', ${String(f.similarity)}, true)`,
       )
@@ -429,7 +431,7 @@ export function searchSuppliers(
     }
     const ids = tx`string_to_array(${found.ids.join(',')}::text, ',')::bigint[]`
     const rows = found.ids.length > 0 ? await decoratedPage(tx, ids, f.timezone) : []
-    return [rows, found.total]
+    return [rows, found.total, similar] as [SupplierListItemVO[], number, boolean]
   })
 }
 

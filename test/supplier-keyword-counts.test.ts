@@ -257,6 +257,9 @@ describe('list keyword of three or more characters: kept counts', () => {
     expect(now).toContain(`${oldest[0]}:ready`)
     expect(now).toContain('有限公:ready')
     expect(now).not.toContain(`${oldest[1]}:ready`)
+    // A build that turns out rare makes no room: every kept keyword stays.
+    expect(await keep('青鸾酒', { max, minMatches: 2 })).toBe('rare')
+    expect(await kept()).toEqual(now)
     expect(
       (
         await h.sql`SELECT count(*)::int AS n FROM supplier_keyword_count WHERE keyword = ${oldest[1]}`
@@ -371,6 +374,38 @@ describe.skipIf(embedded)('a build with writers open across it (two connections)
     } finally {
       release()
       await Promise.all([other.end({ timeout: 5 }), timed.end({ timeout: 5 })])
+    }
+  })
+
+  it('happy: a SERIALIZABLE writer whose snapshot predates the build is waited for, counted once', async () => {
+    const other = postgres(h.db.url, { max: 1, onnotice: () => {} })
+    let write!: () => void
+    const writing = new Promise<void>((resolve) => (write = resolve))
+    let snapshot!: () => void
+    const taken = new Promise<void>((resolve) => (snapshot = resolve))
+    try {
+      // Its snapshot is taken before the build starts, its transaction id only when it writes:
+      // after the build's id, with a trigger that cannot see the keyword.
+      const writer = other.begin('ISOLATION LEVEL SERIALIZABLE', async (tx) => {
+        await tx`SELECT 1`
+        snapshot()
+        await writing
+        await insertSupplier(writerOf(tx), { fullName: '湖州澜沧客栈有限公司', status: 'ACTIVE' })
+      })
+      await taken
+      const build = keep('澜沧客', { waitMs: 20_000 })
+      await vi.waitFor(async () => expect(await kept()).toContain('澜沧客:building'))
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(await kept()).toContain('澜沧客:building')
+      write()
+      await writer
+      expect(await build).toBe('kept')
+      const c = await counts()
+      expect(c.kept).toEqual(c.recount)
+      expect(await pages('澜沧客', 5)).toEqual({ ids: await expected('澜沧客'), totals: [1] })
+    } finally {
+      write()
+      await other.end({ timeout: 5 })
     }
   })
 

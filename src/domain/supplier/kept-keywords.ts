@@ -1,5 +1,6 @@
 import {
   abandonKeywordBuild,
+  evictKeptKeywords,
   finishKeywordBuild,
   newXid,
   startKeywordBuild,
@@ -23,8 +24,9 @@ import { foldTerms } from './search'
  *
  * Making one kept is exact under concurrent writers, as CREATE INDEX CONCURRENTLY is: (1) commit
  * it as 'building', after which every writer's trigger records its deltas; (2) take a new
- * transaction id X and wait until every transaction with an id up to X has ended, so that every
- * write that did not see the keyword is committed or gone; (3) in one REPEATABLE READ snapshot
+ * transaction id X and wait until every transaction with an id up to X has ended and no session
+ * holds a snapshot older than X, so that every write that did not see the keyword is committed or
+ * gone; (3) in one REPEATABLE READ snapshot
  * store base = matches counted − deltas recorded, and mark it 'ready'. A write committed before
  * that snapshot is in both terms, one after it in its delta only. A wait longer than `waitMs` (a
  * transaction left open) abandons the build; the keyword's next common answer notes it again.
@@ -75,7 +77,7 @@ export async function keepKeyword(
   const builder = crypto.randomUUID()
   if (!(await takeLease(sql, KEEP_JOB, builder, LEASE_SECONDS))) return 'busy'
   try {
-    if (!(await startKeywordBuild(sql, fold, builder, max))) return 'used'
+    if (!(await startKeywordBuild(sql, fold, builder))) return 'used'
     try {
       const xid = await newXid(sql)
       const deadline = Date.now() + waitMs
@@ -86,12 +88,14 @@ export async function keepKeyword(
         }
         await new Promise((resolve) => setTimeout(resolve, pollMs))
       }
-      return await finishKeywordBuild(sql, {
+      const outcome = await finishKeywordBuild(sql, {
         fold,
         pairs: foldTerms(fold),
         builder,
         minMatches,
       })
+      if (outcome === 'kept') await evictKeptKeywords(sql, max)
+      return outcome
     } catch (err) {
       await abandonKeywordBuild(sql, fold, builder).catch(() => {})
       throw err

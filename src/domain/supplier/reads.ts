@@ -63,7 +63,7 @@ export async function listSuppliers(
     return page(rows, total, pageNo, pageSize)
   }
   const terms = keywordTerms(keyword)
-  const [rows, total] = await searchSuppliers(sql, {
+  const [rows, total, similar] = await searchSuppliers(sql, {
     ...f,
     keyword,
     ...terms,
@@ -74,8 +74,9 @@ export async function listSuppliers(
     if (isStatementTimeout(err)) keywordKeeper?.note(terms.fold)
     throw err
   })
-  // A common keyword's total is then kept, or marked as used if it is (kept-keywords.ts).
-  if (total >= KEEP_FROM) keywordKeeper?.note(terms.fold)
+  // A common keyword's total is then kept, or marked as used if it is (kept-keywords.ts); the
+  // names similar to a typo are not its matches.
+  if (total >= KEEP_FROM && !similar) keywordKeeper?.note(terms.fold)
   return page(rows, total, pageNo, pageSize)
 }
 
