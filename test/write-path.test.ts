@@ -41,6 +41,12 @@ interface Walk {
   /** The most calls from `answerWrite` to a function of sql/, and that chain. */
   depth: number
   deepest: string[]
+  /**
+   * Statements of sql/ whose stack reaches neither `answerWrite` nor the route's authorization: a
+   * caller returned a promise without awaiting it, so the depth of what it sends cannot be read.
+   * (A transaction's BEGIN, sent by postgres.js from the transaction helper, holds no sql/ frame.)
+   */
+  cut: string[]
 }
 
 interface Frame {
@@ -103,7 +109,7 @@ async function statementStacks<T>(
 }
 
 /** The project's files (src/, sql/) and functions that ran since the last call. */
-async function ranSinceLast(): Promise<Omit<Walk, 'depth' | 'deepest'>> {
+async function ranSinceLast(): Promise<Pick<Walk, 'files' | 'functions'>> {
   const { result } = await session.post('Profiler.takePreciseCoverage')
   const files = new Set<string>()
   const functions: string[] = []
@@ -134,11 +140,16 @@ async function walkOf(route: { method: string; path: string }): Promise<Walk> {
     const walk = await ranSinceLast()
     expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200, success: true })
     let deepest = { depth: 0, chain: [] as string[] }
+    const cut: string[] = []
     for (const stack of stacks) {
       const d = depthOf(stack)
       if (d && d.depth > deepest.depth) deepest = d
+      const reached = stack.some((f) => f.fn === 'answerWrite' || f.file === 'src/http/auth.ts')
+      if (!reached && stack.some((f) => f.file.startsWith('sql/'))) {
+        cut.push(stack.map((f) => `${f.file}#${f.fn}`).join(' < '))
+      }
     }
-    if (measured) return { ...walk, depth: deepest.depth, deepest: deepest.chain }
+    if (measured) return { ...walk, depth: deepest.depth, deepest: deepest.chain, cut }
   }
   throw new Error('unreachable')
 }
@@ -177,6 +188,8 @@ describe('the path of a write', () => {
       // A statement was seen below answerWrite: the measure itself works.
       expect(walk.deepest.length, listed).toBeGreaterThan(2)
       expect(walk.depth, listed).toBeLessThanOrEqual(depth)
+      // Every statement is counted: none sent from a continuation whose callers were dropped.
+      expect(walk.cut, listed).toEqual([])
     },
   )
 })

@@ -93,24 +93,15 @@ export async function logChanges(
   }
   const chain = chainOf(rows.supplierId)
   const head = await lockChainHead(tx, chain, entries.length)
-  return writeChangeLogs(tx, deps, { chain, head, entries, events })
+  const sealed = await sealChangeLogs(deps, { chain, head, entries })
+  await insertSealedChangeLogs(tx, sealed.rows, sealed.tail, events)
+  return sealed.rows.length
 }
 
-/** The rows of `logChanges`, sealed after `head`, which this transaction holds locked. */
-async function writeChangeLogs(
-  tx: Sql,
+/** The rows of `logChanges`, sealed after `head` (which this transaction holds locked). */
+async function sealChangeLogs(
   deps: Deps,
-  {
-    chain,
-    head,
-    entries,
-    events,
-  }: {
-    chain: string
-    head: ChainHead
-    entries: ChangeLogEntry[]
-    events: readonly DomainEvent[]
-  },
+  { chain, head, entries }: { chain: string; head: ChainHead; entries: ChangeLogEntry[] },
 ) {
   let seq = BigInt(head.seq)
   let prev = head.hash
@@ -146,8 +137,7 @@ async function writeChangeLogs(
     })
     prev = hash
   }
-  await insertSealedChangeLogs(tx, rows, { chain, seq: seq.toString(), hash: prev }, events)
-  return rows.length
+  return { rows, tail: { chain, seq: seq.toString(), hash: prev } }
 }
 
 /** An approval row that no longer matches its seal: it is never sealed again over the edit. */
@@ -199,10 +189,12 @@ export async function sealApprovalAndLog(
   const entries = changeLogEntries(ctx, log)
   if (entries.length === 0 || chainOf(log.supplierId) !== written.sealChain) {
     await sealApproval(tx, deps, written)
-    return logChanges(tx, deps, ctx, { ...log, events })
+    return await logChanges(tx, deps, ctx, { ...log, events })
   }
   const head = await sealApprovalRowTakingIds(tx, await approvalSeal(deps, written), entries.length)
-  return writeChangeLogs(tx, deps, { chain: written.sealChain, head, entries, events })
+  const sealed = await sealChangeLogs(deps, { chain: written.sealChain, head, entries })
+  await insertSealedChangeLogs(tx, sealed.rows, sealed.tail, events)
+  return sealed.rows.length
 }
 
 /** Where an approval row just written goes in its chain, and its hash (its old seal checked). */
