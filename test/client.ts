@@ -140,3 +140,21 @@ export async function versionOf(h: Pick<Harness, 'sql'>, supplierId: string): Pr
     WHERE supplier_id = ${supplierId}`
   return row.v
 }
+
+/** Every page of `size` of a list keyword (`more`: further query), with the totals they answered. */
+export async function keywordPages(c: Caller, keyword: string, size: number, more = '') {
+  const ids: string[] = []
+  const totals = new Set<number>()
+  for (let page = 1; ; page++) {
+    const res = await c.call(
+      'GET',
+      `${ITEMS}?keyword=${encodeURIComponent(keyword)}&page=${page}&pageSize=${size}${more}`,
+    )
+    expect(res.body.code, JSON.stringify(res.body)).toBe(200)
+    const data = res.body.data as { total: number; records: { supplierId: string }[] }
+    totals.add(data.total)
+    ids.push(...data.records.map((r) => r.supplierId))
+    if (data.records.length < size) break
+  }
+  return { ids, totals: [...totals] }
+}

@@ -2,7 +2,7 @@ import postgres from 'postgres'
 import { describe, expect, inject, it, vi } from 'vitest'
 import { useHarness, type Harness } from './harness'
 import { insertSupplier } from './fixtures'
-import { createDraft, ok, update } from './client'
+import { createDraft, keywordPages, ok, update } from './client'
 import { draftBody } from './supplier-data'
 import { keepKeyword, startKeywordKeeper } from '../src/domain/supplier/kept-keywords'
 import { keywordTerms } from '../src/domain/supplier/search'
@@ -21,7 +21,6 @@ import { listSuppliers } from '../src/domain/supplier/reads'
 
 const h = useHarness()
 const embedded = inject('database').kind === 'embedded'
-const list = (query: string) => h.call('GET', `/admin/supplier/items?${query}`)
 const keep = (fold: string, o: Parameters<typeof keepKeyword>[2] = {}) =>
   keepKeyword(h.deps, fold, { minMatches: 1, pollMs: 10, ...o })
 
@@ -59,21 +58,7 @@ async function expected(fold: string, status?: string) {
 }
 
 /** Every page of `size` of the keyword, with the total each page answered. */
-async function pages(keyword: string, size: number, more = '') {
-  const ids: string[] = []
-  const totals = new Set<number>()
-  for (let page = 1; ; page++) {
-    const res = await list(
-      `keyword=${encodeURIComponent(keyword)}&page=${page}&pageSize=${size}${more}`,
-    )
-    expect(res.body.code, JSON.stringify(res.body)).toBe(200)
-    const data = res.body.data as { total: number; records: { supplierId: string }[] }
-    totals.add(data.total)
-    ids.push(...data.records.map((r) => r.supplierId))
-    if (data.records.length < size) break
-  }
-  return { ids, totals: [...totals] }
-}
+const pages = (keyword: string, size: number, more = '') => keywordPages(h, keyword, size, more)
 
 const kept = async () =>
   (await h.sql`SELECT keyword, state FROM supplier_keyword ORDER BY keyword`).map(

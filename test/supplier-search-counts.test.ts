@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { useHarness } from './harness'
 import { insertSupplier } from './fixtures'
-import { createDraft, ok, update } from './client'
+import { createDraft, keywordPages, ok, update } from './client'
 import { draftBody } from './supplier-data'
 
 /*
@@ -14,7 +14,6 @@ import { draftBody } from './supplier-data'
  */
 
 const h = useHarness()
-const list = (query: string) => h.call('GET', `/admin/supplier/items?${query}`)
 
 /** The counts the triggers kept, and the same recounted from supplier_search. */
 async function counts() {
@@ -46,21 +45,7 @@ async function expected(fold: string, status?: string, asc = false) {
 }
 
 /** Every page of `size` of the keyword, with the total each page answered. */
-async function pages(keyword: string, size: number, more = '') {
-  const ids: string[] = []
-  const totals = new Set<number>()
-  for (let page = 1; ; page++) {
-    const res = await list(
-      `keyword=${encodeURIComponent(keyword)}&page=${page}&pageSize=${size}${more}`,
-    )
-    expect(res.body.code, JSON.stringify(res.body)).toBe(200)
-    const data = res.body.data as { total: number; records: { supplierId: string }[] }
-    totals.add(data.total)
-    ids.push(...data.records.map((r) => r.supplierId))
-    if (data.records.length < size) break
-  }
-  return { ids, totals: [...totals] }
-}
+const pages = (keyword: string, size: number, more = '') => keywordPages(h, keyword, size, more)
 
 describe('list keyword of one or two characters: kept counts and the walk', () => {
   it('happy: every page, total, rank and order as a pass over the matches gives them', async () => {

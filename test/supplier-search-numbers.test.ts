@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { useHarness } from './harness'
 import { insertSupplier } from './fixtures'
+import { keywordPages } from './client'
 import { searchFold } from '../src/domain/supplier/search'
 
 /*
@@ -14,7 +15,6 @@ import { searchFold } from '../src/domain/supplier/search'
  */
 
 const h = useHarness({ env: { KEYWORD_SIMILARITY_THRESHOLD: '0' } })
-const list = (query: string) => h.call('GET', `/admin/supplier/items?${query}`)
 
 interface Filter {
   status?: string
@@ -44,24 +44,12 @@ async function expected(fold: string, { status, typeCode, asc }: Filter = {}) {
 }
 
 /** Every page of `size` of the keyword, with the total each page answered. */
-async function pages(keyword: string, size: number, { status, typeCode, asc }: Filter = {}) {
+function pages(keyword: string, size: number, { status, typeCode, asc }: Filter = {}) {
   const more =
     (status ? `&status=${status}` : '') +
     (typeCode ? `&typeCode=${typeCode}` : '') +
     (asc ? '&sortBy=createTime&sortDirection=ASC' : '')
-  const ids: string[] = []
-  const totals = new Set<number>()
-  for (let page = 1; ; page++) {
-    const res = await list(
-      `keyword=${encodeURIComponent(keyword)}&page=${page}&pageSize=${size}${more}`,
-    )
-    expect(res.body.code, JSON.stringify(res.body)).toBe(200)
-    const data = res.body.data as { total: number; records: { supplierId: string }[] }
-    totals.add(data.total)
-    ids.push(...data.records.map((r) => r.supplierId))
-    if (data.records.length < size) break
-  }
-  return { ids, totals: [...totals] }
+  return keywordPages(h, keyword, size, more)
 }
 
 describe('list keyword shaped like a supplier number', () => {
