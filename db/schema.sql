@@ -270,6 +270,30 @@ COMMENT ON FUNCTION public.search_grams(t text) IS 'characters and pairs of adja
 
 
 --
+-- Name: search_latin_grams(text, text, text, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.search_latin_grams(full_fold text, short_fold text, spellings text, number_fold text) RETURNS text[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+  SELECT coalesce(array_agg(DISTINCT substr(m.run[1], i, n)), '{}')
+  FROM regexp_matches(
+         coalesce(full_fold, '') || chr(31) || coalesce(short_fold, '') || chr(31)
+         || coalesce(spellings, '') || chr(31) || coalesce(number_fold, ''),
+         '[a-z]{3,}', 'g') AS m(run),
+       generate_series(3, 4) AS n,
+       LATERAL generate_series(1, char_length(m.run[1]) - n + 1) AS i
+$$;
+
+
+--
+-- Name: FUNCTION search_latin_grams(full_fold text, short_fold text, spellings text, number_fold text); Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON FUNCTION public.search_latin_grams(full_fold text, short_fold text, spellings text, number_fold text) IS 'sequences of three and of four letters of the runs of letters a-z in a supplier_search row''s texts: supplier_search_latin''s terms';
+
+
+--
 -- Name: supplier_count_changed(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -428,6 +452,9 @@ CREATE FUNCTION public.supplier_keyword_count_deleted() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 BEGIN
+  IF NOT EXISTS (SELECT 1 FROM supplier_keyword) THEN
+    RETURN NULL;
+  END IF;
   PERFORM supplier_keyword_count_apply(ARRAY(
     SELECT o::supplier_search FROM old_rows o WHERE o.status IS NOT NULL AND o.version >= 2), '{}');
   RETURN NULL;
@@ -442,6 +469,9 @@ CREATE FUNCTION public.supplier_keyword_count_inserted() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 BEGIN
+  IF NOT EXISTS (SELECT 1 FROM supplier_keyword) THEN
+    RETURN NULL;
+  END IF;
   PERFORM supplier_keyword_count_apply('{}', ARRAY(
     SELECT n::supplier_search FROM new_rows n WHERE n.status IS NOT NULL AND n.version >= 2));
   RETURN NULL;
@@ -456,6 +486,9 @@ CREATE FUNCTION public.supplier_keyword_count_updated() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 BEGIN
+  IF NOT EXISTS (SELECT 1 FROM supplier_keyword) THEN
+    RETURN NULL;
+  END IF;
   PERFORM supplier_keyword_count_apply(
     ARRAY(SELECT o::supplier_search FROM old_rows o JOIN new_rows n ON n.supplier_id = o.supplier_id
           WHERE o.status IS NOT NULL AND o.version >= 2
@@ -3953,6 +3986,13 @@ CREATE INDEX supplier_search_full_fold ON public.supplier_search USING btree (fu
 
 
 --
+-- Name: supplier_search_latin; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX supplier_search_latin ON public.supplier_search USING gin (public.search_latin_grams(full_fold, short_fold, spellings, public.supplier_no_fold(supplier_no))) WITH (fastupdate=off) WHERE (status IS NOT NULL);
+
+
+--
 -- Name: supplier_search_list_order; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -4446,4 +4486,6 @@ INSERT INTO public.schema_migrations (version) VALUES
     ('20261202000600'),
     ('20261202000700'),
     ('20261203000100'),
-    ('20261203000700');
+    ('20261203000700'),
+    ('20261203000800'),
+    ('20261203000900');

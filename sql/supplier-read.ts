@@ -196,7 +196,8 @@ const KeywordMatches = z.object({ total: z.number().int(), ids: z.array(z.string
  * filtered by the mirrored status and the type. `rank` is 0 for a name equal to the keyword, 1 a
  * name containing it, 2 another spelling (pinyin, initials, supplier number). A keyword with a
  * digit (numberShape), such as a supplier number or a part of one, finds its candidates by
- * numberMatches instead.
+ * numberMatches instead, and one of three or more letters a-z alone (pinyin, a Latin word), whose
+ * pairs most rows' pinyin holds, by supplier_search_latin (latinTerms).
  */
 const spellingMatches = (sql: Sql, f: KeywordSearch) => {
   const contains = `%${escapeLike(f.fold)}%`
@@ -208,17 +209,36 @@ const spellingMatches = (sql: Sql, f: KeywordSearch) => {
       )`
     : sql``
   const number = numberShape(f.fold)
+  const latin = latinTerms(f.fold)
+  const candidates = number
+    ? numberMatches(sql, f, number)
+    : latin
+      ? sql`search_latin_grams(s.full_fold, s.short_fold, s.spellings, supplier_no_fold(s.supplier_no)) @> ${latin}::text[]`
+      : sql`s.terms @> ${f.terms}::text[]`
   return sql`
     SELECT s.supplier_id, s.create_time, s.update_time, s.full_name, s.supplier_no,
            CASE WHEN s.full_fold = ${f.fold} OR s.short_fold = ${f.fold} THEN 0
                 WHEN s.full_fold LIKE ${contains} OR s.short_fold LIKE ${contains} THEN 1
                 ELSE 2 END AS rank
     FROM supplier_search s
-    WHERE ${number ? numberMatches(sql, f, number) : sql`s.terms @> ${f.terms}::text[]`}
+    WHERE ${candidates}
       AND (s.full_fold LIKE ${contains} OR s.short_fold LIKE ${contains}
            OR s.spellings LIKE ${contains} OR supplier_no_fold(s.supplier_no) LIKE ${contains})
       ${status} ${typeCode}
   `
+}
+
+/**
+ * The terms of supplier_search_latin (migration 20261203000800) that every text holding a keyword
+ * of three or more letters a-z alone holds: the keyword itself when three letters long, else each
+ * of its sequences of four. Undefined for any other keyword.
+ */
+function latinTerms(fold: string): string[] | undefined {
+  if (!/^[a-z]{3,}$/.test(fold)) return undefined
+  if (fold.length === 3) return [fold]
+  const grams = new Set<string>()
+  for (let i = 0; i + 4 <= fold.length; i++) grams.add(fold.slice(i, i + 4))
+  return [...grams].sort()
 }
 
 /**

@@ -372,14 +372,17 @@ describe('query plans of the read paths on a loaded database', () => {
       })
     }
 
-    // Longer keywords not kept, and any with a type or another order, read the terms (a GIN
-    // index), once supplier_keyword says the keyword is not kept.
-    for (const [keyword, matchStatements, rows] of [
-      ['lingxiu', 1, 1],
-      ['Lingxiu Travel', 1, 1],
-      ['ningbo jinhong', 2, 0],
+    // Longer keywords not kept, and any with a type or another order, read a GIN index once
+    // supplier_keyword says the keyword is not kept: one of letters a-z alone (pinyin, a Latin
+    // word) its sequences of letters (supplier_search_latin), any other the terms.
+    for (const [keyword, matchStatements, rows, index] of [
+      ['lingxiu', 1, 1, 'supplier_search_latin'],
+      ['Lingxiu Travel', 1, 1, 'supplier_search_latin'],
+      ['ningbo jinhong', 2, 0, 'supplier_search_latin'],
+      ['xiu', 1, 1, 'supplier_search_latin'],
+      ['湖畔旅游', 2, 0, 'supplier_search_terms'],
     ] as const) {
-      it(`"${keyword}" reads supplier_search_terms, and supplier by key only`, async () => {
+      it(`"${keyword}" reads ${index}, and supplier by key only`, async () => {
         const [kept, ...plans] = await checkPlans(`keyword "${keyword}"`, (sql) =>
           searchSuppliers(sql, {
             ...list({}),
@@ -392,7 +395,10 @@ describe('query plans of the read paths on a loaded database', () => {
         expect(plans).toHaveLength(matchStatements + rows)
         // The matches come from supplier_search alone (by its index, unless every name matches).
         expect(tablesOf(plans[0])).not.toContain('supplier')
-        expect(indexesOf(plans[0])).toContain('supplier_search_terms')
+        expect(indexesOf(plans[0])).toContain(index)
+        expect(indexesOf(plans[0])).not.toContain(
+          index === 'supplier_search_terms' ? 'supplier_search_latin' : 'supplier_search_terms',
+        )
         for (const plan of plans.slice(1, matchStatements)) {
           expect(indexesOf(plan)).toEqual(
             expect.arrayContaining(['supplier_full_name_trgm', 'supplier_short_name_trgm']),
