@@ -76,21 +76,27 @@ export async function newXid(sql: Sql): Promise<string> {
 const Ended = z.object({ ended: z.boolean() })
 
 /**
- * True once every transaction with an id up to `xid` has ended (committed or not), and no client
- * session still holds a snapshot older than `xid`: a REPEATABLE READ or SERIALIZABLE writer whose
- * snapshot predates the 'building' commit may take its id only later, and its trigger would not
- * see the keyword (CREATE INDEX CONCURRENTLY waits for old snapshots for the same reason). Other
- * backends (walsenders holding a standby's xmin, autovacuum) cannot write supplier_search.
+ * True once every transaction of this database with an id up to `xid` has ended (committed or
+ * not), and no client session of it still holds a snapshot older than `xid`: a REPEATABLE READ or
+ * SERIALIZABLE writer whose snapshot predates the 'building' commit may take its id only later,
+ * and its trigger would not see the keyword (CREATE INDEX CONCURRENTLY waits for old snapshots for
+ * the same reason). Like it, only this database's: a long transaction in another database of the
+ * cluster (a dump, a bulk load) cannot write supplier_search, and waiting for it abandoned every
+ * build. Prepared transactions are not sessions: pg_prepared_xacts. Other backends (walsenders
+ * holding a standby's xmin, autovacuum) cannot write supplier_search.
  */
 export async function xidsEndedThrough(sql: Sql, xid: string): Promise<boolean> {
+  const upTo = sql`age((${xid}::bigint % 4294967296)::text::xid)`
   const row = await one(
     sql`
-      SELECT txid_snapshot_xmin(txid_current_snapshot()) > ${xid}::bigint
-             AND NOT EXISTS (
+      SELECT NOT EXISTS (
                SELECT 1 FROM pg_stat_activity a
                WHERE a.pid <> pg_backend_pid() AND a.backend_type = 'client backend'
-                 AND a.backend_xmin IS NOT NULL
-                 AND age(a.backend_xmin) >= age((${xid}::bigint % 4294967296)::text::xid)
+                 AND a.datname = current_database()
+                 AND (age(a.backend_xid) >= ${upTo} OR age(a.backend_xmin) >= ${upTo})
+             ) AND NOT EXISTS (
+               SELECT 1 FROM pg_prepared_xacts p
+               WHERE p.database = current_database() AND age(p.transaction) >= ${upTo}
              ) AS ended
     `,
     Ended,

@@ -394,6 +394,34 @@ describe.skipIf(embedded)('a build with writers open across it (two connections)
     }
   })
 
+  it('happy: a transaction of another database open across the build is not waited for', async () => {
+    const source = inject('database')
+    if (source.kind === 'embedded') throw new Error('a server engine only')
+    // A dump or a bulk load elsewhere in the cluster: an id and a snapshot older than the build.
+    const elsewhere = postgres(source.adminUrl, { max: 1, onnotice: () => {} })
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    let opened!: () => void
+    const open = new Promise<void>((resolve) => (opened = resolve))
+    try {
+      const held = elsewhere.begin('ISOLATION LEVEL REPEATABLE READ', async (tx) => {
+        await tx`SELECT txid_current()`
+        opened()
+        await gate
+      })
+      await open
+      expect(new URL(source.adminUrl).pathname).not.toBe(new URL(h.db.url).pathname)
+      await insertSupplier(h, { fullName: '丽水澜沧民宿有限公司', status: 'ACTIVE' })
+      expect(await keep('澜沧民', { waitMs: 3_000 })).toBe('kept')
+      expect(await pages('澜沧民', 5)).toEqual({ ids: await expected('澜沧民'), totals: [1] })
+      release()
+      await held
+    } finally {
+      release()
+      await elsewhere.end({ timeout: 5 })
+    }
+  })
+
   it('sad: a transaction open past the wait abandons the build, leaving nothing', async () => {
     const other = postgres(h.db.url, { max: 1, onnotice: () => {} })
     let release!: () => void
