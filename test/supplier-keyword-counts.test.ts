@@ -4,7 +4,7 @@ import { useHarness, type Harness } from './harness'
 import { insertSupplier } from './fixtures'
 import { createDraft, keywordPages, ok, update } from './client'
 import { draftBody } from './supplier-data'
-import { keepKeyword, startKeywordKeeper } from '../src/domain/supplier/kept-keywords'
+import { KEEP_FROM, keepKeyword, startKeywordKeeper } from '../src/domain/supplier/kept-keywords'
 import { keywordTerms } from '../src/domain/supplier/search'
 import { connect } from '../sql/db'
 import { searchSuppliers } from '../sql/supplier-read'
@@ -260,8 +260,8 @@ describe('list keyword of three or more characters: kept counts', () => {
   it('happy: a keyword noted after its answer is kept in the background', async () => {
     const keeper = startKeywordKeeper(h.deps, { minMatches: 1 })
     try {
-      keeper.note('旅游服')
-      keeper.note('ab') // too short: a term, counted already
+      keeper.note('旅游服', true)
+      keeper.note('ab', true) // too short: a term, counted already
       await vi.waitFor(async () => expect(await kept()).toContain('旅游服:ready'), {
         timeout: 10_000,
       })
@@ -270,6 +270,32 @@ describe('list keyword of three or more characters: kept counts', () => {
     }
     const c = await counts()
     expect(c.kept).toEqual(c.recount)
+  })
+
+  it('happy: a kept keyword asked with a status that leaves few matches is marked as used, a rare one not kept', async () => {
+    expect(['kept', 'used']).toContain(await keep('旅游服'))
+    await h.sql`UPDATE supplier_keyword SET used_at = now() - interval '1 day' WHERE keyword = '旅游服'`
+    const usedAt = async () =>
+      (
+        await h.sql`SELECT keyword, used_at > now() - interval '1 minute' AS fresh FROM supplier_keyword
+                    WHERE keyword IN ('旅游服', '青鸾酒')
+                    ORDER BY keyword`
+      ).map((r) => `${r.keyword}:${r.fresh}`)
+    const keeper = startKeywordKeeper(h.deps)
+    try {
+      const deps = { ...h.deps, keywordKeeper: keeper }
+      const few = await listSuppliers(deps, {
+        keyword: '旅遊服',
+        status: 'FROZEN',
+        page: 1,
+        pageSize: 20,
+      })
+      expect(few.total).toBeLessThan(KEEP_FROM)
+      await listSuppliers(deps, { keyword: '青鸾酒', page: 1, pageSize: 20 })
+      await vi.waitFor(async () => expect(await usedAt()).toEqual(['旅游服:true']))
+    } finally {
+      await keeper.stop()
+    }
   })
 
   it('sad: a rare keyword is not kept', async () => {
@@ -348,14 +374,15 @@ describe.skipIf(embedded)('a build with writers open across it (two connections)
       })
       await held
       const query = { keyword: '旅遊服務社', page: 1, pageSize: 20 }
-      const deps = { ...h.deps, sql: timed, keywordKeeper: { note: (f: string) => noted.push(f) } }
+      const keywordKeeper = { note: (f: string, common: boolean) => noted.push(`${f}:${common}`) }
+      const deps = { ...h.deps, sql: timed, keywordKeeper }
       await expect(listSuppliers(deps, query)).rejects.toMatchObject({ code: '57014' })
-      expect(noted).toEqual(['旅游服务社'])
+      expect(noted).toEqual(['旅游服务社:true'])
       release()
       await lock
-      // Answered, with fewer matches than kept ones have: nothing more is noted.
+      // Answered by the names similar to it, which are not its matches: nothing more is noted.
       await expect(listSuppliers(deps, query)).resolves.toMatchObject({ total: 0 })
-      expect(noted).toEqual(['旅游服务社'])
+      expect(noted).toEqual(['旅游服务社:true'])
     } finally {
       release()
       await Promise.all([other.end({ timeout: 5 }), timed.end({ timeout: 5 })])

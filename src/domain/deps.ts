@@ -37,9 +37,12 @@ export interface Deps {
   keywordKeeper?: KeywordKeeper
 }
 
-/** Takes note of a folded list keyword whose answer counted many matches (kept-keywords.ts). */
+/**
+ * Takes note of a folded list keyword after its answer (kept-keywords.ts): one that counted many
+ * matches (`common`) is to be kept, any other is marked as used if it is kept.
+ */
 export interface KeywordKeeper {
-  note(fold: string): void
+  note(fold: string, common: boolean): void
 }
 
 /** Why a read went where it went (the reads metric's `reason`). */

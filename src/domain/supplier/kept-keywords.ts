@@ -109,24 +109,30 @@ export async function keepKeyword(
 const NOTE_EVERY_MS = 60_000
 
 /**
- * The process's keeper: `note` queues a common keyword after its answer, and one keyword at a
- * time is kept (or marked as used) in the background on the primary. `stop` waits for the one
- * being kept, and drops the queue.
+ * The process's keeper: `note` queues a keyword after its answer, and one keyword at a time is
+ * kept (a common one) or marked as used (any kept one: one UPDATE, which finds no row for a
+ * keyword not kept) in the background on the primary. `stop` waits for the one being kept, and
+ * drops the queue.
  */
 export function startKeywordKeeper(
   deps: Pick<Deps, 'sql' | 'logger'>,
   { minMatches = KEEP_FROM }: { minMatches?: number } = {},
 ): KeywordKeeper & { stop(): Promise<void> } {
-  const queued = new Set<string>()
+  // Each folded keyword with whether it is common (to be kept) or only to be marked as used.
+  const queued = new Map<string, boolean>()
   const noted = new Map<string, number>()
   const abort = new AbortController()
   let running: Promise<void> = Promise.resolve()
   const drain = async () => {
-    for (const fold of queued) {
+    for (const [fold, common] of queued) {
       queued.delete(fold)
       if (abort.signal.aborted) return
       const started = Date.now()
       try {
+        if (!common) {
+          await touchKeptKeyword(deps.sql, fold)
+          continue
+        }
         const outcome = await keepKeyword(deps, fold, { minMatches, signal: abort.signal })
         if (outcome !== 'used' && outcome !== 'busy') {
           deps.logger.info({ outcome, ms: Date.now() - started }, 'list keyword: kept count build')
@@ -137,14 +143,16 @@ export function startKeywordKeeper(
     }
   }
   return {
-    note(fold) {
+    note(fold, common) {
       if ([...fold].length < 3 || abort.signal.aborted) return
+      // A common answer is not held back by an earlier answer of the keyword that was not.
+      const key = `${common}:${fold}`
       const now = Date.now()
-      if (now - (noted.get(fold) ?? -Infinity) < NOTE_EVERY_MS) return
+      if (now - (noted.get(key) ?? -Infinity) < NOTE_EVERY_MS) return
       if (noted.size >= 4 * KEPT_KEYWORDS) noted.clear()
-      noted.set(fold, now)
+      noted.set(key, now)
       if (queued.size >= KEPT_KEYWORDS) return
-      queued.add(fold)
+      queued.set(fold, common || !!queued.get(fold))
       running = running.then(drain)
     },
     async stop() {

@@ -71,12 +71,13 @@ export async function listSuppliers(
   }).catch((err: unknown) => {
     // One too common to count within the statement timeout (有限公司 in nearly every name) is
     // kept too: the keeper counts it outside any request, and the next ask is answered from it.
-    if (isStatementTimeout(err)) keywordKeeper?.note(terms.fold)
+    if (isStatementTimeout(err)) keywordKeeper?.note(terms.fold, true)
     throw err
   })
-  // A common keyword's total is then kept, or marked as used if it is (kept-keywords.ts); the
-  // names similar to a typo are not its matches.
-  if (total >= KEEP_FROM && !similar) keywordKeeper?.note(terms.fold)
+  // A common keyword's total is then kept, or marked as used if it is (kept-keywords.ts), as any
+  // other kept one is: a kept keyword asked with a status that leaves few matches is still in use.
+  // The names similar to a typo are not its matches.
+  if (!similar) keywordKeeper?.note(terms.fold, total >= KEEP_FROM)
   return page(rows, total, pageNo, pageSize)
 }
 
