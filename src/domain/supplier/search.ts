@@ -31,10 +31,11 @@ import type { Deps } from '../deps'
  * many matches, once kept (kept-keywords.ts), in supplier_keyword_count; both by triggers in the
  * transaction that writes supplier_search, so a rename, a status change, a drawn number, a soft
  * delete and the backfill of a newer derivation move them. Any other keyword is counted from its
- * matches (sql/supplier-read.ts): found by the terms index, or, for one holding a digit (a
- * supplier number, whole or a part), whose pairs most rows' numbers hold, by the numbers holding
- * it and the rows whose names hold a digit or whose number has another shape (migration
- * 20261203000700).
+ * matches (sql/supplier-read.ts): found by the terms index; for one holding a digit (a supplier
+ * number, whole or a part), whose pairs most rows' numbers hold, by the numbers holding it and the
+ * rows whose names hold a digit or whose number has another shape (migration 20261203000700); for
+ * one of three or more letters a-z alone (pinyin, a Latin word), whose pairs most rows' pinyin
+ * holds, by its sequences of four letters (migration 20261203000800).
  */
 
 /**
