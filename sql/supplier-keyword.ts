@@ -73,30 +73,57 @@ export async function newXid(sql: Sql): Promise<string> {
   return (await one(sql`SELECT txid_current()::text AS xid`, Xid)).xid
 }
 
+const Vxid = z.object({ vxid: z.string() })
+
+/**
+ * The transactions a build waits for once it holds `xid`: those of this database's client
+ * sessions with an id up to `xid`, or a snapshot older than it (a REPEATABLE READ or SERIALIZABLE
+ * writer whose snapshot predates the 'building' commit may take its id only later, and its
+ * trigger would not see the keyword), as their virtual transaction ids. Taken once, as CREATE
+ * INDEX CONCURRENTLY takes them: a snapshot's xmin is the oldest id running in the whole cluster,
+ * so while a long transaction runs in another database (a dump, a bulk load) every snapshot
+ * taken here looks old, and a build that asked "is any snapshot old now?" waited for it. Sessions
+ * whose type is hidden from a role without pg_read_all_stats are client sessions too when they
+ * have a user (autovacuum has none); walsenders have no database. Their ids and xmins are visible
+ * to every role, as pg_locks is.
+ */
+export async function transactionsBefore(sql: Sql, xid: string): Promise<string[]> {
+  const upTo = sql`age((${xid}::bigint % 4294967296)::text::xid)`
+  const rows = await many(
+    sql`
+      SELECT l.virtualxid AS vxid
+      FROM pg_stat_activity a
+      JOIN pg_locks l ON l.pid = a.pid AND l.locktype = 'virtualxid' AND l.mode = 'ExclusiveLock'
+        AND l.granted
+      WHERE a.pid <> pg_backend_pid() AND a.datname = current_database()
+        AND (a.backend_type = 'client backend' OR (a.backend_type IS NULL AND a.usesysid IS NOT NULL))
+        AND (age(a.backend_xid) >= ${upTo} OR age(a.backend_xmin) >= ${upTo})
+    `,
+    Vxid,
+  )
+  return rows.map((r) => r.vxid)
+}
+
 const Ended = z.object({ ended: z.boolean() })
 
 /**
- * True once every transaction of this database with an id up to `xid` has ended (committed or
- * not), and no client session of it still holds a snapshot older than `xid`: a REPEATABLE READ or
- * SERIALIZABLE writer whose snapshot predates the 'building' commit may take its id only later,
- * and its trigger would not see the keyword (CREATE INDEX CONCURRENTLY waits for old snapshots for
- * the same reason). Like it, only this database's: a long transaction in another database of the
- * cluster (a dump, a bulk load) cannot write supplier_search, and waiting for it abandoned every
- * build. Prepared transactions are not sessions: pg_prepared_xacts. Other backends (walsenders
- * holding a standby's xmin, autovacuum) cannot write supplier_search.
+ * True once the transactions `transactionsBefore` answered have ended (each holds the lock of its
+ * virtual id until then), and no transaction of this database prepared for two-phase commit has
+ * an id up to `xid` (one prepared later by such a session outlives its virtual id).
  */
-export async function xidsEndedThrough(sql: Sql, xid: string): Promise<boolean> {
-  const upTo = sql`age((${xid}::bigint % 4294967296)::text::xid)`
+export async function transactionsEnded(
+  sql: Sql,
+  { xid, before }: { xid: string; before: string[] },
+): Promise<boolean> {
   const row = await one(
     sql`
       SELECT NOT EXISTS (
-               SELECT 1 FROM pg_stat_activity a
-               WHERE a.pid <> pg_backend_pid() AND a.backend_type = 'client backend'
-                 AND a.datname = current_database()
-                 AND (age(a.backend_xid) >= ${upTo} OR age(a.backend_xmin) >= ${upTo})
+               SELECT 1 FROM pg_locks l
+               WHERE l.locktype = 'virtualxid' AND l.virtualxid = ANY(${before}::text[])
              ) AND NOT EXISTS (
                SELECT 1 FROM pg_prepared_xacts p
-               WHERE p.database = current_database() AND age(p.transaction) >= ${upTo}
+               WHERE p.database = current_database()
+                 AND age(p.transaction) >= age((${xid}::bigint % 4294967296)::text::xid)
              ) AS ended
     `,
     Ended,

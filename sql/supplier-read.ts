@@ -326,13 +326,13 @@ const walkable = (f: KeywordSearch) => !f.typeCode && (f.sortBy ?? 'createTime')
  * looked up by their folds, and each further rank's part of the page walks
  * supplier_search_list_order keeping that rank's rows. The walk reads about (offset + limit) ×
  * live ÷ rank matches rows: when that is more than the keyword's matches, which the terms index
- * reads once, for a longer keyword not kept, or before the backfill has counted every row, null:
- * keywordMatches serves it.
+ * reads once, for a longer keyword not kept, or before the backfill has counted every row, `found`
+ * is null: keywordMatches serves it. `ready`: the counts were there to read.
  */
 async function keptMatches(
   sql: Sql,
   f: KeywordSearch,
-): Promise<z.infer<typeof KeywordMatches> | null> {
+): Promise<{ ready: boolean; found: z.infer<typeof KeywordMatches> | null }> {
   const contains = `%${escapeLike(f.fold)}%`
   const status = f.status ? sql`AND s.status = ${f.status}` : sql``
   const term = [...f.fold].length <= 2
@@ -361,9 +361,9 @@ async function keptMatches(
     `,
     KeptCounts,
   )
-  if (!kept.ready) return null
+  if (!kept.ready) return { ready: false, found: null }
   const total = kept.names + kept.others
-  if (total === 0) return { total, ids: [] }
+  if (total === 0) return { ready: true, found: { total, ids: [] } }
   // Each rank's slice of the page: [offset, offset + limit) less the ranks before it.
   const end = f.offset + f.limit
   const slices: { rank: 0 | 1 | 2; count: number; offset: number; limit: number }[] = []
@@ -379,7 +379,7 @@ async function keptMatches(
     start += count
   }
   const walked = (g: (typeof slices)[number]) => ((g.offset + g.limit) * kept.live) / g.count
-  if (slices.some((g) => g.rank > 0 && walked(g) > total)) return null
+  if (slices.some((g) => g.rank > 0 && walked(g) > total)) return { ready: true, found: null }
   const name = sql`(s.full_fold LIKE ${contains} OR s.short_fold LIKE ${contains})`
   const ids: string[] = []
   for (const g of slices) {
@@ -401,7 +401,7 @@ async function keptMatches(
     )
     ids.push(...page.map((r) => r.id))
   }
-  return { total, ids }
+  return { ready: true, found: { total, ids } }
 }
 
 const Total = z.object({ total: z.number().int() })
@@ -424,24 +424,33 @@ export async function countSuppliers(sql: Sql, f: SupplierListFilter): Promise<n
   return row.total
 }
 
+/** A keyword search's answer. */
+export interface KeywordAnswer {
+  rows: SupplierListItemVO[]
+  total: number
+  /** The names similar to the keyword (a typo), none of whose spellings contains it. */
+  similar: boolean
+  /** Served by a kept keyword's counts (supplier_keyword): it is in use. */
+  kept: boolean
+}
+
 /**
- * A keyword search: its page, its total, and whether these are the similar names, read from one
- * snapshot. The suppliers one of whose spellings contains the keyword are the answer
- * (spellingMatches); only when none does, the names similar to it (a typo), with `f.similarity`
- * as the transaction's trigram threshold.
+ * A keyword search: its page and total, read from one snapshot. The suppliers one of whose
+ * spellings contains the keyword are the answer (spellingMatches); only when none does, the names
+ * similar to it (a typo), with `f.similarity` as the transaction's trigram threshold.
  *
  * Similarity is a fallback because of what its candidates cost: the trigram indexes return every
  * name that shares enough trigrams with the keyword, each then read from the heap and rechecked,
  * and for a short keyword that is every short name starting like it (docs/benchmarks.md).
  * `set_config(…, true)` is SET LOCAL: it ends with the transaction, so no pooled session keeps it.
  */
-export function searchSuppliers(
-  sql: postgres.Sql,
-  f: KeywordSearch,
-): Promise<[SupplierListItemVO[], number, similar: boolean]> {
-  if (!f.terms.length) return Promise.resolve([[], 0, false])
+export function searchSuppliers(sql: postgres.Sql, f: KeywordSearch): Promise<KeywordAnswer> {
+  if (!f.terms.length) {
+    return Promise.resolve({ rows: [], total: 0, similar: false, kept: false })
+  }
   return sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
-    let found = (walkable(f) && (await keptMatches(tx, f))) || (await keywordMatches(tx, f, false))
+    const kept = walkable(f) ? await keptMatches(tx, f) : { ready: false, found: null }
+    let found = kept.found ?? (await keywordMatches(tx, f, false))
     const similar = found.total === 0 && !!f.similarity
     if (similar) {
       await none(
@@ -451,7 +460,7 @@ export function searchSuppliers(
     }
     const ids = tx`string_to_array(${found.ids.join(',')}::text, ',')::bigint[]`
     const rows = found.ids.length > 0 ? await decoratedPage(tx, ids, f.timezone) : []
-    return [rows, found.total, similar] as [SupplierListItemVO[], number, boolean]
+    return { rows, total: found.total, similar, kept: kept.ready && [...f.fold].length > 2 }
   })
 }
 

@@ -145,7 +145,8 @@ describe('list keyword of three or more characters: kept counts', () => {
     })
     try {
       const f = { limit: 2, offset: 0, timezone: 'Asia/Shanghai', keyword: 'sihai' }
-      const [, total] = await searchSuppliers(spy, { ...f, ...keywordTerms('sihai') })
+      const { total, kept } = await searchSuppliers(spy, { ...f, ...keywordTerms('sihai') })
+      expect(kept).toBe(true)
       expect(total).toBe((await expected('sihai')).length)
       expect(sent.some((q) => q.includes('supplier_keyword_count'))).toBe(true)
       expect(sent.some((q) => q.includes('terms @>'))).toBe(false)
@@ -439,13 +440,82 @@ describe.skipIf(embedded)('a build with writers open across it (two connections)
       await open
       expect(new URL(source.adminUrl).pathname).not.toBe(new URL(h.db.url).pathname)
       await insertSupplier(h, { fullName: '丽水澜沧民宿有限公司', status: 'ACTIVE' })
-      expect(await keep('澜沧民', { waitMs: 3_000 })).toBe('kept')
+      // Meanwhile this database serves list reads, one always open, whose snapshots' xmin is the
+      // other transaction's id: only those open when the build takes its id are waited for.
+      const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+      let reading = true
+      const reads: Promise<unknown>[] = []
+      const reader = (async () => {
+        while (reading) {
+          reads.push(
+            h.sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
+              await tx`SELECT count(*) FROM supplier_search`
+              await sleep(150)
+            }),
+          )
+          await sleep(50)
+        }
+      })()
+      await sleep(200)
+      const outcome = await keep('澜沧民', { waitMs: 3_000 }).finally(() => (reading = false))
+      await reader
+      await Promise.all(reads)
+      expect(outcome).toBe('kept')
       expect(await pages('澜沧民', 5)).toEqual({ ids: await expected('澜沧民'), totals: [1] })
       release()
       await held
     } finally {
       release()
       await elsewhere.end({ timeout: 5 })
+    }
+  })
+
+  it("happy: a keeper without pg_read_all_stats waits for another role's writer open before the build", async () => {
+    const source = inject('database')
+    if (source.kind === 'embedded') throw new Error('a server engine only')
+    // Such a role sees no backend_type of other roles' sessions; a direct connection, as the
+    // role is not the pooler's.
+    const role = `keeper_${Math.random().toString(36).slice(2, 10)}`
+    const database = new URL(h.db.url).pathname.slice(1)
+    await h.sql.unsafe(`CREATE ROLE ${role} LOGIN NOSUPERUSER`)
+    await h.sql.unsafe(`GRANT USAGE ON SCHEMA public TO ${role};
+      GRANT ALL ON ALL TABLES IN SCHEMA public TO ${role};
+      GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO ${role}`)
+    const url = new URL(source.adminUrl)
+    url.pathname = `/${database}`
+    url.username = role
+    url.password = ''
+    const keeper = connect({ url: url.toString(), max: 2, timezone: 'UTC' })
+    const other = postgres(h.db.url, { max: 1, onnotice: () => {} })
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    let wrote!: () => void
+    const written = new Promise<void>((resolve) => (wrote = resolve))
+    try {
+      const [{ hidden }] = await keeper`
+        SELECT count(*) FILTER (WHERE backend_type IS NULL AND usesysid IS NOT NULL) > 0 AS hidden
+        FROM pg_stat_activity WHERE pid <> pg_backend_pid()`
+      expect(hidden).toBe(true)
+      const before = other.begin(async (tx) => {
+        await insertSupplier(writerOf(tx), { fullName: '金华澜沧客舍有限公司', status: 'ACTIVE' })
+        wrote()
+        await gate
+      })
+      await written
+      const build = keepKeyword({ sql: keeper }, '澜沧客舍', { minMatches: 1, pollMs: 10 })
+      await vi.waitFor(async () => expect(await kept()).toContain('澜沧客舍:building'))
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(await kept()).toContain('澜沧客舍:building')
+      release()
+      await before
+      expect(await build).toBe('kept')
+      const c = await counts()
+      expect(c.kept).toEqual(c.recount)
+      expect(await pages('澜沧客舍', 5)).toEqual({ ids: await expected('澜沧客舍'), totals: [1] })
+    } finally {
+      release()
+      await Promise.all([other.end({ timeout: 5 }), keeper.end({ timeout: 5 })])
+      await h.sql.unsafe(`DROP OWNED BY ${role}; DROP ROLE ${role}`)
     }
   })
 

@@ -955,7 +955,7 @@ async function scalingRun(url: string, suppliers: number, frequent: string) {
       offset: 0,
       timezone: 'UTC',
     }
-    matches[scenario] = (await searchSuppliers(db, search))[1]
+    matches[scenario] = (await searchSuppliers(db, search)).total
   }
   await db.end()
   const fleet = await startFleet(url, `fleet-${suppliers}.log`)

@@ -222,7 +222,7 @@ export async function searchRun<Started extends { port: number }>(
       offset: 0,
       timezone: tz,
     }
-    const [, total] = await searchSuppliers(db, f)
+    const { total } = await searchSuppliers(db, f)
     // As the service's keeper does after such an answer (src/domain/supplier/kept-keywords.ts).
     if (total >= KEEP_FROM) x.log(`keyword ${keyword}: ${await keepKeyword({ sql: db }, f.fold)}`)
     const { plan, ms } = await planOf(url, (sql) => searchSuppliers(sql, f))

@@ -5,7 +5,8 @@ import {
   newXid,
   startKeywordBuild,
   touchKeptKeyword,
-  xidsEndedThrough,
+  transactionsBefore,
+  transactionsEnded,
 } from '../../../sql/supplier-keyword'
 import { releaseLease, takeLease } from '../../../sql/lease'
 import type { Deps, KeywordKeeper } from '../deps'
@@ -24,9 +25,9 @@ import { foldTerms } from './search'
  *
  * Making one kept is exact under concurrent writers, as CREATE INDEX CONCURRENTLY is: (1) commit
  * it as 'building', after which every writer's trigger records its deltas; (2) take a new
- * transaction id X and wait until every transaction with an id up to X has ended and no session
- * holds a snapshot older than X, so that every write that did not see the keyword is committed or
- * gone; (3) in one REPEATABLE READ snapshot
+ * transaction id X, note this database's transactions with an id up to X or a snapshot older
+ * than X, and wait until they have ended, so that every write that did not see the keyword is
+ * committed or gone; (3) in one REPEATABLE READ snapshot
  * store base = matches counted − deltas recorded, and mark it 'ready'. A write committed before
  * that snapshot is in both terms, one after it in its delta only. A wait longer than `waitMs` (a
  * transaction left open) abandons the build; the keyword's next common answer notes it again.
@@ -80,8 +81,9 @@ export async function keepKeyword(
     if (!(await startKeywordBuild(sql, fold, builder))) return 'used'
     try {
       const xid = await newXid(sql)
+      const before = await transactionsBefore(sql, xid)
       const deadline = Date.now() + waitMs
-      while (!(await xidsEndedThrough(sql, xid))) {
+      while (!(await transactionsEnded(sql, { xid, before }))) {
         if (Date.now() >= deadline || signal?.aborted) {
           await abandonKeywordBuild(sql, fold, builder)
           return 'abandoned'
@@ -109,30 +111,29 @@ export async function keepKeyword(
 const NOTE_EVERY_MS = 60_000
 
 /**
- * The process's keeper: `note` queues a keyword after its answer, and one keyword at a time is
- * kept (a common one) or marked as used (any kept one: one UPDATE, which finds no row for a
- * keyword not kept) in the background on the primary. `stop` waits for the one being kept, and
- * drops the queue.
+ * The process's keeper: `note` takes a keyword after its answer. A common one is queued, and one
+ * at a time is kept (or marked as used) in the background on the primary; a kept one that
+ * answered fewer is marked as used at once (one UPDATE), not behind a build, whose eviction would
+ * otherwise not see it used. Each keyword is taken at most once a minute. `stop` waits for the
+ * one being kept and the marks under way, and drops the queue.
  */
 export function startKeywordKeeper(
   deps: Pick<Deps, 'sql' | 'logger'>,
   { minMatches = KEEP_FROM }: { minMatches?: number } = {},
 ): KeywordKeeper & { stop(): Promise<void> } {
-  // Each folded keyword with whether it is common (to be kept) or only to be marked as used.
-  const queued = new Map<string, boolean>()
+  const queued = new Set<string>()
+  // When each keyword was last taken, oldest first: a common answer is not held back by an
+  // earlier answer of the keyword that was not.
   const noted = new Map<string, number>()
   const abort = new AbortController()
   let running: Promise<void> = Promise.resolve()
+  const touching = new Set<Promise<unknown>>()
   const drain = async () => {
-    for (const [fold, common] of queued) {
+    for (const fold of queued) {
       queued.delete(fold)
       if (abort.signal.aborted) return
       const started = Date.now()
       try {
-        if (!common) {
-          await touchKeptKeyword(deps.sql, fold)
-          continue
-        }
         const outcome = await keepKeyword(deps, fold, { minMatches, signal: abort.signal })
         if (outcome !== 'used' && outcome !== 'busy') {
           deps.logger.info({ outcome, ms: Date.now() - started }, 'list keyword: kept count build')
@@ -142,23 +143,38 @@ export function startKeywordKeeper(
       }
     }
   }
+  const due = (key: string) => {
+    const now = Date.now()
+    if (now - (noted.get(key) ?? -Infinity) < NOTE_EVERY_MS) return false
+    noted.delete(key)
+    noted.set(key, now)
+    if (noted.size > 4 * KEPT_KEYWORDS) noted.delete(noted.keys().next().value!)
+    return true
+  }
   return {
     note(fold, common) {
       if ([...fold].length < 3 || abort.signal.aborted) return
-      // A common answer is not held back by an earlier answer of the keyword that was not.
-      const key = `${common}:${fold}`
-      const now = Date.now()
-      if (now - (noted.get(key) ?? -Infinity) < NOTE_EVERY_MS) return
-      if (noted.size >= 4 * KEPT_KEYWORDS) noted.clear()
-      noted.set(key, now)
-      if (queued.size >= KEPT_KEYWORDS) return
-      queued.set(fold, common || !!queued.get(fold))
+      if (!common) {
+        if (!due(`used:${fold}`)) return
+        const touch = touchKeptKeyword(deps.sql, fold)
+          .catch((err: unknown) => {
+            deps.logger.warn(
+              { err: (err as Error).message },
+              'list keyword: marking as used failed',
+            )
+          })
+          .finally(() => touching.delete(touch))
+        touching.add(touch)
+        return
+      }
+      if ((queued.size >= KEPT_KEYWORDS && !queued.has(fold)) || !due(`keep:${fold}`)) return
+      queued.add(fold)
       running = running.then(drain)
     },
     async stop() {
       abort.abort()
       queued.clear()
-      await running
+      await Promise.all([running, ...touching])
     },
   }
 }

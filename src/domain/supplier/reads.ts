@@ -63,7 +63,7 @@ export async function listSuppliers(
     return page(rows, total, pageNo, pageSize)
   }
   const terms = keywordTerms(keyword)
-  const [rows, total, similar] = await searchSuppliers(sql, {
+  const { rows, total, similar, kept } = await searchSuppliers(sql, {
     ...f,
     keyword,
     ...terms,
@@ -74,10 +74,10 @@ export async function listSuppliers(
     if (isStatementTimeout(err)) keywordKeeper?.note(terms.fold, true)
     throw err
   })
-  // A common keyword's total is then kept, or marked as used if it is (kept-keywords.ts), as any
-  // other kept one is: a kept keyword asked with a status that leaves few matches is still in use.
-  // The names similar to a typo are not its matches.
-  if (!similar) keywordKeeper?.note(terms.fold, total >= KEEP_FROM)
+  // A common keyword's total is then kept, or marked as used if it is (kept-keywords.ts), as is a
+  // kept one that answered fewer (asked with a status). The names similar to a typo are not its
+  // matches.
+  if (!similar && (kept || total >= KEEP_FROM)) keywordKeeper?.note(terms.fold, total >= KEEP_FROM)
   return page(rows, total, pageNo, pageSize)
 }
 
