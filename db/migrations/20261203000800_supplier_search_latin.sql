@@ -11,9 +11,10 @@
 -- the rows holding the keyword itself (three letters) or all of its sequences of four are its
 -- candidates, rechecked by LIKE as the terms' are; a sequence of four is rare beside a pair.
 --
--- Nothing is rewritten: one partial index on supplier_search (a minute at a million suppliers,
--- blocking its writes meanwhile); a DBA may build it beforehand with CREATE INDEX CONCURRENTLY
--- under the same name and definition, which this migration then skips (IF NOT EXISTS).
+-- Nothing is rewritten: one partial index on supplier_search (103 s at a million suppliers,
+-- blocking its writes meanwhile); a DBA may create the function and build the index beforehand
+-- with CREATE INDEX CONCURRENTLY under the same name and definition, which this migration then
+-- skips (IF NOT EXISTS; docs/operations.md).
 --
 -- The function takes the number folded (supplier_no_fold in the index expression): an index
 -- expression's functions run with search_path restricted to pg_catalog, where a function it
