@@ -147,14 +147,22 @@ export function finishKeywordBuild(
     pairs,
     builder,
     minMatches,
-  }: { fold: string; pairs: string[]; builder: string; minMatches: number },
+    signal,
+  }: {
+    fold: string
+    pairs: string[]
+    builder: string
+    minMatches: number
+    /** Cancels the count (a process stopping): the build rolls back. */
+    signal?: AbortSignal
+  },
 ): Promise<'kept' | 'rare' | 'lost'> {
   return sql
     .begin('ISOLATION LEVEL REPEATABLE READ', async (tx) => {
       // A request's bound is too short for a keyword held by a third of a million suppliers.
       await none(tx`SELECT set_config('statement_timeout', '60s', true)`)
-      const counted = await many(
-        tx`
+      signal?.throwIfAborted()
+      const counting = tx`
         SELECT m.source, s.status, count(*)::int AS n
         FROM supplier_search s,
              LATERAL (SELECT supplier_keyword_source(${fold}, s.full_fold || chr(31) || s.short_fold,
@@ -162,8 +170,11 @@ export function finishKeywordBuild(
         WHERE s.terms @> ${pairs}::text[] AND s.status IS NOT NULL AND s.version >= 2
           AND m.source IS NOT NULL
         GROUP BY 1, 2
-      `,
-        MatchCount,
+      `
+      const cancel = () => void counting.cancel()
+      signal?.addEventListener('abort', cancel, { once: true })
+      const counted = await many(counting, MatchCount).finally(() =>
+        signal?.removeEventListener('abort', cancel),
       )
       const total = counted.reduce((sum, c) => sum + c.n, 0)
       if (total < minMatches) {

@@ -7,6 +7,7 @@ import { draftBody } from './supplier-data'
 import { KEEP_FROM, keepKeyword, startKeywordKeeper } from '../src/domain/supplier/kept-keywords'
 import { keywordTerms } from '../src/domain/supplier/search'
 import { connect } from '../sql/db'
+import { abandonKeywordBuild, finishKeywordBuild, startKeywordBuild } from '../sql/supplier-keyword'
 import { searchSuppliers } from '../sql/supplier-read'
 import { listSuppliers } from '../src/domain/supplier/reads'
 
@@ -516,6 +517,53 @@ describe.skipIf(embedded)('a build with writers open across it (two connections)
       release()
       await Promise.all([other.end({ timeout: 5 }), keeper.end({ timeout: 5 })])
       await h.sql.unsafe(`DROP OWNED BY ${role}; DROP ROLE ${role}`)
+    }
+  })
+
+  it('sad: a build stopped while it counts cancels the count, leaving no count', async () => {
+    // The count waits behind a lock on supplier_search: stopping must not wait for it.
+    const other = postgres(h.db.url, { max: 1, onnotice: () => {} })
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    let locked!: () => void
+    const held = new Promise<void>((resolve) => (locked = resolve))
+    const builder = crypto.randomUUID()
+    const stopping = new AbortController()
+    try {
+      expect(await startKeywordBuild(h.sql, '澜沧驿', builder)).toBe(true)
+      const lock = other.begin(async (tx) => {
+        await tx`LOCK TABLE supplier_search IN ACCESS EXCLUSIVE MODE`
+        locked()
+        await gate
+      })
+      await held
+      const build = finishKeywordBuild(h.sql, {
+        fold: '澜沧驿',
+        pairs: keywordTerms('澜沧驿').terms,
+        builder,
+        minMatches: 1,
+        signal: stopping.signal,
+      })
+      await vi.waitFor(async () => {
+        const [{ waiting }] = await h.sql`
+          SELECT count(*)::int AS waiting FROM pg_stat_activity
+          WHERE wait_event_type = 'Lock' AND query LIKE '%supplier_keyword_source%'`
+        expect(waiting).toBe(1)
+      })
+      const started = Date.now()
+      stopping.abort()
+      await expect(build).rejects.toMatchObject({ code: '57014' })
+      expect(Date.now() - started).toBeLessThan(5_000)
+      release()
+      await lock
+      await abandonKeywordBuild(h.sql, '澜沧驿', builder)
+      expect(await kept()).not.toContain('澜沧驿:building')
+      const [{ n }] = await h.sql`
+        SELECT count(*)::int AS n FROM supplier_keyword_count WHERE keyword = '澜沧驿'`
+      expect(n).toBe(0)
+    } finally {
+      release()
+      await other.end({ timeout: 5 })
     }
   })
 

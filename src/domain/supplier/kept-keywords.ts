@@ -52,7 +52,7 @@ export type KeepOutcome =
   | 'busy' // another keeper is building
   | 'kept'
   | 'rare' // fewer matches than the threshold: not kept
-  | 'abandoned' // a transaction older than the build stayed open past the wait
+  | 'abandoned' // a transaction older than the build stayed open past the wait, or stopped
   | 'lost' // another keeper took the build over
 
 /** Keeps the folded keyword `fold` (three characters or more), or marks it as used if kept. */
@@ -95,11 +95,14 @@ export async function keepKeyword(
         pairs: foldTerms(fold),
         builder,
         minMatches,
+        signal,
       })
       if (outcome === 'kept') await evictKeptKeywords(sql, max)
       return outcome
     } catch (err) {
       await abandonKeywordBuild(sql, fold, builder).catch(() => {})
+      // Stopped while counting: the count was cancelled.
+      if (signal?.aborted) return 'abandoned'
       throw err
     }
   } finally {
