@@ -430,7 +430,7 @@ export interface KeywordAnswer {
   total: number
   /** The names similar to the keyword (a typo), none of whose spellings contains it. */
   similar: boolean
-  /** Served by a kept keyword's counts (supplier_keyword): it is in use. */
+  /** A kept keyword (supplier_keyword) whose counts were read: it is in use. */
   kept: boolean
 }
 
