@@ -141,6 +141,35 @@ export async function versionOf(h: Pick<Harness, 'sql'>, supplierId: string): Pr
   return row.v
 }
 
+/**
+ * A list keyword's matches by a pass over supplier_search, as the list must answer them: folded
+ * `fold` in any spelling, rank (a name equal, a name containing it, another spelling), then the
+ * createTime order (`asc` or descending), with the list's status and type filters.
+ */
+export async function keywordMatchesByPass(
+  h: Pick<Harness, 'sql'>,
+  fold: string,
+  { status, typeCode, asc }: { status?: string; typeCode?: string; asc?: boolean } = {},
+) {
+  const like = `%${fold}%`
+  const dir = asc ? h.sql`ASC` : h.sql`DESC`
+  const rows = await h.sql`
+    SELECT s.supplier_id::text AS id FROM supplier_search s
+    WHERE s.status IS NOT NULL ${status ? h.sql`AND s.status = ${status}` : h.sql``}
+      ${
+        typeCode
+          ? h.sql`AND EXISTS (SELECT 1 FROM supplier_type t WHERE t.supplier_id = s.supplier_id
+                              AND t.type_code = ${typeCode} AND t.deleted_at IS NULL)`
+          : h.sql``
+      }
+      AND (s.full_fold LIKE ${like} OR s.short_fold LIKE ${like} OR s.spellings LIKE ${like}
+           OR coalesce(supplier_no_fold(s.supplier_no), '') LIKE ${like})
+    ORDER BY CASE WHEN s.full_fold = ${fold} OR s.short_fold = ${fold} THEN 0
+                  WHEN s.full_fold LIKE ${like} OR s.short_fold LIKE ${like} THEN 1 ELSE 2 END,
+             date_trunc('second', s.create_time AT TIME ZONE 'UTC') ${dir}, s.supplier_id ${dir}`
+  return rows.map((r) => r.id as string)
+}
+
 /** Every page of `size` of a list keyword (`more`: further query), with the totals they answered. */
 export async function keywordPages(c: Caller, keyword: string, size: number, more = '') {
   const ids: string[] = []

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { useHarness } from './harness'
 import { insertSupplier } from './fixtures'
-import { createDraft, keywordPages, ok, update } from './client'
+import { createDraft, keywordMatchesByPass, keywordPages, ok, update } from './client'
 import { draftBody } from './supplier-data'
 
 /*
@@ -29,20 +29,9 @@ async function counts() {
   return { kept: [...kept], recount: [...recount] }
 }
 
-/** The keyword's matches by a pass over supplier_search: rank, then the default order. */
-async function expected(fold: string, status?: string, asc = false) {
-  const like = `%${fold}%`
-  const dir = asc ? h.sql`ASC` : h.sql`DESC`
-  const rows = await h.sql`
-    SELECT s.supplier_id::text AS id FROM supplier_search s
-    WHERE s.status IS NOT NULL ${status ? h.sql`AND s.status = ${status}` : h.sql``}
-      AND (s.full_fold LIKE ${like} OR s.short_fold LIKE ${like} OR s.spellings LIKE ${like}
-           OR coalesce(supplier_no_fold(s.supplier_no), '') LIKE ${like})
-    ORDER BY CASE WHEN s.full_fold = ${fold} OR s.short_fold = ${fold} THEN 0
-                  WHEN s.full_fold LIKE ${like} OR s.short_fold LIKE ${like} THEN 1 ELSE 2 END,
-             date_trunc('second', s.create_time AT TIME ZONE 'UTC') ${dir}, s.supplier_id ${dir}`
-  return rows.map((r) => r.id as string)
-}
+/** The keyword's matches by a pass over supplier_search. */
+const expected = (fold: string, status?: string, asc = false) =>
+  keywordMatchesByPass(h, fold, { status, asc })
 
 /** Every page of `size` of the keyword, with the total each page answered. */
 const pages = (keyword: string, size: number, more = '') => keywordPages(h, keyword, size, more)

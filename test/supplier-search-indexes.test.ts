@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { useHarness } from './harness'
 import { insertSupplier } from './fixtures'
-import { keywordPages } from './client'
+import { keywordMatchesByPass, keywordPages } from './client'
 import { searchFold } from '../src/domain/supplier/search'
 
 /*
@@ -25,26 +25,8 @@ interface Filter {
   asc?: boolean
 }
 
-/** The keyword's matches by a pass over supplier_search: rank, then the createTime order. */
-async function expected(fold: string, { status, typeCode, asc }: Filter = {}) {
-  const like = `%${fold}%`
-  const dir = asc ? h.sql`ASC` : h.sql`DESC`
-  const rows = await h.sql`
-    SELECT s.supplier_id::text AS id FROM supplier_search s
-    WHERE s.status IS NOT NULL ${status ? h.sql`AND s.status = ${status}` : h.sql``}
-      ${
-        typeCode
-          ? h.sql`AND EXISTS (SELECT 1 FROM supplier_type t WHERE t.supplier_id = s.supplier_id
-                              AND t.type_code = ${typeCode} AND t.deleted_at IS NULL)`
-          : h.sql``
-      }
-      AND (s.full_fold LIKE ${like} OR s.short_fold LIKE ${like} OR s.spellings LIKE ${like}
-           OR coalesce(supplier_no_fold(s.supplier_no), '') LIKE ${like})
-    ORDER BY CASE WHEN s.full_fold = ${fold} OR s.short_fold = ${fold} THEN 0
-                  WHEN s.full_fold LIKE ${like} OR s.short_fold LIKE ${like} THEN 1 ELSE 2 END,
-             date_trunc('second', s.create_time AT TIME ZONE 'UTC') ${dir}, s.supplier_id ${dir}`
-  return rows.map((r) => r.id as string)
-}
+/** The keyword's matches by a pass over supplier_search. */
+const expected = (fold: string, filter: Filter = {}) => keywordMatchesByPass(h, fold, filter)
 
 /** Every page of `size` of the keyword, with the total each page answered. */
 function pages(keyword: string, size: number, { status, typeCode, asc }: Filter = {}) {
@@ -53,6 +35,25 @@ function pages(keyword: string, size: number, { status, typeCode, asc }: Filter 
     (typeCode ? `&typeCode=${typeCode}` : '') +
     (asc ? '&sortBy=createTime&sortDirection=ASC' : '')
   return keywordPages(h, keyword, size, more)
+}
+
+/**
+ * Each keyword, with each filter and order and in pages of `size` and of 100, answers every page,
+ * total, rank and order as a pass over supplier_search gives them.
+ */
+async function everyPageAsByPass(keywords: string[], size: number) {
+  for (const keyword of keywords) {
+    const fold = searchFold(keyword)
+    for (const filter of [{}, { status: 'ACTIVE' }, { typeCode: 'HOTEL' }, { asc: true }]) {
+      const all = await expected(fold, filter)
+      for (const pageSize of [size, 100]) {
+        expect(
+          await pages(keyword, pageSize, filter),
+          `${keyword} ${JSON.stringify(filter)}`,
+        ).toEqual({ ids: all, totals: [all.length] })
+      }
+    }
+  }
 }
 
 describe('list keyword shaped like a supplier number', () => {
@@ -107,33 +108,25 @@ describe('list keyword shaped like a supplier number', () => {
       await insertSupplier(h, { fullName: name, createTime: t(40) })
     }
 
-    for (const keyword of [
-      'SP20260301100001', // one whole number
-      'sp20260302100012',
-      ' sp 2026-0301-1000 ', // folded to the start of several numbers
-      'SP2026030110', // also a full name equal to it, and a name holding it
-      'P202603', // a number's start but its S
-      'SP2026', // every number, names holding it, a number of another shape holding it
-      'ＳＰ２０２６０３', // full-width
-      'abc123', // a name and another shape's number, no drawn number
-      '杭州2026', // a name only
-      '2026sp', // no spelling
-      '20260301', // digits alone, in numbers of either shape
-      '100012', // a sequence number
-      '12', // digits too short for a trigram: the terms
-      'sp0', // none
-    ]) {
-      const fold = searchFold(keyword)
-      for (const filter of [{}, { status: 'ACTIVE' }, { typeCode: 'HOTEL' }, { asc: true }]) {
-        const all = await expected(fold, filter)
-        for (const size of [3, 100]) {
-          expect(
-            await pages(keyword, size, filter),
-            `${keyword} ${JSON.stringify(filter)}`,
-          ).toEqual({ ids: all, totals: [all.length] })
-        }
-      }
-    }
+    await everyPageAsByPass(
+      [
+        'SP20260301100001', // one whole number
+        'sp20260302100012',
+        ' sp 2026-0301-1000 ', // folded to the start of several numbers
+        'SP2026030110', // also a full name equal to it, and a name holding it
+        'P202603', // a number's start but its S
+        'SP2026', // every number, names holding it, a number of another shape holding it
+        'ＳＰ２０２６０３', // full-width
+        'abc123', // a name and another shape's number, no drawn number
+        '杭州2026', // a name only
+        '2026sp', // no spelling
+        '20260301', // digits alone, in numbers of either shape
+        '100012', // a sequence number
+        '12', // digits too short for a trigram: the terms
+        'sp0', // none
+      ],
+      3,
+    )
     // The cases above are not vacuous: a name holding a number's start ranks before the numbers,
     // and the number of another shape is found by a keyword in its middle.
     const sp2026 = await expected('sp2026')
@@ -210,31 +203,23 @@ describe('list keyword of letters alone', () => {
       await insertSupplier(h, { fullName: name, createTime: t(40) })
     }
 
-    for (const keyword of [
-      'wenxia', // pinyin of two trade names, a short name equal to it, a full-width name, a number
-      'WenXia', // any case
-      'wen xia', // spaces dropped
-      'enxi', // one sequence of four
-      'hupan',
-      'upa', // three letters
-      'zephyrine', // a Latin name's word
-      'rinevoy', // across two words of a name
-      'zephyrinevoyages', // the words run together
-      'bcd', // in a mixed name
-      'wenxiab', // in a number of another shape only
-      'xyzw', // none
-    ]) {
-      const fold = searchFold(keyword)
-      for (const filter of [{}, { status: 'ACTIVE' }, { typeCode: 'HOTEL' }, { asc: true }]) {
-        const all = await expected(fold, filter)
-        for (const size of [2, 100]) {
-          expect(
-            await pages(keyword, size, filter),
-            `${keyword} ${JSON.stringify(filter)}`,
-          ).toEqual({ ids: all, totals: [all.length] })
-        }
-      }
-    }
+    await everyPageAsByPass(
+      [
+        'wenxia', // pinyin of two trade names, a short name equal to it, a full-width name, a number
+        'WenXia', // any case
+        'wen xia', // spaces dropped
+        'enxi', // one sequence of four
+        'hupan',
+        'upa', // three letters
+        'zephyrine', // a Latin name's word
+        'rinevoy', // across two words of a name
+        'zephyrinevoyages', // the words run together
+        'bcd', // in a mixed name
+        'wenxiab', // in a number of another shape only
+        'xyzw', // none
+      ],
+      2,
+    )
     // Not vacuous: the short name equal to the keyword ranks first, a pinyin's two readings and
     // a number of another shape are found, and the soft-deleted holders are not.
     const wenxia = (await pages('wenxia', 100)).ids
