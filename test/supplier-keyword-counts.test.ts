@@ -314,6 +314,29 @@ describe('list keyword of three or more characters: kept counts', () => {
 /** `insertSupplier` inside another connection's open transaction. */
 const writerOf = (tx: postgres.TransactionSql) => ({ ...h, sql: tx }) as unknown as Harness
 
+/**
+ * Holds supplier_search locked in a transaction of `other` until `release`, which waits for that
+ * transaction to end (and may be called again).
+ */
+async function lockSupplierSearch(other: postgres.Sql) {
+  let open!: () => void
+  const gate = new Promise<void>((resolve) => (open = resolve))
+  let locked!: () => void
+  const held = new Promise<void>((resolve) => (locked = resolve))
+  const lock = other.begin(async (tx) => {
+    await tx`LOCK TABLE supplier_search IN ACCESS EXCLUSIVE MODE`
+    locked()
+    await gate
+  })
+  await Promise.race([held, lock])
+  return {
+    release() {
+      open()
+      return lock
+    },
+  }
+}
+
 describe.skipIf(embedded)('a build with writers open across it (two connections)', () => {
   it('happy: a writer open before the build and one during it are each counted once', async () => {
     const other = postgres(h.db.url, { max: 2, onnotice: () => {} })
@@ -363,30 +386,21 @@ describe.skipIf(embedded)('a build with writers open across it (two connections)
       onnotice: () => {},
       connection: { statement_timeout: 300 },
     })
-    let release!: () => void
-    const gate = new Promise<void>((resolve) => (release = resolve))
-    let locked!: () => void
-    const held = new Promise<void>((resolve) => (locked = resolve))
     const noted: string[] = []
+    let lock: Awaited<ReturnType<typeof lockSupplierSearch>> | undefined
     try {
-      const lock = other.begin(async (tx) => {
-        await tx`LOCK TABLE supplier_search IN ACCESS EXCLUSIVE MODE`
-        locked()
-        await gate
-      })
-      await held
+      lock = await lockSupplierSearch(other)
       const query = { keyword: '旅遊服務社', page: 1, pageSize: 20 }
       const keywordKeeper = { note: (f: string, common: boolean) => noted.push(`${f}:${common}`) }
       const deps = { ...h.deps, sql: timed, keywordKeeper }
       await expect(listSuppliers(deps, query)).rejects.toMatchObject({ code: '57014' })
       expect(noted).toEqual(['旅游服务社:true'])
-      release()
-      await lock
+      await lock.release()
       // Answered by the names similar to it, which are not its matches: nothing more is noted.
       await expect(listSuppliers(deps, query)).resolves.toMatchObject({ total: 0 })
       expect(noted).toEqual(['旅游服务社:true'])
     } finally {
-      release()
+      await lock?.release()
       await Promise.all([other.end({ timeout: 5 }), timed.end({ timeout: 5 })])
     }
   })
@@ -523,20 +537,12 @@ describe.skipIf(embedded)('a build with writers open across it (two connections)
   it('sad: a build stopped while it counts cancels the count, leaving no count', async () => {
     // The count waits behind a lock on supplier_search: stopping must not wait for it.
     const other = postgres(h.db.url, { max: 1, onnotice: () => {} })
-    let release!: () => void
-    const gate = new Promise<void>((resolve) => (release = resolve))
-    let locked!: () => void
-    const held = new Promise<void>((resolve) => (locked = resolve))
     const builder = crypto.randomUUID()
     const stopping = new AbortController()
+    let lock: Awaited<ReturnType<typeof lockSupplierSearch>> | undefined
     try {
       expect(await startKeywordBuild(h.sql, '澜沧驿', builder)).toBe(true)
-      const lock = other.begin(async (tx) => {
-        await tx`LOCK TABLE supplier_search IN ACCESS EXCLUSIVE MODE`
-        locked()
-        await gate
-      })
-      await held
+      lock = await lockSupplierSearch(other)
       const build = finishKeywordBuild(h.sql, {
         fold: '澜沧驿',
         pairs: keywordTerms('澜沧驿').terms,
@@ -554,15 +560,14 @@ describe.skipIf(embedded)('a build with writers open across it (two connections)
       stopping.abort()
       await expect(build).rejects.toMatchObject({ code: '57014' })
       expect(Date.now() - started).toBeLessThan(5_000)
-      release()
-      await lock
+      await lock.release()
       await abandonKeywordBuild(h.sql, '澜沧驿', builder)
       expect(await kept()).not.toContain('澜沧驿:building')
       const [{ n }] = await h.sql`
         SELECT count(*)::int AS n FROM supplier_keyword_count WHERE keyword = '澜沧驿'`
       expect(n).toBe(0)
     } finally {
-      release()
+      await lock?.release()
       await other.end({ timeout: 5 })
     }
   })
