@@ -76,6 +76,12 @@ export async function newXid(sql: Sql): Promise<string> {
 const Vxid = z.object({ vxid: z.string() })
 
 /**
+ * How old transaction id `xid` (a txid_current(), epoch included) is: an xid, or a session's xmin,
+ * at least that old is at or before it, whatever the wraparound.
+ */
+const ageOfXid = (sql: Sql, xid: string) => sql`age((${xid}::bigint % 4294967296)::text::xid)`
+
+/**
  * The transactions a build waits for once it holds `xid`: those of this database's client
  * sessions with an id up to `xid`, or a snapshot older than it (a REPEATABLE READ or SERIALIZABLE
  * writer whose snapshot predates the 'building' commit may take its id only later, and its
@@ -88,7 +94,7 @@ const Vxid = z.object({ vxid: z.string() })
  * to every role, as pg_locks is.
  */
 export async function transactionsBefore(sql: Sql, xid: string): Promise<string[]> {
-  const upTo = sql`age((${xid}::bigint % 4294967296)::text::xid)`
+  const upTo = ageOfXid(sql, xid)
   const rows = await many(
     sql`
       SELECT l.virtualxid AS vxid
@@ -123,7 +129,7 @@ export async function transactionsEnded(
              ) AND NOT EXISTS (
                SELECT 1 FROM pg_prepared_xacts p
                WHERE p.database = current_database()
-                 AND age(p.transaction) >= age((${xid}::bigint % 4294967296)::text::xid)
+                 AND age(p.transaction) >= ${ageOfXid(sql, xid)}
              ) AS ended
     `,
     Ended,
