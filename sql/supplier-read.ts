@@ -327,12 +327,12 @@ const walkable = (f: KeywordSearch) => !f.typeCode && (f.sortBy ?? 'createTime')
  * supplier_search_list_order keeping that rank's rows. The walk reads about (offset + limit) ×
  * live ÷ rank matches rows: when that is more than the keyword's matches, which the terms index
  * reads once, for a longer keyword not kept, or before the backfill has counted every row, `found`
- * is null: keywordMatches serves it. `ready`: the counts were there to read.
+ * is null: keywordMatches serves it. `kept`: a kept keyword's counts were read.
  */
 async function keptMatches(
   sql: Sql,
   f: KeywordSearch,
-): Promise<{ ready: boolean; found: z.infer<typeof KeywordMatches> | null }> {
+): Promise<{ kept: boolean; found: z.infer<typeof KeywordMatches> | null }> {
   const contains = `%${escapeLike(f.fold)}%`
   const status = f.status ? sql`AND s.status = ${f.status}` : sql``
   const term = [...f.fold].length <= 2
@@ -361,9 +361,9 @@ async function keptMatches(
     `,
     KeptCounts,
   )
-  if (!kept.ready) return { ready: false, found: null }
+  if (!kept.ready) return { kept: false, found: null }
   const total = kept.names + kept.others
-  if (total === 0) return { ready: true, found: { total, ids: [] } }
+  if (total === 0) return { kept: !term, found: { total, ids: [] } }
   // Each rank's slice of the page: [offset, offset + limit) less the ranks before it.
   const end = f.offset + f.limit
   const slices: { rank: 0 | 1 | 2; count: number; offset: number; limit: number }[] = []
@@ -379,7 +379,7 @@ async function keptMatches(
     start += count
   }
   const walked = (g: (typeof slices)[number]) => ((g.offset + g.limit) * kept.live) / g.count
-  if (slices.some((g) => g.rank > 0 && walked(g) > total)) return { ready: true, found: null }
+  if (slices.some((g) => g.rank > 0 && walked(g) > total)) return { kept: !term, found: null }
   const name = sql`(s.full_fold LIKE ${contains} OR s.short_fold LIKE ${contains})`
   const ids: string[] = []
   for (const g of slices) {
@@ -401,7 +401,7 @@ async function keptMatches(
     )
     ids.push(...page.map((r) => r.id))
   }
-  return { ready: true, found: { total, ids } }
+  return { kept: !term, found: { total, ids } }
 }
 
 const Total = z.object({ total: z.number().int() })
@@ -449,7 +449,7 @@ export function searchSuppliers(sql: postgres.Sql, f: KeywordSearch): Promise<Ke
     return Promise.resolve({ rows: [], total: 0, similar: false, kept: false })
   }
   return sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
-    const kept = walkable(f) ? await keptMatches(tx, f) : { ready: false, found: null }
+    const kept = walkable(f) ? await keptMatches(tx, f) : { kept: false, found: null }
     let found = kept.found ?? (await keywordMatches(tx, f, false))
     const similar = found.total === 0 && !!f.similarity
     if (similar) {
@@ -460,7 +460,7 @@ export function searchSuppliers(sql: postgres.Sql, f: KeywordSearch): Promise<Ke
     }
     const ids = tx`string_to_array(${found.ids.join(',')}::text, ',')::bigint[]`
     const rows = found.ids.length > 0 ? await decoratedPage(tx, ids, f.timezone) : []
-    return { rows, total: found.total, similar, kept: kept.ready && [...f.fold].length > 2 }
+    return { rows, total: found.total, similar, kept: kept.kept }
   })
 }
 
