@@ -35,7 +35,7 @@ import {
 import type { ChangeOperationType, SupplierStatus } from '../../vocabulary'
 import { assertAllowed } from '../lifecycle/policy'
 import { checkIdentity } from './near-duplicate'
-import { diffSubject, type SubjectInput } from './form'
+import { diffSubject, type Identity, type SubjectInput } from './form'
 import { eventChanges, type FieldChange } from '../write/change-log'
 import { logChanges } from '../audit/trail'
 import { forSubscribers } from '../../schemas/events'
@@ -80,16 +80,9 @@ export function createDraft(deps: Deps, ctx: WriteContext, req: SupplierDraftReq
       return identity
     },
     async run(tx, identity) {
-      const { columns, changes } = await diffSubject(deps, null, req, identity)
-      const created = await insertSupplier(tx, columns as Required<typeof columns>, ctx.adminId)
-      const id = created.supplierId
-      const merged = await mergeCollections(tx, deps, ctx, {
-        supplierId: id,
-        form: req,
-        locked: null,
-        columns,
-      })
-      changes.push(...merged.changes)
+      const written = await writeForm(tx, deps, ctx, { seen: null, form: req, identity })
+      const { changes, inserted } = written
+      const id = inserted!.supplierId
       await logChanges(tx, deps, ctx, {
         supplierId: id,
         operationType: 'DRAFT_CREATE',
@@ -110,12 +103,12 @@ export function createDraft(deps: Deps, ctx: WriteContext, req: SupplierDraftReq
         supplierNo: null,
         status: 'DRAFT',
         onboardingStage: ONBOARDING_STAGE.DRAFT,
-        initialAccounts: merged.accounts.map(({ accountId, accountNoMask, status }) => ({
+        initialAccounts: written.accounts.map(({ accountId, accountNoMask, status }) => ({
           accountId,
           accountNoMask,
           status,
         })),
-        updateTime: created.updateTime,
+        updateTime: inserted!.updateTime,
       } satisfies SupplierWriteResult
     },
   })
@@ -129,10 +122,6 @@ export const loadForWrite = (sql: Sql, supplierId: string, expectedUpdateTime: s
     expectedUpdateTime,
   })
 
-/** Inside the lock: the row must still be what the pre-checks saw, or someone else won. */
-export const relock = (tx: Sql, seen: SupplierRow) =>
-  relockSupplier(tx, seen, 'version', { gone: 'CONCURRENT_MODIFICATION' })
-
 /** A form's fields and collections; each collection present is a complete snapshot. */
 type Form = SubjectInput & {
   types?: { typeCode: string; isPrimary?: boolean }[]
@@ -144,35 +133,36 @@ type Form = SubjectInput & {
 }
 
 /**
- * Merges the collections a form carries onto a supplier (update, submit and create alike), each
- * present one as a complete snapshot, side by side: each kind's reads go out with the others'
- * (one round trip, not one per kind), statements run in the order they are sent (the rename
- * first), and a refusal is answered in the kinds' order once every kind has settled. Returns
- * the field changes in the kinds' order too, whatever order they are answered in, the live types
- * as the form leaves them (when it carries them: nothing after it writes types) and the accounts
- * inserted. A vetting supplier's types are part of its pending approval.
+ * A form written onto a supplier (update, submit and create alike): onto the one the pre-checks
+ * saw, relocked (it must still be what they saw, or someone else won), or onto a new DRAFT
+ * inserted from the form's subject columns. The subject columns are diffed with the row, then the
+ * collections the form carries are merged, each present one as a complete snapshot, side by
+ * side: each kind's reads go out with the others' (one round trip, not one per kind), statements
+ * run in the order they are sent (the rename first), and a refusal is answered in the kinds'
+ * order once every kind has settled. Returns the row as locked (null: inserted), the new
+ * supplier's id and version, the columns written, the field changes (subject first, then the
+ * kinds' in their order, whatever order they are answered in), the live types as the form leaves
+ * them (when it carries them: nothing after it writes types) and the accounts inserted. A vetting
+ * supplier's types are part of its pending approval.
  */
-export async function mergeCollections(
+export async function writeForm(
   tx: Sql,
   deps: Deps,
   ctx: WriteContext,
-  {
-    supplierId,
-    form,
-    locked,
-    columns,
-  }: {
-    supplierId: string
-    form: Form
-    /** The supplier as locked; null for one inserted just now, which has no children to read. */
-    locked: SupplierRow | null
-    /** Its subject columns as the form sets them (`diffSubject`): a new full name renames the
-     * accounts not yet approved, and is every draft account's accountName. */
-    columns: SupplierColumns
-  },
+  { seen, form, identity }: { seen: SupplierRow | null; form: Form; identity: Identity },
 ) {
+  const locked = seen
+    ? await relockSupplier(tx, seen, 'version', { gone: 'CONCURRENT_MODIFICATION' })
+    : null
+  const subject = await diffSubject(deps, locked, form, identity)
+  const { columns } = subject
+  const inserted = locked
+    ? null
+    : await insertSupplier(tx, columns as Required<typeof columns>, ctx.adminId)
+  const supplierId = (locked ?? inserted)!.supplierId
   const status = locked?.status ?? null
   const created = locked === null
+  // A new full name renames the accounts not yet approved, and is every draft account's name.
   const rename = locked ? columns.full_name : undefined
   const skip = Promise.resolve(undefined)
   const [, types, contacts, qualifications, contracts, evaluations, accounts] = settledValues(
@@ -224,6 +214,7 @@ export async function mergeCollections(
     ]),
   )
   const changes: FieldChange[] = [
+    ...subject.changes,
     ...(types?.changes ?? []),
     ...(contacts ?? []),
     ...(qualifications ?? []),
@@ -232,7 +223,7 @@ export async function mergeCollections(
     ...(accounts?.changes ?? []),
   ]
   const live: TypeRow[] | undefined = types?.live
-  return { changes, types: live, accounts: accounts?.inserted ?? [] }
+  return { locked, inserted, columns, changes, types: live, accounts: accounts?.inserted ?? [] }
 }
 
 /**
@@ -321,15 +312,9 @@ export function updateSupplierProfile(
       return { seen, identity }
     },
     async run(tx, { seen, identity }) {
-      const locked = await relock(tx, seen)
-      const { columns, changes } = await diffSubject(deps, locked, req, identity)
-      const merged = await mergeCollections(tx, deps, ctx, {
-        supplierId,
-        form: req,
-        locked,
-        columns,
-      })
-      changes.push(...merged.changes)
+      const written = await writeForm(tx, deps, ctx, { seen, form: req, identity })
+      const { columns, changes } = written
+      const locked = written.locked!
       await commitProfileChange(tx, deps, ctx, {
         locked,
         columns,
@@ -360,7 +345,7 @@ export function replaceContacts(
   return runWrite(deps, ctx, {
     precheck: (sql) => loadForWrite(sql, supplierId, req.expectedUpdateTime),
     async run(tx, seen) {
-      const locked = await relock(tx, seen)
+      const locked = await relockSupplier(tx, seen, 'version', { gone: 'CONCURRENT_MODIFICATION' })
       const changes = await mergeSnapshot(tx, {
         supplierId,
         snapshot: req.contacts,

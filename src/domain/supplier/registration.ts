@@ -4,8 +4,7 @@ import type { Deps } from '../deps'
 import type { WriteContext } from '../context'
 import { approvalOf, moveBy } from '../lifecycle/transitions'
 import { applyMove } from '../lifecycle/move'
-import { mergeCollections, relock } from './profile'
-import { diffSubject } from './form'
+import { writeForm } from './profile'
 import { checkIdentity } from './near-duplicate'
 import { openApproval, runApprovalCommand } from '../approval/command'
 import { supplierForWrite } from '../write/target'
@@ -45,23 +44,17 @@ export function submitRegistration(
       return { seen, identity }
     },
     async run(tx, { seen, identity }) {
-      const locked = await relock(tx, seen)
       // The form is written first so that the checks below see exactly what will be approved.
-      const { columns, changes } = await diffSubject(deps, locked, req, identity)
-      const merged = await mergeCollections(tx, deps, ctx, {
-        supplierId,
-        form: req,
-        locked,
-        columns,
-      })
-      changes.push(...merged.changes)
+      const written = await writeForm(tx, deps, ctx, { seen, form: req, identity })
+      const { columns, changes, types } = written
+      const locked = written.locked!
       const moved = await applyMove(tx, deps, {
         supplier: { supplierId, status: locked.status, expectedUpdateTime: req.expectedUpdateTime },
         move: moveBy(locked.status, 'SUBMIT_REGISTRATION'),
         adminId: ctx.adminId,
         columns,
         accounts: accountsMove('DRAFT', 'REGISTRATION_SUBMITTED'),
-        known: { types: merged.types },
+        known: { types },
       })
       // The initial accounts the move took along, as the registration rules were just checked on.
       const accounts = (moved.checked?.accounts ?? (await liveAccounts(tx, supplierId))).filter(
