@@ -231,7 +231,7 @@ export const validate = <T extends z.ZodType, Target extends keyof ValidationTar
  * ignored, so that no value (a tax number, say) rides in a URL unnoticed. Every route declares
  * its query, this one or its own strict object (test/strict-queries.test.ts enumerates them).
  */
-export const NoQuery = z.object({}).strict()
+export const NoQuery = z.strictObject({})
 
 /**
  * An integer as a query string: decimal digits only, no sign, no leading zero, no spaces, no

@@ -42,7 +42,7 @@ export const internalRoutes = (deps: Deps) => {
       tags: ['internal'],
       response: resultSchema(ApprovalCommandResult),
     }),
-    validate('param', z.object({ approvalLogId: idString }).strict()),
+    validate('param', z.strictObject({ approvalLogId: idString })),
     async (c) => {
       const { approvalLogId } = c.req.valid('param')
       const { requestId, deadline } = c.var

@@ -9,21 +9,19 @@ import { pageQuery, queryInteger, validate } from '../http/validate'
 import { ExpiringQualificationVO } from '../schemas/compliance'
 
 /** Query of the expiry list; blank values mean "no filter". */
-export const ExpiringQuery = z
-  .object({
-    ...pageQuery,
-    withinDays: queryInteger(0, 3650)
-      .optional()
-      .describe("days from today; default: each qualification's rule warningDays"),
-    typeCode: z
-      .string()
-      .trim()
-      .max(64)
-      .optional()
-      .transform((v) => v || undefined)
-      .describe('only qualifications a live rule of this supplier type names'),
-  })
-  .strict()
+export const ExpiringQuery = z.strictObject({
+  ...pageQuery,
+  withinDays: queryInteger(0, 3650)
+    .optional()
+    .describe("days from today; default: each qualification's rule warningDays"),
+  typeCode: z
+    .string()
+    .trim()
+    .max(64)
+    .optional()
+    .transform((v) => v || undefined)
+    .describe('only qualifications a live rule of this supplier type names'),
+})
 
 /** Qualification expiry: what will lapse, soonest first. */
 export const qualificationRoutes = (deps: Deps) => {

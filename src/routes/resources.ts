@@ -33,13 +33,12 @@ const pageNumber = pagingNumber()
  * by the domain (an unknown code is 395034, not 400).
  */
 export const ResourceInfoQuerySchema = z
-  .object({
+  .strictObject({
     page: pageNumber.optional().describe('default 1'),
     pageNo: pageNumber.optional().describe('compatible name of page'),
     pageSize: pageQuery.pageSize,
     resourceModule: z.string().optional().describe('one of the ten module codes; empty means all'),
   })
-  .strict()
   .refine((q) => q.page === undefined || q.pageNo === undefined || q.page === q.pageNo, {
     path: ['pageNo'],
     message: 'differs from page',
@@ -50,9 +49,10 @@ export const ResourceInfoQuerySchema = z
     resourceModule: resourceModule || undefined,
   }))
 
-export const ResourceRelationParam = z
-  .object({ resourceModule: z.string().max(64), resourceId: idString })
-  .strict()
+export const ResourceRelationParam = z.strictObject({
+  resourceModule: z.string().max(64),
+  resourceId: idString,
+})
 
 /** The read-only resource-information page (served by the Node app and the edge alike). */
 export const resourceInfoRoutes = (deps: Deps) => {

@@ -50,22 +50,20 @@ const optionalCode = <const T extends readonly [string, ...string[]]>(codes: T) 
     .transform((v) => v || undefined)
 
 /** SUP-ADM-001 query. Unknown parameters are refused, so no sensitive value rides in the URL. */
-export const SupplierListQuerySchema = z
-  .object({
-    ...pageQuery,
-    keyword: optionalText(100).describe(
-      "finds a supplier by any spelling containing it, compared folded (simplified Chinese, half-width, lower case; spaces, punctuation and invisible characters ignored): the full or short name, the trade name in toneless pinyin (湖畔 → hupan) or its initials (hp), a Latin name's words run together, the supplierNo. Any length, one Han character included. Order: names equal to the keyword first, then names containing it, then the other spellings; within each, sortBy/sortDirection (createTime DESC, supplierId DESC by default). When no spelling contains it, full or short names trigram-similar to it (a typo: similarity ≥ KEYWORD_SIMILARITY_THRESHOLD, 0.5 by default). A keyword of punctuation only matches none",
-    ),
-    status: optionalCode(SUPPLIER_STATUSES),
-    typeCode: optionalText(64).describe('suppliers having this live type'),
-    sortBy: z.enum(SUPPLIER_SORT_KEYS).optional().describe('default createTime'),
-    sortDirection: z.enum(['ASC', 'DESC']).default('DESC'),
-  })
-  .strict()
+export const SupplierListQuerySchema = z.strictObject({
+  ...pageQuery,
+  keyword: optionalText(100).describe(
+    "finds a supplier by any spelling containing it, compared folded (simplified Chinese, half-width, lower case; spaces, punctuation and invisible characters ignored): the full or short name, the trade name in toneless pinyin (湖畔 → hupan) or its initials (hp), a Latin name's words run together, the supplierNo. Any length, one Han character included. Order: names equal to the keyword first, then names containing it, then the other spellings; within each, sortBy/sortDirection (createTime DESC, supplierId DESC by default). When no spelling contains it, full or short names trigram-similar to it (a typo: similarity ≥ KEYWORD_SIMILARITY_THRESHOLD, 0.5 by default). A keyword of punctuation only matches none",
+  ),
+  status: optionalCode(SUPPLIER_STATUSES),
+  typeCode: optionalText(64).describe('suppliers having this live type'),
+  sortBy: z.enum(SUPPLIER_SORT_KEYS).optional().describe('default createTime'),
+  sortDirection: z.enum(['ASC', 'DESC']).default('DESC'),
+})
 
 /** SUP-ADM-012 query: filters of the change log; the time range is inclusive. */
 export const ApprovalRecordQuerySchema = z
-  .object({
+  .strictObject({
     ...pageQuery,
     supplierId: idString.optional(),
     approvalLogId: idString.optional(),
@@ -76,7 +74,6 @@ export const ApprovalRecordQuerySchema = z
     createTimeFrom: dateTimeString.optional().describe('inclusive, yyyy-MM-dd HH:mm:ss'),
     createTimeTo: dateTimeString.optional().describe('inclusive, yyyy-MM-dd HH:mm:ss'),
   })
-  .strict()
   .refine(
     // Same fixed-width format on both sides: text order is time order.
     (q) => !q.createTimeFrom || !q.createTimeTo || q.createTimeFrom <= q.createTimeTo,

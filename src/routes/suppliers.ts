@@ -184,7 +184,7 @@ export const supplierWriteRoutes = (deps: Deps) => {
       response: resultSchema(ApprovalCommandResult),
       errors: ['APPROVAL_NOT_FOUND', 'OPERATION_NOT_ALLOWED_IN_STATUS', 'CONCURRENT_MODIFICATION'],
     }),
-    validate('param', z.object({ approvalLogId: idString }).strict()),
+    validate('param', z.strictObject({ approvalLogId: idString })),
     async (c) => {
       const { approvalLogId } = c.req.valid('param')
       return answerWrite(c, deps, { target: approvalLogId, body: null }, (ctx) =>

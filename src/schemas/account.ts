@@ -8,17 +8,16 @@ import { ApprovalCommandResult, BankAccountInput } from './supplier'
 /** Accounts per SUP-ADM-035 request (the spec's bound). */
 export const BATCH_ACCOUNTS = 50
 
-export const AccountParam = z.object({ supplierId: idString, accountId: idString }).strict()
+export const AccountParam = z.strictObject({ supplierId: idString, accountId: idString })
 
 /** SUP-ADM-035 SupplierBankAccountBatchCreateRequest: 1..50 items of SupplierBankAccountInput. */
 export const SupplierBankAccountBatchCreateRequest = z
-  .object({
+  .strictObject({
     accounts: z
       .array(BankAccountInput)
       .min(1, 'at least one account')
       .max(BATCH_ACCOUNTS, `at most ${BATCH_ACCOUNTS} accounts`),
   })
-  .strict()
   .meta({ id: 'SupplierBankAccountBatchCreateRequest' })
 export type SupplierBankAccountBatchCreateRequest = z.output<
   typeof SupplierBankAccountBatchCreateRequest
@@ -30,7 +29,7 @@ export type SupplierBankAccountBatchCreateRequest = z.output<
  * accountType is fixed at creation; sending it is refused by name.
  */
 export const BankAccountChangeRequest = z
-  .object({
+  .strictObject({
     ...BankAccountInput.omit({ accountType: true }).partial().shape,
     accountType: z
       .never({ error: 'cannot change: an account keeps the type it was created with' })
@@ -38,7 +37,6 @@ export const BankAccountChangeRequest = z
     changeReason: z.string().trim().min(1, 'is required').max(LIMITS.changeReason),
     expectedUpdateTime: dateTimeString.describe("the account's updateTime"),
   })
-  .strict()
   .refine(
     (b) => ACCOUNT_TERMS.some((term) => b[term] !== undefined),
     'at least one candidate account field is required',
@@ -47,9 +45,9 @@ export const BankAccountChangeRequest = z
 export type BankAccountChangeRequest = z.output<typeof BankAccountChangeRequest>
 
 /** SUP-ADM-041 body: the version of the account that becomes the default. */
-export const DefaultAccountRequest = z
-  .object({ expectedUpdateTime: dateTimeString.describe("the account's updateTime") })
-  .strict()
+export const DefaultAccountRequest = z.strictObject({
+  expectedUpdateTime: dateTimeString.describe("the account's updateTime"),
+})
 
 // Responses ---------------------------------------------------------------------------------
 

@@ -169,7 +169,7 @@ export type SupplierCommand = keyof typeof SUPPLIER_COMMANDS
 export const COMMAND_IDS = Object.keys(SUPPLIER_COMMANDS) as SupplierCommand[]
 
 export const AllowedActions = z
-  .object({
+  .strictObject({
     statusTargets: z
       .array(z.enum(SUPPLIER_STATUSES))
       .describe(
@@ -190,7 +190,6 @@ export const AllowedActions = z
       }),
     ) as Record<SupplierCommand, z.ZodBoolean>),
   })
-  .strict()
   .describe(
     'Advice for drawing buttons, computed for the calling administrator from the in-state policy, the transition table and their permission codes: an action offered here passes its status and permission checks now, one withheld is refused by them. Every command still makes all its checks (version, fields, guards such as valid qualifications for resume or finance clearance for archive).',
   )

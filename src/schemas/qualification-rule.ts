@@ -7,21 +7,19 @@ const INT4_MAX = 2_147_483_647
 export const TypeCodeParam = z.object({ typeCode: z.string().min(1).max(64) })
 
 const QualificationRuleInput = z
-  .object({
+  .strictObject({
     qualType: z.string().trim().min(1, 'is required').max(64, 'at most 64 characters'),
     isRequired: z.boolean(),
     warningDays: z.int().min(0).max(INT4_MAX),
     sortOrder: z.int().min(0).max(INT4_MAX),
   })
-  .strict()
   .meta({ id: 'QualificationRuleInput' })
 
 /** QualificationRuleReplaceRequest: the complete live rule set of the type in the path. */
 export const QualificationRuleReplaceRequest = z
-  .object({
+  .strictObject({
     rules: z.array(QualificationRuleInput).max(MAX_RULES, `at most ${MAX_RULES} rules`),
   })
-  .strict()
   .superRefine(({ rules }, ctx) => {
     const seen = new Set<string>()
     rules.forEach(({ qualType }, i) => {

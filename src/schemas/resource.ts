@@ -14,7 +14,7 @@ export const RELATION_REMARK_MAX = 500
  * resource already has a supplier (checked against the current relation, 395022 on mismatch).
  */
 export const SupplierResourceReassignRequest = z
-  .object({
+  .strictObject({
     supplierId: idString,
     requiredTypeCode: z
       .string()
@@ -28,7 +28,6 @@ export const SupplierResourceReassignRequest = z
     expectedRelationUpdateTime: dateTimeString.optional(),
     changeReason,
   })
-  .strict()
   .refine(
     (b) =>
       (b.expectedCurrentSupplierId === undefined) === (b.expectedRelationUpdateTime === undefined),
@@ -42,12 +41,11 @@ export type SupplierResourceReassignRequest = z.output<typeof SupplierResourceRe
 
 /** SUP-ADM-050 body: the relation the resource page saw, and why it is removed. */
 export const SupplierResourceUnbindRequest = z
-  .object({
+  .strictObject({
     expectedCurrentSupplierId: idString,
     expectedRelationUpdateTime: dateTimeString,
     changeReason,
   })
-  .strict()
   .meta({ id: 'SupplierResourceUnbindRequest' })
 export type SupplierResourceUnbindRequest = z.output<typeof SupplierResourceUnbindRequest>
 

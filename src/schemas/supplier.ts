@@ -20,8 +20,7 @@ const typeCode = z
   .meta({ examples: ['OTHER'] })
 
 export const TypeInput = z
-  .object({ typeCode, isPrimary: z.boolean().optional() })
-  .strict()
+  .strictObject({ typeCode, isPrimary: z.boolean().optional() })
   .meta({ id: 'SupplierTypeInput' })
 
 const typeList = z
@@ -45,8 +44,7 @@ const contactFields = {
 }
 
 export const ContactInput = z
-  .object({ contactId: idString.optional(), ...contactFields })
-  .strict()
+  .strictObject({ contactId: idString.optional(), ...contactFields })
   .meta({ id: 'SupplierContactInput' })
 
 const qualificationFields = {
@@ -57,15 +55,14 @@ const qualificationFields = {
 }
 
 export const QualificationInput = z
-  .object({ qualificationId: idString.optional(), ...qualificationFields })
-  .strict()
+  .strictObject({ qualificationId: idString.optional(), ...qualificationFields })
   .meta({ id: 'SupplierQualificationInput' })
 
 const settlement = SettlementTerms.shape
 
 /** SupplierBankAccountInput: an account's terms as a client sends them, within the spec's bounds. */
 export const BankAccountInput = z
-  .object({
+  .strictObject({
     accountType: z.enum(ACCOUNT_TYPES),
     bankName: requiredName(LIMITS.bankName),
     bankBranch: text(LIMITS.bankBranch).nullish(),
@@ -84,7 +81,6 @@ export const BankAccountInput = z
       .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-9, 'at most two decimals')
       .nullish(),
   })
-  .strict()
   .meta({ id: 'SupplierBankAccountInput' })
 
 const initialAccounts = z
@@ -105,10 +101,7 @@ const form = {
 }
 
 /** SUP-ADM-003 SupplierDraftUpsertRequest. */
-export const SupplierDraftRequest = z
-  .object(form)
-  .strict()
-  .meta({ id: 'SupplierDraftUpsertRequest' })
+export const SupplierDraftRequest = z.strictObject(form).meta({ id: 'SupplierDraftUpsertRequest' })
 export type SupplierDraftRequest = z.output<typeof SupplierDraftRequest>
 
 const PAIRED =
@@ -118,30 +111,26 @@ const paired = (idKey: string) => (item: Record<string, unknown>) =>
 const version = { expectedUpdateTime: dateTimeString.optional() }
 
 export const ContactMergeInput = z
-  .object({ contactId: idString.optional(), ...version, ...contactFields })
-  .strict()
+  .strictObject({ contactId: idString.optional(), ...version, ...contactFields })
   .refine(paired('contactId'), PAIRED)
   .meta({ id: 'SupplierContactMergeInput' })
 export const QualificationMergeInput = z
-  .object({ qualificationId: idString.optional(), ...version, ...qualificationFields })
-  .strict()
+  .strictObject({ qualificationId: idString.optional(), ...version, ...qualificationFields })
   .refine(paired('qualificationId'), PAIRED)
   .meta({ id: 'SupplierQualificationMergeInput' })
 /** The spec has not defined contract and evaluation fields yet: only the merge shape. */
 export const ContractMergeInput = z
-  .object({ contractId: idString.optional(), ...version })
-  .strict()
+  .strictObject({ contractId: idString.optional(), ...version })
   .refine(paired('contractId'), PAIRED)
   .meta({ id: 'SupplierContractMergeInput' })
 export const EvaluationMergeInput = z
-  .object({ evaluationId: idString.optional(), ...version })
-  .strict()
+  .strictObject({ evaluationId: idString.optional(), ...version })
   .refine(paired('evaluationId'), PAIRED)
   .meta({ id: 'SupplierEvaluationMergeInput' })
 
 /** SUP-ADM-004 SupplierUpdateRequest; a DRAFT also accepts initialAccounts (a full replacement). */
 export const SupplierUpdateRequest = z
-  .object({
+  .strictObject({
     ...SubjectRequest.partial().shape,
     types: typeList.optional(),
     contacts: collection(ContactMergeInput).optional(),
@@ -157,13 +146,12 @@ export const SupplierUpdateRequest = z
     }),
     expectedUpdateTime: dateTimeString,
   })
-  .strict()
   .meta({ id: 'SupplierUpdateRequest' })
 export type SupplierUpdateRequest = z.output<typeof SupplierUpdateRequest>
 
 /** SUP-ADM-007 SupplierSubmitRequest: the final form plus submitNote and the version. */
 export const SupplierSubmitRequest = z
-  .object({
+  .strictObject({
     ...form,
     // Required at submit by C-06, which answers its own code (395007), not a 400: absent means
     // none (the submit carries the final form), and the registration check refuses it.
@@ -174,30 +162,27 @@ export const SupplierSubmitRequest = z
     submitNote: text(LIMITS.submitNote).optional(),
     expectedUpdateTime: dateTimeString,
   })
-  .strict()
   .meta({ id: 'SupplierSubmitRequest' })
 export type SupplierSubmitRequest = z.output<typeof SupplierSubmitRequest>
 
 /** ContactReplaceRequest. */
 export const ContactReplaceRequest = z
-  .object({
+  .strictObject({
     contacts: collection(ContactMergeInput),
     changeReason: text(LIMITS.changeReason).optional(),
     expectedUpdateTime: dateTimeString,
   })
-  .strict()
   .meta({ id: 'ContactReplaceRequest' })
 
-export const SupplierIdParam = z.object({ supplierId: idString }).strict()
+export const SupplierIdParam = z.strictObject({ supplierId: idString })
 
 /** SUP-ADM-043 SupplierStatusRequest: the server narrows the legal targets by current status. */
 export const SupplierStatusRequest = z
-  .object({
+  .strictObject({
     targetStatus: z.enum(SUPPLIER_STATUSES),
     changeReason: requiredText(LIMITS.changeReason),
     expectedUpdateTime: dateTimeString,
   })
-  .strict()
   .meta({ id: 'SupplierStatusRequest' })
 export type SupplierStatusRequest = z.output<typeof SupplierStatusRequest>
 
@@ -304,7 +289,7 @@ export type SupplierListItemVO = z.output<typeof SupplierListItemVO>
  * never in a URL, and is compared through C-02's blind index.
  */
 export const SupplierTaxNoLookupRequest = z
-  .object({
+  .strictObject({
     taxNo: z
       .string()
       .max(LIMITS.taxNoBytes * 4)
@@ -312,7 +297,6 @@ export const SupplierTaxNoLookupRequest = z
         'compared as C-02 compares it: half-width, without whitespace, upper case; never echoed',
       ),
   })
-  .strict()
   .meta({ id: 'SupplierTaxNoLookupRequest', examples: [{ taxNo: '91330106MA2B3C4D5E' }] })
 
 export const SupplierTaxNoLookupVO = z
