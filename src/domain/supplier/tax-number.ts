@@ -44,7 +44,7 @@ export interface TaxNoBackfillOutcome {
  * rows starts again from the first supplier next time.
  */
 export async function backfillTaxNumbers(
-  deps: Deps,
+  deps: Pick<Deps, 'sql' | 'cipher'>,
   opts: { batch?: number; pauseMs?: number; signal?: AbortSignal } = {},
 ): Promise<TaxNoBackfillOutcome> {
   const { sql, cipher } = deps
