@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint'
  * (relative paths), so a folder's name anywhere in the path is what counts.
  */
 const UP = {
-  entries: '(^|/)(app|main|edge|metrics|tracing)$',
+  entries: '(^|/)(app|main|dev|dotenv|edge|metrics|tracing)$',
   db: '(^|/)db/',
   routes: '(^|/)routes/',
   http: '(^|/)http/',

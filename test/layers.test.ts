@@ -35,6 +35,8 @@ const UPWARD: [file: string, specifier: string][] = [
   ['src/domain/supplier/probe.ts', '../../http/types'],
   ['src/domain/supplier/probe.ts', '../../routes/system'],
   ['src/domain/supplier/probe.ts', '../../app'],
+  ['src/domain/supplier/probe.ts', '../../dotenv'],
+  ['src/http/probe.ts', '../dev'],
   ['src/domain/lifecycle/probe.ts', '../supplier/profile'],
   ['src/domain/write/probe.ts', '../account/rules'],
   ['src/domain/write/probe.ts', '../lifecycle/status-change'],
