@@ -37,8 +37,8 @@ const AccessRow = z.object({
 
 /**
  * What a route's authorization needs, in one round trip: which of `codes` the administrator
- * holds and, only when `withRoles`, all their roles. Before this a route with two permissions
- * and a role cost three statements, each on its own pooled connection, ahead of its own work.
+ * holds and, only when `withRoles`, all their roles. Asked one by one, a route with two
+ * permissions and a role would cost three statements, each on its own pooled connection.
  * Arrays travel as JSON and as one comma-joined text (no code has a comma): the edge's client does
  * not fetch array types, so it could neither send nor read a text[].
  */

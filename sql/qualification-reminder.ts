@@ -28,8 +28,8 @@ export interface ReminderCursor {
  * Claimed in order of (expiry date, qualification), after `after` (a sweep's previous batch):
  * the index walk passes over the reminders recorded by earlier sweeps (before reading the
  * supplier and its rules, which cost most) and ends at the widest warning window. At 1,000,000
- * seeded suppliers a batch that re-read every due qualification and stopped at none took 4.3 s, and
- * the last batch of a backlog timed out (docs/events.md).
+ * seeded suppliers a batch that re-read every due qualification and stopped at none takes 4.3 s,
+ * and the last batch of a backlog times out (docs/events.md).
  */
 export function claimDueReminders(
   sql: Sql,
