@@ -1198,10 +1198,9 @@ const childrenOf = (parent: number) =>
 
 /**
  * Registration and its near-duplicate check on one data set (its backfills run by `seeded`), at
- * every client count: the check's
- * statement in process (`clients` concurrent loops over 400 probe names, a pool of as many
- * connections), then registration under wrk (create, then submit; a 395006 confirmed with its
- * token) against the service.
+ * every client count: the check's statement in process (`clients` concurrent loops over 400 probe
+ * names, a pool of as many connections), then registration under wrk (create, then submit; a
+ * 395006 confirmed with its token) against the service.
  */
 async function registrationRun(url: string, suppliers: number) {
   const backfill = keyBackfills.get(url)
