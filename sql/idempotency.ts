@@ -2,8 +2,11 @@ import { z } from 'zod'
 import { maybeOne, none, type Sql } from './db'
 
 /*
- * Idempotency-Key records: the kept response of a write, replayed to a retry of the same
- * request by the same administrator until it expires.
+ * The write pipeline's claims, each kept in the transaction of the write it guards:
+ * - Idempotency-Key records: the kept response of a write, replayed to a retry of the same
+ *   request by the same administrator until it expires;
+ * - the duplicate-submit window: the same body of the same operation on the same target by the
+ *   same administrator, refused while an earlier claim is fresh.
  */
 
 const Claimed = z.object({ id: z.string() })
@@ -69,4 +72,30 @@ export function completeIdempotencyKey(
         expires_at = now() + make_interval(hours => ${ttlHours})
     WHERE admin_id = ${adminId} AND idempotency_key = ${idempotencyKey} AND status = 'IN_PROGRESS'
   `)
+}
+
+/**
+ * Short-window duplicate-submit guard. Claims (admin, operation, target, fingerprint) until
+ * `windowSeconds` from now; returns false while an earlier claim is still fresh. Runs inside the
+ * business transaction, so a failed write leaves no claim and a concurrent twin waits on the
+ * unique index, then sees the claim.
+ */
+export async function claimSubmitWindow(
+  sql: Sql,
+  key: { adminId: string; operation: string; target: string; fingerprint: string },
+  windowSeconds: number,
+) {
+  const row = await maybeOne(
+    sql`
+      INSERT INTO submit_guard (admin_id, operation, target, fingerprint, expires_at)
+      VALUES (${key.adminId}, ${key.operation}, ${key.target}, ${key.fingerprint},
+              now() + make_interval(secs => ${windowSeconds}))
+      ON CONFLICT (admin_id, operation, target, fingerprint) DO UPDATE
+        SET expires_at = EXCLUDED.expires_at, create_time = now()
+        WHERE submit_guard.expires_at <= now()
+      RETURNING id::text AS id
+    `,
+    Claimed,
+  )
+  return row !== null
 }

@@ -1,9 +1,9 @@
 import {
   claimIdempotencyKey,
+  claimSubmitWindow,
   completeIdempotencyKey,
   findIdempotencyRecord,
 } from '../../../sql/idempotency'
-import { claimSubmitWindow } from '../../../sql/submit-guard'
 import type { Sql } from '../../../sql/db'
 import { fail } from '../../errors'
 import type { Deps } from '../deps'
