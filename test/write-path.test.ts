@@ -10,9 +10,10 @@ import { resolveVersions, validRequest } from './valid-requests'
  * - which of the project's files and functions one request runs, read from V8's precise coverage
  *   (call counts, reset after a warm-up request of the same kind, so only this request's calls
  *   count);
- * - how many calls deep each statement is sent from the route's `answerWrite`: the project's
- *   frames of the stack V8 gives a statement where it is made (postgres.js makes a Query object
- *   in the function that holds the SQL; its `new Error()` is recorded here), counted from
+ * - how many calls deep each statement is sent from the route's `answerWrite`, and through which
+ *   files (the route-to-SQL reading: the files of those calls, over all the statements): the
+ *   project's frames of the stack V8 gives a statement where it is made (postgres.js makes a Query
+ *   object in the function that holds the SQL; its `new Error()` is recorded here), counted from
  *   `answerWrite` down to the first function of sql/ (the module's own helpers below it are the
  *   SQL's). Async frames are the awaiting ones, as a debugger's async stack shows them.
  * The bounds pin today's walk so that it does not grow back unnoticed; the lists are printed
@@ -41,6 +42,12 @@ interface Walk {
   /** The most calls from `answerWrite` to a function of sql/, and that chain. */
   depth: number
   deepest: string[]
+  /**
+   * The files of the calls from `answerWrite` to the SQL, over all the request's statements: the
+   * route-to-SQL reading, without the middleware before the route and the helpers no statement
+   * is made under (a reader opens those too; `files` counts them).
+   */
+  chainFiles: string[]
   /**
    * Statements of sql/ whose stack reaches neither `answerWrite` nor the route's authorization: a
    * caller returned a promise without awaiting it, so the depth of what it sends cannot be read.
@@ -141,15 +148,25 @@ async function walkOf(route: { method: string; path: string }): Promise<Walk> {
     expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200, success: true })
     let deepest = { depth: 0, chain: [] as string[] }
     const cut: string[] = []
+    const chainFiles = new Set<string>()
     for (const stack of stacks) {
       const d = depthOf(stack)
+      for (const call of d?.chain ?? []) chainFiles.add(call.slice(0, call.indexOf('#')))
       if (d && d.depth > deepest.depth) deepest = d
       const reached = stack.some((f) => f.fn === 'answerWrite' || f.file === 'src/http/auth.ts')
       if (!reached && stack.some((f) => f.file.startsWith('sql/'))) {
         cut.push(stack.map((f) => `${f.file}#${f.fn}`).join(' < '))
       }
     }
-    if (measured) return { ...walk, depth: deepest.depth, deepest: deepest.chain, cut }
+    if (measured) {
+      return {
+        ...walk,
+        depth: deepest.depth,
+        deepest: deepest.chain,
+        chainFiles: [...chainFiles].sort(),
+        cut,
+      }
+    }
   }
   throw new Error('unreachable')
 }
@@ -163,28 +180,32 @@ describe('the path of a write', () => {
         path: '/admin/supplier/items/{supplierId}/accounts/{accountId}/change',
       },
       files: 42,
+      chain: 16,
       depth: 8,
     },
     {
       name: 'registration submit',
       route: { method: 'POST', path: '/admin/supplier/items/{supplierId}/submit' },
       files: 58,
+      chain: 21,
       depth: 8,
     },
     {
       name: 'status change',
       route: { method: 'POST', path: '/admin/supplier/items/{supplierId}/status' },
       files: 39,
+      chain: 14,
       depth: 8,
     },
   ])(
-    '$name runs at most $files of the project’s files, at most $depth calls deep',
-    async ({ name, route, files, depth }) => {
+    '$name runs at most $files of the project’s files, $chain from the route to the SQL, at most $depth calls deep',
+    async ({ name, route, files, chain, depth }) => {
       const walk = await walkOf(route)
-      const listed = `${name}: ${walk.files.length} files, ${walk.functions.length} functions, ${walk.depth} calls deep:\n  ${walk.files.join('\n  ')}\n deepest:\n  ${walk.deepest.join('\n  ')}`
+      const listed = `${name}: ${walk.files.length} files, ${walk.functions.length} functions, ${walk.depth} calls deep:\n  ${walk.files.join('\n  ')}\n deepest:\n  ${walk.deepest.join('\n  ')}\n route to SQL, ${walk.chainFiles.length} files:\n  ${walk.chainFiles.join('\n  ')}`
       if (process.env.WRITE_PATH_LIST) process.stderr.write(`${listed}\n`)
       expect(walk.files.length, listed).toBeGreaterThan(5)
       expect(walk.files.length, listed).toBeLessThanOrEqual(files)
+      expect(walk.chainFiles.length, listed).toBeLessThanOrEqual(chain)
       // A statement was seen below answerWrite: the measure itself works.
       expect(walk.deepest.length, listed).toBeGreaterThan(2)
       expect(walk.depth, listed).toBeLessThanOrEqual(depth)
