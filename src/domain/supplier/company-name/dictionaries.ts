@@ -18,7 +18,8 @@ import {
 } from './words'
 
 /*
- * Every dictionary is built once, when the module loads, into Maps and Sets that the parser probes
+ * Every dictionary is built once (OpenCC's on the first traditional name, the Latin vocabulary on
+ * the first Latin name, the rest when the module loads) into Maps and Sets that the parser probes
  * by substring: a name is a few dozen characters, so trying each length of a prefix or suffix
  * against a Map is faster than walking a trie and needs no code of its own.
  */
