@@ -76,13 +76,13 @@ function projectFrames(stack: string): Frame[] {
 }
 
 /** Calls from `answerWrite` to the outermost sql/ function of one statement's stack. */
-function depthOf(frames: Frame[]): { depth: number; chain: string[] } | undefined {
+function depthOf(frames: Frame[]): { depth: number; chain: Frame[] } | undefined {
   const top = frames.findIndex((f) => f.fn === 'answerWrite')
   if (top < 0) return undefined
   for (let i = top; i >= 0; i--) {
     if (!frames[i].file.startsWith('sql/')) continue
     const chain = frames.slice(i, top + 1).reverse()
-    return { depth: chain.length - 1, chain: chain.map((f) => `${f.file}#${f.fn}`) }
+    return { depth: chain.length - 1, chain }
   }
   return undefined
 }
@@ -146,12 +146,12 @@ async function walkOf(route: { method: string; path: string }): Promise<Walk> {
     )
     const walk = await ranSinceLast()
     expect(res.body, JSON.stringify(res.body)).toMatchObject({ code: 200, success: true })
-    let deepest = { depth: 0, chain: [] as string[] }
+    let deepest = { depth: 0, chain: [] as Frame[] }
     const cut: string[] = []
     const chainFiles = new Set<string>()
     for (const stack of stacks) {
       const d = depthOf(stack)
-      for (const call of d?.chain ?? []) chainFiles.add(call.slice(0, call.indexOf('#')))
+      for (const call of d?.chain ?? []) chainFiles.add(call.file)
       if (d && d.depth > deepest.depth) deepest = d
       const reached = stack.some((f) => f.fn === 'answerWrite' || f.file === 'src/http/auth.ts')
       if (!reached && stack.some((f) => f.file.startsWith('sql/'))) {
@@ -162,7 +162,7 @@ async function walkOf(route: { method: string; path: string }): Promise<Walk> {
       return {
         ...walk,
         depth: deepest.depth,
-        deepest: deepest.chain,
+        deepest: deepest.chain.map((f) => `${f.file}#${f.fn}`),
         chainFiles: [...chainFiles].sort(),
         cut,
       }
